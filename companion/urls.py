@@ -1,0 +1,10 @@
+"""URLs: each feature module of ``companion.views`` brings its own ``urlpatterns``."""
+
+from companion.views import api, home
+
+urlpatterns = [*home.urlpatterns, *api.urlpatterns]
+
+handler400 = "companion.views.errors.bad_request"
+handler403 = "companion.views.errors.forbidden"
+handler404 = "companion.views.errors.not_found"
+handler500 = "companion.views.errors.server_error"

@@ -1,0 +1,36 @@
+"""Error answers: JSON under /api/, a friendly page elsewhere. Nothing the user sends may produce a 500 page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+
+
+def json_error(status: int, code: str, message: str, field: str = "") -> JsonResponse:
+    return JsonResponse({"error": {"code": code, "field": field, "message": message}}, status=status)
+
+
+def _answer(request: HttpRequest, status: int, code: str, message: str) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        return json_error(status, code, message)
+    return render(request, "error.html", {"status": status, "message": message}, status=status)
+
+
+def bad_request(request: HttpRequest, exception: Any = None) -> HttpResponse:
+    return _answer(request, 400, "bad-request", "The request could not be understood.")
+
+
+def forbidden(request: HttpRequest, exception: Any = None, reason: str = "") -> HttpResponse:
+    return _answer(request, 403, "forbidden", "This page refused the request. Reload the page and try again.")
+
+
+def not_found(request: HttpRequest, exception: Any = None) -> HttpResponse:
+    return _answer(request, 404, "not-found", "There is nothing at this address.")
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    return _answer(
+        request, 500, "server-error", "Something went wrong on our side; nothing you saved is lost."
+    )

@@ -1,0 +1,182 @@
+"""The catalogue: every component of IKI (2022) and IKI Akebono, indexed by id (RULINGS R1).
+
+Facts deduced rather than printed live in :data:`INFERRED`, each with the ruling it rests on, so a correction is
+a one-line change here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Final, Protocol, TypeVar
+
+from scoring.components import (
+    CHAR_TYPES,
+    SEASONS,
+    Character,
+    CharType,
+    Expansion,
+    Personality,
+    Season,
+    Token,
+    TokenKind,
+)
+from scoring.data.characters import CHARACTERS
+from scoring.data.components import (
+    BOATS,
+    BUILDINGS,
+    PERSONALITIES,
+    RETIREMENT_TOKENS,
+    STARTING_TILES,
+    TOKENS,
+)
+
+EXPANSIONS: Final = ("akebono",)
+ANY_PREFIX: Final = "any-"
+
+
+class _HasId(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+_T = TypeVar("_T", bound=_HasId)
+
+
+def _index(items: Iterable[_T]) -> Mapping[str, _T]:
+    out: dict[str, _T] = {}
+    for item in items:
+        if item.id in out:
+            raise ValueError(f"duplicate id {item.id!r} in the catalogue")
+        out[item.id] = item
+    return MappingProxyType(out)
+
+
+CHARACTER_BY_ID: Final = _index(CHARACTERS)
+BUILDING_BY_ID: Final = _index(BUILDINGS)
+TOKEN_BY_ID: Final = _index(TOKENS)
+RETIREMENT_TOKEN_BY_ID: Final = _index(RETIREMENT_TOKENS)
+STARTING_TILE_BY_ID: Final = _index(STARTING_TILES)
+PERSONALITY_BY_ID: Final = _index(PERSONALITIES)
+BOAT_BY_ID: Final = _index(BOATS)
+
+#: Placeholder ids for a character a player holds but does not name (RULINGS R1): ``any-artisan``...
+ANY_CHARACTER_IDS: Final = tuple(ANY_PREFIX + t.value for t in CHAR_TYPES)
+
+STARTING_CHARACTERS: Final = tuple(c for c in CHARACTERS if c.starting)
+NEW_CHARACTERS: Final = tuple(c for c in CHARACTERS if c.new_character)
+BUILDABLE_BOATS: Final = tuple(b for b in BOATS if b.buildable)
+TWO_SIDED_BOATS: Final = tuple(b for b in BUILDABLE_BOATS if b.two_sided)
+
+
+def any_type(character_id: str) -> CharType | None:
+    """The type of an ``any-{type}`` placeholder, or None for any other id."""
+    if not character_id.startswith(ANY_PREFIX):
+        return None
+    try:
+        return CharType(character_id[len(ANY_PREFIX) :])
+    except ValueError:
+        return None
+
+
+def expansions_of(names: Iterable[str]) -> frozenset[Expansion]:
+    """The set of expansions in play for a list of expansion names (the base game is always in play)."""
+    return frozenset({Expansion.BASE, *(Expansion(n) for n in names)})
+
+
+def in_play(expansion: Expansion, expansions: frozenset[Expansion]) -> bool:
+    return expansion in expansions
+
+
+def characters_of_season(season: Season, expansions: frozenset[Expansion]) -> tuple[Character, ...]:
+    """The season's base deck (14 cards): New Characters have their own deck and are not included."""
+    return tuple(
+        c for c in CHARACTERS if c.season is season and not c.new_character and c.expansion in expansions
+    )
+
+
+def new_characters_of_month(month: int) -> tuple[Character, ...]:
+    return tuple(c for c in NEW_CHARACTERS if c.month == month)
+
+
+def personalities_of_season(season: Season) -> tuple[Personality, ...]:
+    return tuple(p for p in PERSONALITIES if p.season is season)
+
+
+def tokens_of(kind: TokenKind, season: Season | None, expansions: frozenset[Expansion]) -> tuple[Token, ...]:
+    return tuple(t for t in TOKENS if t.kind is kind and t.season is season and t.expansion in expansions)
+
+
+def type_supply(expansions: frozenset[Expansion]) -> Mapping[CharType, int]:
+    """How many printed cards of each type exist in the selected game (RULINGS R2; R13 supply check)."""
+    counts = dict.fromkeys(CHAR_TYPES, 0)
+    for c in CHARACTERS:
+        if c.type is not None and c.expansion in expansions:
+            counts[c.type] += 1
+    return MappingProxyType(counts)
+
+
+#: Every fact the product uses that the rulebooks imply without printing, in one place (RULINGS "Inferred").
+INFERRED: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "character-types": "RULINGS R2: each base character's type, from Appendix 1 order and the totals "
+        "17/15/12/9/7.",
+        "new-character-pairs": "RULINGS R2: the two New Characters of a month share a type; month 12's are wild.",
+        "token-ids": "RULINGS R1: fish/pipe/tobacco tokens have no printed names; their ids and order are fixed "
+        "there.",
+        "fish-bonus": "RULINGS R6: the dearer fish of each season carries the +1/+7/+1/+7 bonus.",
+        "trade-track-length": "RULINGS R11: the trade track runs 0-10; space 10 is its last bonus space.",
+        "blocking-tiles": "RULINGS R17: the 12 blocking tiles are 1, 2, 3, 4 three times each.",
+        "doctor-tokens": "Two Doctor tokens exist: the Doctor's retirement and Genpaku Sugita (Akebono "
+        "Appendix 3) both give one; the Akebono box lists 4 special tokens for 3 kinds.",
+        "character-limit": "RULINGS R14: at most one hire a month plus the starting character, unless a hire "
+        "comes from the Ferry boat (A), Nanpo Ota or the Owner token.",
+    }
+)
+
+
+def _kinds() -> Mapping[str, tuple[str, ...]]:
+    pairs: list[tuple[str, str]] = [
+        *((i, "character") for i in (*CHARACTER_BY_ID, *ANY_CHARACTER_IDS)),
+        *((i, "building") for i in BUILDING_BY_ID),
+        *((i, t.kind.value) for i, t in TOKEN_BY_ID.items()),
+        *((i, "retirement-token") for i in RETIREMENT_TOKEN_BY_ID),
+        *((i, "starting-tile") for i in STARTING_TILE_BY_ID),
+        *((i, "personality") for i in PERSONALITY_BY_ID),
+        *((i, "boat") for i in BOAT_BY_ID),
+    ]
+    out: dict[str, tuple[str, ...]] = {}
+    for i, kind in pairs:
+        out[i] = (*out.get(i, ()), kind)
+    return MappingProxyType(out)
+
+
+#: The kinds each id names (``puppeteer`` is both a character and a retirement token, RULINGS R1).
+KINDS_OF_ID: Final = _kinds()
+
+
+__all__ = [
+    "ANY_CHARACTER_IDS",
+    "BOATS",
+    "BOAT_BY_ID",
+    "BUILDABLE_BOATS",
+    "BUILDINGS",
+    "BUILDING_BY_ID",
+    "CHARACTERS",
+    "CHARACTER_BY_ID",
+    "CHAR_TYPES",
+    "INFERRED",
+    "KINDS_OF_ID",
+    "NEW_CHARACTERS",
+    "PERSONALITIES",
+    "PERSONALITY_BY_ID",
+    "RETIREMENT_TOKENS",
+    "RETIREMENT_TOKEN_BY_ID",
+    "SEASONS",
+    "STARTING_CHARACTERS",
+    "STARTING_TILES",
+    "STARTING_TILE_BY_ID",
+    "TOKENS",
+    "TOKEN_BY_ID",
+    "TWO_SIDED_BOATS",
+]

@@ -1,0 +1,388 @@
+"""End-game scoring: the score pad lines of RULINGS R3-R10, totals, and the ranking of R12.
+
+Every line comes with a one-line explanation that shows how its number was made, in the words of the score pad
+("3 fish 10 + summer bonus 7 + spring bonus 1 = 18"). Scoring assumes a table the validator accepted
+(:func:`scoring.validate.validate` reports no error); :func:`scoring.evaluate` enforces that.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from scoring import catalogue as cat
+from scoring.components import (
+    CHAR_TYPES,
+    BuildingRule,
+    CharType,
+    PersonalityRule,
+    TobaccoRule,
+    Wild,
+)
+from scoring.table import PlayerState, Table
+
+#: RULINGS R4: 1/4/9/16/25 IKI for 1..5 distinct types.
+VARIETY_POINTS: Final = (0, 1, 4, 9, 16, 25)
+#: RULINGS R6: 3/6/10/15 IKI for 1..4 fish.
+FISH_POINTS: Final = (0, 3, 6, 10, 15)
+MAX_FISH: Final = 4
+#: RULINGS R9: koban 3, wood 1, 1 per full 4 mon.
+KOBAN_POINTS: Final = 3
+MON_PER_POINT: Final = 4
+
+#: Score pad lines in the pad's order (RULINGS R3); Akebono adds ``personalities``.
+BASE_LINES: Final = ("score_track", "variety", "fish", "tobacco", "buildings", "resources")
+AKEBONO_LINES: Final = (*BASE_LINES, "personalities")
+LINE_LABELS: Final = {
+    "score_track": "Score track",
+    "variety": "Characters variety",
+    "fish": "Fish",
+    "tobacco": "Tobacco pouches",
+    "buildings": "Buildings",
+    "resources": "Resources",
+    "personalities": "Personalities",
+}
+
+
+def lines_for(akebono: bool) -> tuple[str, ...]:
+    return AKEBONO_LINES if akebono else BASE_LINES
+
+
+# --- what a player's board holds -------------------------------------------------------------------------------
+
+
+def wild_kind(card_id: str, player: PlayerState) -> Wild:
+    """Whether this card's type is its owner's choice for this player (RULINGS R5)."""
+    card = cat.CHARACTER_BY_ID.get(card_id)
+    if card is None or card.wild is Wild.NO:
+        return Wild.NO
+    if card.wild is Wild.WHEN_RETIRED and "puppeteer" not in player.retirement_tokens:
+        return Wild.NO  # an unretired Puppeteer is a Special character
+    return card.wild
+
+
+def effective_type(card_id: str, player: PlayerState) -> CharType | None:
+    """The type a card counts as on this player's board; None for a wild card whose type was not chosen."""
+    placeholder = cat.any_type(card_id)
+    if placeholder is not None:
+        return placeholder
+    if wild_kind(card_id, player) is not Wild.NO:
+        return player.wild_types.get(card_id)
+    return cat.CHARACTER_BY_ID[card_id].type
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """The type columns of a player's board at game end (RULINGS R4/R5)."""
+
+    counts: Mapping[CharType, int]
+
+    @property
+    def distinct(self) -> int:
+        return sum(1 for n in self.counts.values() if n)
+
+    @property
+    def largest(self) -> int:
+        return max(self.counts.values(), default=0)
+
+    @property
+    def largest_types(self) -> tuple[CharType, ...]:
+        top = self.largest
+        return tuple(t for t, n in self.counts.items() if n == top and n)
+
+
+def board_of(player: PlayerState) -> Board:
+    counts = dict.fromkeys(CHAR_TYPES, 0)
+    for card in player.characters:
+        t = effective_type(card, player)
+        if t is not None:
+            counts[t] += 1
+    return Board(counts)
+
+
+def new_character_count(player: PlayerState) -> int:
+    return sum(
+        1 for c in player.characters if c in cat.CHARACTER_BY_ID and cat.CHARACTER_BY_ID[c].new_character
+    )
+
+
+# --- firefighting order (RULINGS R12) --------------------------------------------------------------------------
+
+
+def firefighting_groups(table: Table) -> list[list[str]]:
+    """Players from first to last in firefighting order, grouped where the order cannot separate them.
+
+    With a (valid) ``firefighting_order`` every group has one player. Without it, players on the same space
+    share a group: their stack order is unknown.
+    """
+    if table.firefighting_order is not None:
+        return [[name] for name in table.firefighting_order]
+    by_position: dict[int, list[str]] = {}
+    for p in table.players:
+        by_position.setdefault(p.firefighting, []).append(p.name)
+    return [by_position[pos] for pos in sorted(by_position, reverse=True)]
+
+
+def last_in_firefighting(table: Table) -> str | None:
+    """The one player last in firefighting order, or None when players share the last space unordered."""
+    groups = firefighting_groups(table)
+    return groups[-1][0] if groups and len(groups[-1]) == 1 else None
+
+
+# --- lines -----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    points: int
+    explanation: str
+
+
+def _plural(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
+def _sum_text(parts: Sequence[tuple[str, int]], total: int, empty: str) -> str:
+    if not parts:
+        return f"{empty} = 0"
+    body = " + ".join(f"{label} {points}" for label, points in parts).replace("+ -", "- ")
+    return f"{body} = {total}"
+
+
+def variety_line(board: Board, player: PlayerState) -> Line:
+    n = board.distinct
+    points = VARIETY_POINTS[n]
+    if not n:
+        return Line(0, "no characters = 0")
+    names = ", ".join(t.label for t in CHAR_TYPES if board.counts[t])
+    chosen = "".join(
+        f"; {cat.CHARACTER_BY_ID[card].name} as {t.label}" for card, t in player.wild_types.items()
+    )
+    return Line(points, f"{_plural(n, 'type')} ({names}{chosen}) = {points}")
+
+
+def fish_line(player: PlayerState) -> Line:
+    """RULINGS R6: set value for the number of fish plus each token's end-game bonus."""
+    k = len(player.fish)
+    if not k:
+        return Line(0, "no fish = 0")
+    base = FISH_POINTS[min(k, MAX_FISH)]
+    parts: list[tuple[str, int]] = [(_plural(k, "fish", "fish"), base)]
+    for token_id in player.fish:
+        token = cat.TOKEN_BY_ID[token_id]
+        if token.points:
+            label = f"{token.season.value} bonus" if token.season else "Fisherman bonus"
+            if token.expansion.value == "akebono" and token.season:
+                label = f"Akebono {token.season.value} fish"
+            parts.append((label, token.points))
+    total = sum(p for _, p in parts)
+    return Line(total, _sum_text(parts, total, "no fish"))
+
+
+def tobacco_value(rule: TobaccoRule, fixed: int, player: PlayerState, board: Board) -> tuple[int, str]:
+    """One pouch's value before doubling (RULINGS R7), with what it counted."""
+    if rule is TobaccoRule.FIXED:
+        return fixed, ""
+    if rule is TobaccoRule.HALF_FIREFIGHTING:
+        return player.firefighting // 2, f"firefighting {player.firefighting} ÷ 2"
+    if rule is TobaccoRule.DISTINCT_TYPES:
+        return board.distinct, _plural(board.distinct, "type")
+    if rule is TobaccoRule.LARGEST_COLUMN:
+        return board.largest, f"largest type column {board.largest}"
+    if rule is TobaccoRule.QUARTER_MON:
+        return player.mon // MON_PER_POINT, f"{player.mon} mon ÷ 4"
+    if rule is TobaccoRule.PERSONALITIES:
+        n = len(player.personalities)
+        return n, _plural(n, "personality", "personalities")
+    if rule is TobaccoRule.HALF_TRADE:
+        return player.trade // 2, f"trade {player.trade} ÷ 2"
+    if rule is TobaccoRule.KOBANS:
+        return player.koban, _plural(player.koban, "koban")
+    specials = board.counts[CharType.SPECIAL]
+    return specials, _plural(specials, "special character")
+
+
+def tobacco_line(player: PlayerState, board: Board) -> Line:
+    if not player.tobacco:
+        return Line(0, "no tobacco pouch = 0")
+    parts: list[tuple[str, int]] = []
+    for token_id in player.tobacco:
+        token = cat.TOKEN_BY_ID[token_id]
+        assert token.tobacco_rule is not None
+        value, counted = tobacco_value(token.tobacco_rule, token.points, player, board)
+        name = token.name if not counted else f"{token.name.split(' (')[0]} ({counted})"
+        parts.append((name, value))
+    subtotal = sum(p for _, p in parts)
+    text = _sum_text(parts, subtotal, "no tobacco pouch")
+    if player.pipes:
+        return Line(subtotal * 2, f"{text}, doubled by {_plural(len(player.pipes), 'pipe')} = {subtotal * 2}")
+    return Line(subtotal, f"{text} (no pipe: not doubled)")
+
+
+def building_value(building_id: str, player: PlayerState, board: Board, fish: int) -> tuple[int, str]:
+    """RULINGS R8. ``fish`` is the player's fish line (Restaurant)."""
+    b = cat.BUILDING_BY_ID[building_id]
+    rule = b.rule
+    if rule is BuildingRule.FIXED:
+        return b.points, ""
+    unit, what = {
+        BuildingRule.PER_SANDAL: (player.sandals, "sandal"),
+        BuildingRule.PER_RICE: (player.rice, "rice"),
+        BuildingRule.PER_FIREFIGHTING: (player.firefighting, "firefighting space"),
+        BuildingRule.FISH_LINE: (fish, "fish line"),
+        BuildingRule.PER_BOAT: (len(player.boats), "boat"),
+        BuildingRule.PER_TYPE: (board.distinct, "type"),
+        BuildingRule.PER_TOKEN: (len(player.fish) + len(player.pipes) + len(player.tobacco), "token"),
+        BuildingRule.PER_LARGEST_COLUMN: (board.largest, "card in the largest column"),
+        BuildingRule.PER_PERSONALITY: (len(player.personalities), "personality"),
+        BuildingRule.PER_TRADE: (player.trade, "trade space"),
+    }[rule]
+    if rule is BuildingRule.FISH_LINE:
+        return fish, "= fish line"
+    value = b.points * unit
+    counted = f"{b.points} × {_plural(unit, what, 'personalities' if what == 'personality' else None)}"
+    if b.cap is not None and value > b.cap:
+        return b.cap, f"{counted}, max {b.cap}"
+    return value, counted
+
+
+def buildings_line(player: PlayerState, board: Board, fish: int) -> Line:
+    parts = []
+    for building_id in player.buildings:
+        value, counted = building_value(building_id, player, board, fish)
+        name = cat.BUILDING_BY_ID[building_id].name
+        parts.append((f"{name} ({counted})" if counted else name, value))
+    total = sum(p for _, p in parts)
+    return Line(total, _sum_text(parts, total, "no building"))
+
+
+def resources_line(player: PlayerState) -> Line:
+    """RULINGS R9: 3 per koban, 1 per wood, 1 per full 4 mon; rice and sandals score nothing."""
+    parts = []
+    if player.koban:
+        parts.append((_plural(player.koban, "koban"), player.koban * KOBAN_POINTS))
+    if player.wood:
+        parts.append((_plural(player.wood, "wood", "wood"), player.wood))
+    if player.mon:
+        parts.append((f"{player.mon} mon", player.mon // MON_PER_POINT))
+    total = sum(p for _, p in parts)
+    return Line(total, _sum_text(parts, total, "no koban, wood or mon"))
+
+
+def personality_value(
+    personality_id: str, player: PlayerState, board: Board, last: str | None
+) -> tuple[int, str]:
+    """RULINGS R10: the end-game personalities; all others score 0."""
+    p = cat.PERSONALITY_BY_ID[personality_id]
+    rule = p.rule
+    if rule is PersonalityRule.NONE:
+        return 0, "no end-game scoring"
+    if rule is PersonalityRule.BOATS_AND_BUILDINGS:
+        boats, buildings = len(player.boats), len(player.buildings)
+        return p.points * (
+            boats + buildings
+        ), f"2 × ({_plural(boats, 'boat')} + {_plural(buildings, 'building')})"
+    if rule is PersonalityRule.FULL_SET:
+        ok = all((player.pipes, player.tobacco, player.fish, player.boats))
+        return (p.points if ok else 0), (
+            "pipe, tobacco, fish and boat" if ok else "needs a pipe, tobacco, fish and boat"
+        )
+    if rule is PersonalityRule.LAST_IN_FIREFIGHTING:
+        ok = last == player.name
+        return (p.points if ok else 0), ("last in firefighting" if ok else "not last in firefighting")
+    have, word, at_least = {
+        PersonalityRule.ARTISANS_AT_LEAST: (board.counts[CharType.ARTISAN], "artisan", True),
+        PersonalityRule.MON_AT_MOST: (player.mon, "mon", False),
+        PersonalityRule.CHARACTERS_AT_LEAST: (len(player.characters), "character", True),
+        PersonalityRule.PIPES_AT_LEAST: (len(player.pipes), "pipe", True),
+        PersonalityRule.NEW_CHARACTERS_AT_LEAST: (new_character_count(player), "New Character", True),
+    }[rule]
+    ok = have >= p.threshold if at_least else have <= p.threshold
+    counted = f"{have} {word}" if word == "mon" else _plural(have, word)
+    need = f"needs {'≥' if at_least else '≤'}{p.threshold}"
+    return (p.points if ok else 0), (counted if ok else f"{counted}, {need}")
+
+
+def personalities_line(player: PlayerState, board: Board, last: str | None) -> Line:
+    parts = []
+    for personality_id in player.personalities:
+        value, why = personality_value(personality_id, player, board, last)
+        parts.append((f"{cat.PERSONALITY_BY_ID[personality_id].name} ({why})", value))
+    total = sum(p for _, p in parts)
+    return Line(total, _sum_text(parts, total, "no personality"))
+
+
+# --- the whole table -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerScore:
+    name: str
+    lines: Mapping[str, Line]
+    total: int
+    rank: int
+    tie_break: str | None
+
+
+def score_player(player: PlayerState, akebono: bool, last: str | None) -> dict[str, Line]:
+    board = board_of(player)
+    fish = fish_line(player)
+    lines = {
+        "score_track": Line(player.score_track, f"{player.score_track} IKI scored during the game"),
+        "variety": variety_line(board, player),
+        "fish": fish,
+        "tobacco": tobacco_line(player, board),
+        "buildings": buildings_line(player, board, fish.points),
+        "resources": resources_line(player),
+    }
+    if akebono:
+        lines["personalities"] = personalities_line(player, board, last)
+    return lines
+
+
+def _tie_words(
+    names: Sequence[str], total: int, groups: list[list[str]], positions: Mapping[str, int]
+) -> str:
+    def where(name: str) -> int:
+        return next(i for i, g in enumerate(groups) if name in g)
+
+    ordered = sorted(names, key=where)
+    head = f"{' and '.join(ordered)} tie on {total} IKI"
+    spaces = {positions[n] for n in names}
+    if len({where(n) for n in names}) == 1:
+        return f"{head}; same firefighting space ({positions[ordered[0]]}) and no stack order given: they share the place"
+    if len(spaces) == len(names):
+        detail = ", ".join(f"{n} {positions[n]}" for n in ordered)
+        return f"{head}; broken by firefighting position ({detail})"
+    return (
+        f"{head}; broken by firefighting position, then by the firefighting stack ({' above '.join(ordered)})"
+    )
+
+
+def score_table(table: Table) -> list[PlayerScore]:
+    """Score a validated table: the lines, totals, ranks and tie-breaks of every player, in input order."""
+    groups = firefighting_groups(table)
+    group_of = {name: i for i, g in enumerate(groups) for name in g}
+    last = last_in_firefighting(table)
+    scored = []
+    for player in table.players:
+        lines = score_player(player, table.akebono, last)
+        scored.append((player, lines, sum(line.points for line in lines.values())))
+    keyed = sorted(scored, key=lambda s: (-s[2], group_of[s[0].name]))
+    ranks: dict[str, int] = {}
+    previous: tuple[int, int] | None = None
+    for i, (player, _, total) in enumerate(keyed):
+        key = (total, group_of[player.name])
+        ranks[player.name] = ranks[keyed[i - 1][0].name] if key == previous else i + 1
+        previous = key
+    positions = {p.name: p.firefighting for p in table.players}
+    by_total: dict[int, list[str]] = {}
+    for player, _, total in scored:
+        by_total.setdefault(total, []).append(player.name)
+    out = []
+    for player, lines, total in scored:
+        tied = by_total[total]
+        words = _tie_words(tied, total, groups, positions) if len(tied) > 1 else None
+        out.append(PlayerScore(player.name, lines, total, ranks[player.name], words))
+    return out

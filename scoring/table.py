@@ -1,0 +1,303 @@
+"""A table's final state (the input of scoring) and its strict reading from JSON.
+
+The JSON contract is documented in ``docs/api.md``. Missing lists mean empty, missing numbers mean 0. Reading
+checks shape, field names and ids only; whether the rules allow the table is :mod:`scoring.validate`'s job.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Final
+
+from scoring import catalogue as cat
+from scoring.components import CharType, Expansion, TokenKind
+from scoring.errors import (
+    InputError,
+    MalformedJSONError,
+    MissingFieldError,
+    UnknownFieldError,
+    UnknownIdError,
+    WrongTypeError,
+)
+
+NUMBER_FIELDS: Final = ("score_track", "mon", "koban", "wood", "rice", "sandals", "firefighting", "trade")
+LIST_FIELDS: Final = (
+    "characters",
+    "retirement_tokens",
+    "buildings",
+    "fish",
+    "pipes",
+    "tobacco",
+    "boats",
+    "personalities",
+)
+BOAT_SIDES: Final = ("A", "B")
+
+_EMPTY: Final[Mapping[str, str]] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What was in play, when known: the 6 buildings, the 8 personalities, the side of each boat."""
+
+    buildings: tuple[str, ...] | None = None
+    personalities: tuple[str, ...] | None = None
+    boat_sides: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """One player's board at the end of the game (after New Year's Day, characters taken back)."""
+
+    name: str
+    score_track: int = 0
+    characters: tuple[str, ...] = ()
+    wild_types: Mapping[str, CharType] = field(default_factory=lambda: MappingProxyType({}))
+    retirement_tokens: tuple[str, ...] = ()
+    buildings: tuple[str, ...] = ()
+    fish: tuple[str, ...] = ()
+    pipes: tuple[str, ...] = ()
+    tobacco: tuple[str, ...] = ()
+    boats: tuple[str, ...] = ()
+    personalities: tuple[str, ...] = ()
+    mon: int = 0
+    koban: int = 0
+    wood: int = 0
+    rice: int = 0
+    sandals: int = 0
+    firefighting: int = 0
+    trade: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    players: tuple[PlayerState, ...]
+    expansions: frozenset[Expansion] = frozenset({Expansion.BASE})
+    setup: Setup | None = None
+    firefighting_order: tuple[str, ...] | None = None
+
+    @property
+    def akebono(self) -> bool:
+        return Expansion.AKEBONO in self.expansions
+
+
+# --- reading JSON ----------------------------------------------------------------------------------------------
+
+_TOP_FIELDS: Final = frozenset({"expansions", "setup", "firefighting_order", "players"})
+_SETUP_FIELDS: Final = frozenset({"buildings", "personalities", "boat_sides"})
+_PLAYER_FIELDS: Final = frozenset({"name", "wild_types", *NUMBER_FIELDS, *LIST_FIELDS})
+
+_KIND_WORD: Final = {
+    "character": "character",
+    "building": "building",
+    "fish": "fish token",
+    "pipe": "pipe token",
+    "tobacco": "tobacco token",
+    "retirement-token": "retirement token",
+    "personality": "personality",
+    "boat": "boat",
+    "starting-tile": "starting tile",
+}
+
+# Which kind of id each player list holds.
+_LIST_KIND: Final = {
+    "characters": "character",
+    "retirement_tokens": "retirement-token",
+    "buildings": "building",
+    "fish": TokenKind.FISH.value,
+    "pipes": TokenKind.PIPE.value,
+    "tobacco": TokenKind.TOBACCO.value,
+    "boats": "boat",
+    "personalities": "personality",
+}
+
+_JSON_TYPE: Final = {dict: "an object", list: "a list", str: "a string", int: "a whole number"}
+
+
+def _type_name(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, float):
+        return "a decimal number"
+    return _JSON_TYPE.get(type(value), type(value).__name__)
+
+
+def _expect(value: object, kind: type, where: str) -> None:
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise WrongTypeError(where, f"expected {_JSON_TYPE[kind]}, got {_type_name(value)}")
+
+
+def _check_fields(obj: Mapping[str, object], allowed: frozenset[str], where: str) -> None:
+    for key in obj:
+        if key not in allowed:
+            known = ", ".join(sorted(allowed))
+            raise UnknownFieldError(
+                f"{where}.{key}" if where else key, f"unknown field {key!r} (known: {known})"
+            )
+
+
+def _id_list(value: object, kind: str, where: str) -> tuple[str, ...]:
+    _expect(value, list, where)
+    assert isinstance(value, list)
+    out = []
+    for i, item in enumerate(value):
+        here = f"{where}[{i}]"
+        _expect(item, str, here)
+        assert isinstance(item, str)
+        check_id(item, kind, here)
+        out.append(item)
+    return tuple(out)
+
+
+def check_id(item: str, kind: str, where: str) -> None:
+    """Raise :class:`UnknownIdError` unless ``item`` is the id of a component of ``kind``."""
+    kinds = cat.KINDS_OF_ID.get(item, ())
+    if kind in kinds:
+        return
+    word = _KIND_WORD[kind]
+    if not kinds:
+        raise UnknownIdError(where, f"{item!r} is not a known {word} id (see GET /api/v1/catalogue)")
+    raise UnknownIdError(where, f"{item!r} is a {_KIND_WORD[kinds[0]]}, not a {word}")
+
+
+def _number(value: object, where: str) -> int:
+    _expect(value, int, where)
+    assert isinstance(value, int)
+    return value
+
+
+def _read_setup(value: object) -> Setup:
+    _expect(value, dict, "setup")
+    assert isinstance(value, dict)
+    _check_fields(value, _SETUP_FIELDS, "setup")
+    buildings = _id_list(value["buildings"], "building", "setup.buildings") if "buildings" in value else None
+    personalities = (
+        _id_list(value["personalities"], "personality", "setup.personalities")
+        if "personalities" in value
+        else None
+    )
+    sides: dict[str, str] = {}
+    if "boat_sides" in value:
+        raw = value["boat_sides"]
+        _expect(raw, dict, "setup.boat_sides")
+        assert isinstance(raw, dict)
+        for boat, side in raw.items():
+            here = f"setup.boat_sides.{boat}"
+            check_id(boat, "boat", here)
+            if side not in BOAT_SIDES:
+                raise WrongTypeError(here, f"a boat side is 'A' or 'B', got {side!r}")
+            sides[boat] = side
+    return Setup(buildings, personalities, MappingProxyType(sides))
+
+
+def _read_player(value: object, where: str) -> PlayerState:
+    _expect(value, dict, where)
+    assert isinstance(value, dict)
+    _check_fields(value, _PLAYER_FIELDS, where)
+    if "name" not in value:
+        raise MissingFieldError(f"{where}.name", "every player needs a name")
+    name = value["name"]
+    _expect(name, str, f"{where}.name")
+    assert isinstance(name, str)
+    if not name.strip():
+        raise WrongTypeError(f"{where}.name", "a player's name cannot be blank")
+    lists = {
+        key: _id_list(value[key], _LIST_KIND[key], f"{where}.{key}") for key in LIST_FIELDS if key in value
+    }
+    numbers = {key: _number(value[key], f"{where}.{key}") for key in NUMBER_FIELDS if key in value}
+    wild: dict[str, CharType] = {}
+    if "wild_types" in value:
+        raw = value["wild_types"]
+        _expect(raw, dict, f"{where}.wild_types")
+        assert isinstance(raw, dict)
+        for card, chosen in raw.items():
+            here = f"{where}.wild_types.{card}"
+            check_id(card, "character", here)
+            _expect(chosen, str, here)
+            try:
+                wild[card] = CharType(chosen)
+            except ValueError:
+                types = ", ".join(t.value for t in CharType)
+                raise UnknownIdError(here, f"{chosen!r} is not a character type (one of {types})") from None
+    return PlayerState(name=name.strip(), wild_types=MappingProxyType(wild), **lists, **numbers)  # type: ignore[arg-type]
+
+
+def read_table(data: object) -> Table:
+    """Read a table from decoded JSON. Raises an :class:`~scoring.errors.InputError` naming the field."""
+    _expect(data, dict, "")
+    assert isinstance(data, dict)
+    _check_fields(data, _TOP_FIELDS, "")
+    expansions: set[Expansion] = {Expansion.BASE}
+    if "expansions" in data:
+        raw = data["expansions"]
+        _expect(raw, list, "expansions")
+        assert isinstance(raw, list)
+        for i, name in enumerate(raw):
+            _expect(name, str, f"expansions[{i}]")
+            if name not in cat.EXPANSIONS:
+                raise UnknownIdError(f"expansions[{i}]", f"{name!r} is not an expansion (known: akebono)")
+            expansions.add(Expansion(name))
+    setup = _read_setup(data["setup"]) if "setup" in data else None
+    order: tuple[str, ...] | None = None
+    if "firefighting_order" in data:
+        raw = data["firefighting_order"]
+        _expect(raw, list, "firefighting_order")
+        assert isinstance(raw, list)
+        for i, name in enumerate(raw):
+            _expect(name, str, f"firefighting_order[{i}]")
+        order = tuple(n.strip() for n in raw)
+    if "players" not in data:
+        raise MissingFieldError("players", "a table needs its players")
+    raw_players = data["players"]
+    _expect(raw_players, list, "players")
+    assert isinstance(raw_players, list)
+    players = tuple(_read_player(p, f"players[{i}]") for i, p in enumerate(raw_players))
+    return Table(players=players, expansions=frozenset(expansions), setup=setup, firefighting_order=order)
+
+
+def read_json(text: str | bytes) -> Table:
+    """Read a table from JSON text; malformed JSON raises :class:`MalformedJSONError`."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise MalformedJSONError("", f"the body is not valid JSON ({exc})") from None
+    return read_table(data)
+
+
+def table_to_json(table: Table) -> dict[str, object]:
+    """The inverse of :func:`read_table` (used to store and replay tables)."""
+    out: dict[str, object] = {
+        "expansions": sorted(e.value for e in table.expansions if e is not Expansion.BASE),
+        "players": [_player_to_json(p) for p in table.players],
+    }
+    if table.setup is not None:
+        setup: dict[str, object] = {}
+        if table.setup.buildings is not None:
+            setup["buildings"] = list(table.setup.buildings)
+        if table.setup.personalities is not None:
+            setup["personalities"] = list(table.setup.personalities)
+        if table.setup.boat_sides:
+            setup["boat_sides"] = dict(table.setup.boat_sides)
+        out["setup"] = setup
+    if table.firefighting_order is not None:
+        out["firefighting_order"] = list(table.firefighting_order)
+    return out
+
+
+def _player_to_json(player: PlayerState) -> dict[str, object]:
+    out: dict[str, object] = {"name": player.name}
+    get: Callable[[str], object] = lambda key: getattr(player, key)  # noqa: E731
+    for key in NUMBER_FIELDS:
+        out[key] = get(key)
+    for key in LIST_FIELDS:
+        out[key] = list(get(key))  # type: ignore[call-overload]
+    out["wild_types"] = {card: t.value for card, t in player.wild_types.items()}
+    return out
+
+
+__all__ = ["InputError", "PlayerState", "Setup", "Table", "read_json", "read_table", "table_to_json"]

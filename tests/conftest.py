@@ -1,0 +1,86 @@
+"""Shared fixtures. Browser tests drive Debian's Chromium through Playwright on a 390x844 phone screen."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Playwright's sync API runs an event loop in the test thread; the ORM calls made by tests next to it are safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+PHONE = {"width": 390, "height": 844}
+SCREENSHOTS = Path(
+    os.environ.get("SCREENSHOT_DIR", Path(__file__).resolve().parent.parent / "out" / "screens")
+)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    executable = shutil.which("chromium") or "/usr/bin/chromium"
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def _context(browser: Any, **options: Any) -> Any:
+    settings: dict[str, Any] = {
+        "viewport": PHONE,
+        "is_mobile": True,
+        "has_touch": True,
+        "device_scale_factor": 2,
+    }
+    settings.update(options)
+    context = browser.new_context(**settings)
+    context.set_default_timeout(10_000)
+    return context
+
+
+@pytest.fixture
+def new_context(browser: Any) -> Iterator[Any]:
+    """Make more phone-sized browser contexts (two phones at one table); all closed after the test."""
+    made: list[Any] = []
+
+    def make(**options: Any) -> Any:
+        context = _context(browser, **options)
+        made.append(context)
+        return context
+
+    yield make
+    for context in made:
+        context.close()
+
+
+@pytest.fixture
+def page(new_context: Any) -> Any:
+    """A phone-sized page (390x844, touch)."""
+    return new_context().new_page()
+
+
+@pytest.fixture
+def screenshot() -> Any:
+    """Save a full-page screenshot under out/screens/ for a person to look at."""
+
+    def take(page: Any, name: str) -> Path:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        target = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(target), full_page=True)
+        return target
+
+    return take
