@@ -1,0 +1,1 @@
+"""Models of the companion, one module per feature; imported here so Django finds them."""

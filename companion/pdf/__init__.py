@@ -1,0 +1,1 @@
+"""PDFs drawn with reportlab: score pads (blank and filled) and setup sheets."""
