@@ -10,3 +10,11 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 urlpatterns = [path("", home, name="home")]
+
+
+def healthz(request: HttpRequest) -> HttpResponse:
+    """A minimal view rendering a template: a health check, and the baseline the benchmarks compare against."""
+    return render(request, "healthz.html", {"status": "ok"})
+
+
+urlpatterns += [path("healthz", healthz, name="healthz")]
