@@ -1,8 +1,8 @@
 """Settings of the IKI companion.
 
 SQLite (``db.sqlite3`` beside ``manage.py``) is the embedded default; a shared deployment sets ``DATABASE_URL``
-(for example ``postgres://iki:iki@127.0.0.1:5432/iki``). ``DJANGO_DEBUG=0`` and ``DJANGO_SECRET_KEY`` are for
-deployments; the defaults suit a laptop at the table.
+(for example ``postgres://iki:iki@127.0.0.1:5432/iki``). Debug pages are off unless ``DJANGO_DEBUG=1``
+(players at the table should never see a traceback); set ``DJANGO_SECRET_KEY`` for a shared deployment.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import dj_database_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-DEBUG = os.environ.get("DJANGO_DEBUG", "1") == "1"
+DEBUG = os.environ.get("DJANGO_DEBUG", "0") == "1"
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-secret-key-not-for-a-shared-deployment")
 ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "*").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o]
@@ -29,6 +29,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.gzip.GZipMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -77,6 +78,9 @@ USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = os.environ.get("DJANGO_STATIC_ROOT") or None  # only for `collectstatic` in a deployment
+# WhiteNoise serves the static files with or without DEBUG, straight from the apps (no collectstatic step).
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = DEBUG
 
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
