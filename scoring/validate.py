@@ -161,7 +161,9 @@ def _supply(component_id: str) -> int:
 
 def _join(names: Iterable[str]) -> str:
     items = list(names)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    if len(items) < 2:
+        return items[0] if items else "none"
+    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 class _Checker:

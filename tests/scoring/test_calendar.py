@@ -1,0 +1,306 @@
+"""The calendar month by month against the rulebooks (scoring/calendar.py).
+
+Tables of month -> events for the base game (3-4 players), two players, Akebono and the Grand Master variant:
+iki-rulebook.txt "HOW TO PLAY" (PHASE A/B/C, Payday, Fire), "RULES FOR 2 PLAYERS", "13TH ROUND: NEW YEAR'S DAY";
+iki-akebono-rulebook.txt "New Characters", "City board", "Trade track income", "END OF A SEASON", "GRAND MASTER".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from scoring.calendar import (
+    FIRE_STRENGTH,
+    NEUTRAL_PLACER_ON_ODD_MONTHS,
+    CalendarOptions,
+    Marker,
+    Phase,
+    clockwise_from,
+    fire_of,
+    firefighting_order,
+    initial_markers,
+    month_events,
+    move_marker,
+    neutral_placer,
+    next_step,
+    phase_a_order,
+    trade_income,
+)
+
+BASE = CalendarOptions(players=4)
+TWO = CalendarOptions(players=2)
+AKEBONO = CalendarOptions(players=4, akebono=True)
+GM = CalendarOptions(players=2, akebono=True, grand_master=True)
+
+A_B = ["way-of-life", "actions"]
+PAY = ["season-end", "salary", "harmony", "food"]
+
+BASE_TABLE = {
+    1: ["reveal-characters", *A_B, "mon-on-cards", "calendar"],
+    2: ["reveal-characters", *A_B, "mon-on-cards", "calendar"],
+    3: ["reveal-characters", *A_B, *PAY, "calendar"],
+    4: ["reveal-characters", *A_B, "mon-on-cards", "calendar"],
+    5: ["reveal-characters", *A_B, "fire", "mon-on-cards", "calendar"],
+    6: ["reveal-characters", *A_B, *PAY, "calendar"],
+    7: ["reveal-characters", *A_B, "mon-on-cards", "calendar"],
+    8: ["reveal-characters", *A_B, "fire", "mon-on-cards", "calendar"],
+    9: ["reveal-characters", *A_B, *PAY, "calendar"],
+    10: ["reveal-characters", *A_B, "mon-on-cards", "calendar"],
+    11: ["reveal-characters", *A_B, "fire", "mon-on-cards", "calendar"],
+    12: ["reveal-characters", *A_B, *PAY, "calendar"],
+    13: ["new-year", "game-end"],
+}
+
+
+def _two(month: int) -> list[str]:
+    keys = ["blocking-tile", *BASE_TABLE[month]]
+    if month in (3, 6, 9, 12):  # NEUTRAL_BEFORE_SEASON_END
+        keys.insert(keys.index("season-end"), "neutral-character")
+    else:
+        keys.insert(keys.index("calendar"), "neutral-character")
+    return keys
+
+
+TWO_TABLE = {m: (_two(m) if m < 13 else BASE_TABLE[13]) for m in range(1, 14)}
+
+
+def _akebono(month: int) -> list[str]:
+    keys = [k if k != "mon-on-cards" else "character-row" for k in BASE_TABLE[month]]
+    if month < 13:
+        keys.insert(1, "new-character")
+    if month in (5, 8, 11):
+        keys.insert(keys.index("fire") + 1, "trade-income")
+    return keys
+
+
+AKEBONO_TABLE = {m: _akebono(m) for m in range(1, 14)}
+
+
+def _gm(month: int) -> list[str]:
+    if month == 13:
+        return BASE_TABLE[13]
+    keys = ["blocking-tile", *_akebono(month)]
+    if month in (3, 6, 9, 12):
+        keys.insert(keys.index("season-end"), "neutral-character")
+    else:
+        keys.insert(keys.index("calendar"), "neutral-character")
+    keys.insert(keys.index("calendar"), "grand-master")
+    return keys
+
+
+GM_TABLE = {m: _gm(m) for m in range(1, 14)}
+
+
+@pytest.mark.parametrize(
+    ("options", "table"),
+    [(BASE, BASE_TABLE), (TWO, TWO_TABLE), (AKEBONO, AKEBONO_TABLE), (GM, GM_TABLE)],
+    ids=["base", "two-players", "akebono", "grand-master"],
+)
+@pytest.mark.parametrize("month", range(1, 14))
+def test_every_month_lists_the_rulebook_events(
+    options: CalendarOptions, table: dict[int, list[str]], month: int
+) -> None:
+    events = month_events(month, options, None)
+    assert [e.key for e in events] == table[month]
+    assert all(e.source for e in events)
+
+
+@pytest.mark.parametrize(
+    ("players", "month", "strength"),
+    [(4, 5, 5), (4, 8, 8), (4, 11, 10), (3, 11, 10), (2, 5, 4), (2, 8, 7), (2, 11, 9)],
+)
+def test_fire_strength_by_month_and_players(players: int, month: int, strength: int) -> None:
+    """RULINGS R16: 5/8/10 with 3-4 players, 4/7/9 with 2."""
+    assert fire_of(month, CalendarOptions(players=players), None) == (strength, None)
+    fire = next(e for e in month_events(month, CalendarOptions(players=players), None) if e.key == "fire")
+    assert fire.details == (f"Strength {strength}",)
+    assert FIRE_STRENGTH[players][(5, 8, 11).index(month)] == strength
+
+
+SETUP: dict[str, Any] = {
+    "first_player": 2,
+    "fires": [
+        {"month": 5, "strength": 4, "nagaya": 3},
+        {"month": 8, "strength": 7, "nagaya": 1},
+        {"month": 11, "strength": 9, "nagaya": 4},
+    ],
+    "two_player": {"blocking_tiles": [3, 2, 1, 1, 2, 2, 1, 3, 4, 4, 4, 3], "sun": 2},
+    "akebono": {
+        "personalities": {
+            "spring": ["sanyo-rai", "tokunai-mogami"],
+            "summer": ["katsushika-hokusai", "nanpo-ota"],
+            "autumn": ["genpaku-sugita", "ryokan"],
+            "winter": ["gennai-hiraga", "oi-katsushika"],
+        },
+        "new_characters": {
+            str(m): c
+            for m, c in enumerate(
+                [
+                    "taiko-seller",
+                    "doctor",
+                    "ship-carpenter",
+                    "tofu-stand",
+                    "cabinet-maker",
+                    "goldfish-seller",
+                    "fisherman",
+                    "repairman",
+                    "swordsmith",
+                    "ceramic-seller",
+                    "shamisen-master",
+                    "mounted-samurai",
+                ],
+                start=1,
+            )
+        },
+        "river_tokens": {},
+    },
+}
+
+
+def _event(month: int, key: str, reached: Phase | None) -> Any:
+    return next(e for e in month_events(month, GM, SETUP, reached=reached) if e.key == key)
+
+
+@pytest.mark.parametrize(
+    ("month", "key", "early", "due", "secret"),
+    [
+        (5, "fire", Phase.B, Phase.C, "Nagaya 3 burns"),
+        (8, "fire", Phase.A, Phase.C, "Nagaya 1 burns"),
+        (11, "fire", Phase.B, Phase.C, "Nagaya 4 burns"),
+        (3, "season-end", Phase.B, Phase.C, "Personality: Katsushika Hokusai"),
+        (6, "season-end", Phase.A, Phase.C, "Personality: Ryōkan"),
+    ],
+)
+def test_hidden_information_only_when_due(
+    month: int, key: str, early: Phase, due: Phase, secret: str
+) -> None:
+    """RULINGS R16/R18: a fire's Nagaya only when it breaks out, next season's Personalities at the season change."""
+    before = _event(month, key, early)
+    assert before.hidden
+    assert before.secret == ()
+    assert secret not in repr(before)
+    after = _event(month, key, due)
+    assert not after.hidden
+    assert secret in after.secret
+
+
+@pytest.mark.parametrize(("month", "name"), [(1, "Taiko Seller"), (7, "Fisherman"), (12, "Mounted Samurai")])
+def test_new_character_revealed_at_the_month_start(month: int, name: str) -> None:
+    assert _event(month, "new-character", Phase.A).secret == (name,)
+
+
+@pytest.mark.parametrize(("month", "tile"), [(1, 3), (2, 2), (9, 4), (12, 3)])
+def test_blocking_tile_of_the_month(month: int, tile: int) -> None:
+    """RULINGS R17: one tile revealed per month, in the setup's order; the Grand Master moves by it."""
+    assert _event(month, "blocking-tile", Phase.A).secret == (f"Ikizama space {tile} is blocked",)
+    assert f"moves {tile} space" in _event(month, "grand-master", Phase.C).asks
+
+
+@pytest.mark.parametrize(
+    ("month", "who", "seat"), [(1, "Sun", 2), (2, "Moon", 1), (11, "Sun", 2), (12, "Moon", 1)]
+)
+def test_neutral_character_placer(month: int, who: str, seat: int) -> None:
+    assert NEUTRAL_PLACER_ON_ODD_MONTHS == "sun"
+    assert neutral_placer(month, SETUP) == (who, seat)
+
+
+def test_new_year_and_winter() -> None:
+    winter = _event(12, "season-end", Phase.C)
+    assert "stay for New Year's Day" in winter.asks
+    assert "Nihonbashi bridge" in month_events(13, GM, SETUP)[0].asks
+    assert "Nihonbashi" not in month_events(13, BASE, None)[0].asks
+
+
+@pytest.mark.parametrize(
+    ("month", "phase", "expected"),
+    [
+        (1, Phase.A, (1, Phase.B)),
+        (1, Phase.B, (1, Phase.C)),
+        (1, Phase.C, (2, Phase.A)),
+        (12, Phase.C, (13, Phase.NEW_YEAR)),
+        (13, Phase.NEW_YEAR, None),
+    ],
+)
+def test_next_step(month: int, phase: Phase, expected: Any) -> None:
+    assert next_step(month, phase) == expected
+
+
+@pytest.mark.parametrize(("month", "phase"), [(13, Phase.A), (3, Phase.NEW_YEAR)])
+def test_next_step_refuses_a_phase_of_another_month(month: int, phase: Phase) -> None:
+    with pytest.raises(ValueError, match="is not a phase"):
+        next_step(month, phase)
+
+
+@pytest.mark.parametrize("month", [0, 14, -1, True])
+def test_bad_month(month: int) -> None:
+    with pytest.raises(ValueError, match="1-13"):
+        month_events(month, BASE, None)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"players": 5}, "2-4 players"),
+        ({"players": 3, "akebono": True, "grand_master": True}, "Grand Master"),
+    ],
+)
+def test_bad_options(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        CalendarOptions(**options)
+
+
+# --- tracks ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("players", "first", "order"),
+    [(4, 1, (1, 2, 3, 4)), (4, 3, (3, 4, 1, 2)), (3, 2, (2, 3, 1)), (2, 2, (2, 1))],
+)
+def test_initial_stack_is_clockwise_from_the_first_player(
+    players: int, first: int, order: tuple[int, ...]
+) -> None:
+    """Base "PLAYER SETUP": the first player's marker on top, then clockwise down to the bottom."""
+    markers = initial_markers(players, first)
+    assert firefighting_order(markers) == order
+    assert clockwise_from(first, players) == order
+    assert phase_a_order(1, markers, first) == order
+
+
+def test_phase_a_month_1_is_clockwise_even_if_markers_moved() -> None:
+    markers = move_marker(initial_markers(3, 1), 3, 2)
+    assert phase_a_order(1, markers, 1) == (1, 2, 3)
+    assert phase_a_order(2, markers, 1) == (3, 1, 2)
+
+
+def test_moving_onto_an_occupied_space_puts_the_marker_on_top() -> None:
+    """RULINGS R11/R12; base "Fire tower": on top of the stack; at 10 again, on top."""
+    markers = (Marker(1, 4, 1), Marker(2, 3, 2), Marker(3, 10, 3), Marker(4, 10, 4))
+    moved = move_marker(markers, 2, 4)
+    assert firefighting_order(moved) == (4, 3, 2, 1)
+    again = move_marker(moved, 3, 10)
+    assert firefighting_order(again) == (3, 4, 2, 1)
+
+
+@pytest.mark.parametrize("position", [-1, 11])
+def test_marker_off_the_track(position: int) -> None:
+    with pytest.raises(ValueError, match="0-10"):
+        move_marker(initial_markers(2, 1), 1, position)
+
+
+@pytest.mark.parametrize(
+    ("position", "gains"),
+    [
+        (0, ()),
+        (1, ()),
+        (2, ("1 mon",)),
+        (5, ("1 mon", "1 sandal")),
+        (7, ("1 mon", "1 sandal", "1 rice")),
+        (8, ("1 mon", "1 sandal", "1 rice", "1 Koban")),
+        (10, ("1 mon", "1 sandal", "1 rice", "1 Koban", "5 IKI")),
+    ],
+)
+def test_trade_income_is_cumulative(position: int, gains: tuple[str, ...]) -> None:
+    """Akebono "Trade track income": each player gains all the bonuses reached."""
+    assert trade_income(position) == gains

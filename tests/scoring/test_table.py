@@ -1,0 +1,84 @@
+"""Reading a table from JSON: shape, field names and ids (docs/api.md). Each failure kind has its class."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from scoring.errors import (
+    MalformedJSONError,
+    MissingFieldError,
+    UnknownFieldError,
+    UnknownIdError,
+    WrongTypeError,
+)
+from scoring.table import read_json, read_table, table_to_json
+
+
+def two(**first: Any) -> dict[str, Any]:
+    return {"players": [{"name": "Anaïs", **first}, {"name": "David"}]}
+
+
+@pytest.mark.parametrize(
+    ("data", "error", "field", "words"),
+    [
+        ([], WrongTypeError, "", "expected an object"),
+        ({}, MissingFieldError, "players", "needs its players"),
+        ({"players": {}}, WrongTypeError, "players", "expected a list"),
+        ({"players": [], "extra": 1}, UnknownFieldError, "extra", "unknown field 'extra'"),
+        ({"players": [{"mon": 1}]}, MissingFieldError, "players[0].name", "needs a name"),
+        ({"players": [{"name": "  "}]}, WrongTypeError, "players[0].name", "cannot be blank"),
+        (two(fsh=[]), UnknownFieldError, "players[0].fsh", "unknown field 'fsh'"),
+        (two(mon="5"), WrongTypeError, "players[0].mon", "expected a whole number, got a string"),
+        (two(mon=5.5), WrongTypeError, "players[0].mon", "got a decimal number"),
+        (two(mon=True), WrongTypeError, "players[0].mon", "got true/false"),
+        (two(mon=None), WrongTypeError, "players[0].mon", "got null"),
+        (two(fish="fish-spring"), WrongTypeError, "players[0].fish", "expected a list"),
+        (two(fish=[3]), WrongTypeError, "players[0].fish[0]", "expected a string"),
+        (two(fish=["fish-sprung"]), UnknownIdError, "players[0].fish[0]", "not a known fish token id"),
+        (two(fish=["pipe-spring-1"]), UnknownIdError, "players[0].fish[0]", "is a pipe token, not a fish token"),
+        (two(characters=["monkey"]), UnknownIdError, "players[0].characters[0]", "not a known character"),
+        (two(retirement_tokens=["fish-fisherman"]), UnknownIdError, "players[0].retirement_tokens[0]", "is a fish"),
+        (two(wild_types={"puppeteer": "clown"}), UnknownIdError, "players[0].wild_types.puppeteer", "not a character type"),
+        (two(wild_types={"nobody": "artisan"}), UnknownIdError, "players[0].wild_types.nobody", "not a known character"),
+        (two(wild_types=["puppeteer"]), WrongTypeError, "players[0].wild_types", "expected an object"),
+        ({**two(), "expansions": ["akebono", "osaka"]}, UnknownIdError, "expansions[1]", "not an expansion"),
+        ({**two(), "setup": {"buildings": ["inn"], "boats": []}}, UnknownFieldError, "setup.boats", "unknown field"),
+        ({**two(), "setup": {"boat_sides": {"ferry-boat": "C"}}}, WrongTypeError, "setup.boat_sides.ferry-boat", "'A' or 'B'"),
+        ({**two(), "setup": {"boat_sides": {"rowboat": "A"}}}, UnknownIdError, "setup.boat_sides.rowboat", "not a known boat"),
+        ({**two(), "firefighting_order": "Anaïs"}, WrongTypeError, "firefighting_order", "expected a list"),
+        ({**two(), "firefighting_order": [1]}, WrongTypeError, "firefighting_order[0]", "expected a string"),
+    ],
+)  # fmt: skip
+def test_malformed_input_names_the_field(data: Any, error: type[Exception], field: str, words: str) -> None:
+    with pytest.raises(error) as raised:
+        read_table(data)
+    assert raised.value.field == field  # type: ignore[attr-defined]
+    assert words in raised.value.message  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("text", ["", "{", "[1,", '{"players": [}', "nan"])
+def test_malformed_json(text: str) -> None:
+    with pytest.raises(MalformedJSONError, match="not valid JSON"):
+        read_json(text)
+
+
+def test_missing_lists_are_empty_and_missing_numbers_zero() -> None:
+    table = read_table({"players": [{"name": "Anaïs"}, {"name": "David"}]})
+    anais = table.players[0]
+    assert anais.fish == () and anais.characters == () and anais.wild_types == {}
+    assert anais.mon == 0 and anais.score_track == 0 and anais.trade == 0
+    assert table.setup is None and table.firefighting_order is None and not table.akebono
+
+
+def test_round_trip() -> None:
+    data = {
+        "expansions": ["akebono"],
+        "setup": {"buildings": ["inn"], "personalities": ["ryokan"], "boat_sides": {"ferry-boat": "B"}},
+        "firefighting_order": ["Anaïs", "David"],
+        "players": [{"name": "Anaïs", "characters": ["puppeteer"], "wild_types": {"puppeteer": "artisan"}, "mon": 3},
+                    {"name": "David", "fish": ["fish-spring"]}],
+    }  # fmt: skip
+    table = read_table(data)
+    assert read_table(table_to_json(table)) == table

@@ -1,0 +1,308 @@
+"""The validator (RULINGS R13 errors, R14 warnings): every rule broken once, every problem reported at once."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from scoring import evaluate
+from scoring.table import read_table
+from scoring.validate import Code, validate
+
+Table = dict[str, Any]
+
+
+def valid_table() -> Table:
+    """A legal 3-player Akebono table with a known setup."""
+    return {
+        "expansions": ["akebono"],
+        "setup": {
+            "buildings": ["inn", "restaurant", "farmhouse", "temple", "kimono-shop", "well"],
+            "personalities": [
+                "sanyo-rai",
+                "nezumi-kozo",
+                "hiroshige-utagawa",
+                "saiko-ema",
+                "ryokan",
+                "tadataka-ino",
+                "kokan-shiba",
+                "gennai-hiraga",
+            ],
+            "boat_sides": {"ferry-boat": "A", "taxi-boat": "B"},
+        },
+        "players": [
+            {
+                "name": "Anaïs",
+                "score_track": 41,
+                "characters": ["salt-peddler", "monk", "puppeteer", "dice-maker", "doctor", "yamabushi"],
+                "wild_types": {"puppeteer": "artisan"},
+                "retirement_tokens": ["puppeteer", "hire-discount", "doctor", "fire-protection"],
+                "buildings": ["inn", "restaurant"],
+                "fish": ["fish-spring-bonus", "fish-summer-akebono"],
+                "pipes": ["pipe-spring-1"],
+                "tobacco": ["tobacco-winter-1"],
+                "boats": ["taxi-boat"],
+                "personalities": ["hiroshige-utagawa"],
+                "mon": 9,
+                "koban": 1,
+                "wood": 2,
+                "rice": 1,
+                "sandals": 2,
+                "firefighting": 7,
+                "trade": 4,
+            },
+            {
+                "name": "David",
+                "score_track": 52,
+                "characters": ["cotton-peddler", "fisherman", "policeman", "mounted-samurai", "any-artisan"],
+                "wild_types": {"mounted-samurai": "special"},
+                "fish": ["fish-fisherman", "fish-winter"],
+                "tobacco": ["tobacco-policeman"],
+                "buildings": ["temple"],
+                "boats": ["ferry-boat", "shop-boat"],
+                "personalities": ["ryokan"],
+                "mon": 1,
+                "firefighting": 2,
+                "trade": 6,
+            },
+            {"name": "Dominique", "characters": ["wood-seller"], "firefighting": 4, "mon": 12},
+        ],
+    }
+
+
+def test_the_valid_table_is_valid() -> None:
+    report = validate(read_table(valid_table()))
+    assert report.errors == ()
+    assert report.warnings == ()
+
+
+def player(i: int, **changes: Any) -> Callable[[Table], None]:
+    def change(t: Table) -> None:
+        t["players"][i].update(changes)
+
+    return change
+
+
+def add(i: int, key: str, *items: str) -> Callable[[Table], None]:
+    def change(t: Table) -> None:
+        t["players"][i].setdefault(key, []).extend(items)
+
+    return change
+
+
+def top(**changes: Any) -> Callable[[Table], None]:
+    def change(t: Table) -> None:
+        t.update(changes)
+
+    return change
+
+
+def in_setup(**changes: Any) -> Callable[[Table], None]:
+    def change(t: Table) -> None:
+        t["setup"].update(changes)
+
+    return change
+
+
+def base_game(t: Table) -> None:
+    t["expansions"] = []
+    del t["setup"]
+    for p in t["players"]:
+        for key in ("boats", "personalities"):
+            p.pop(key, None)
+        p["trade"] = 0
+    t["players"][0]["characters"] = ["salt-peddler", "monk"]
+    t["players"][0]["retirement_tokens"] = ["hire-discount"]
+    t["players"][0]["wild_types"] = {}
+    t["players"][0]["fish"] = ["fish-spring-bonus"]
+    t["players"][1] = {"name": "David", "characters": ["cotton-peddler"], "firefighting": 2}
+    t["players"][2] = {"name": "Dominique", "characters": ["eyeglass-peddler"], "firefighting": 4}
+
+
+def then(*changes: Callable[[Table], None]) -> Callable[[Table], None]:
+    def change(t: Table) -> None:
+        for c in changes:
+            c(t)
+
+    return change
+
+
+# Codes that necessarily come with another: a token beyond the supply also lacks its source card, since every
+# source card is unique (RULINGS R13).
+COMES_WITH = {Code.OVER_SUPPLY: {Code.TOKEN_WITHOUT_SOURCE}}
+
+# (case, change to the valid table, code, player, field) — each R13/R14 rule broken once.
+CASES: list[tuple[str, Callable[[Table], None], Code, str | None, str]] = [
+    ("one player", lambda t: t.update(players=t["players"][:1]), Code.PLAYER_COUNT, None, "players"),
+    ("five players", lambda t: t["players"].extend([{"name": "E"}, {"name": "F"}]), Code.PLAYER_COUNT, None, "players"),
+    ("same name twice", player(2, name="anaïs"), Code.DUPLICATE_NAME, "anaïs", "players[2].name"),
+    ("Akebono card in a base game", then(base_game, add(1, "characters", "doctor")), Code.NOT_IN_GAME, "David",
+     "players[1].characters[1]"),
+    ("Akebono building in a base game", then(base_game, add(1, "buildings", "temple")), Code.NOT_IN_GAME, "David",
+     "players[1].buildings[0]"),
+    ("trade track in a base game", then(base_game, player(1, trade=2)), Code.NOT_IN_GAME, "David", "players[1].trade"),
+    ("boat in a base game", then(base_game, add(1, "boats", "taxi-boat")), Code.NOT_IN_GAME, "David",
+     "players[1].boats[0]"),
+    ("a card held by two players", add(2, "characters", "monk"), Code.DUPLICATE_COMPONENT, "Dominique",
+     "players[2].characters[1]"),
+    ("a card listed twice", add(0, "characters", "dice-maker"), Code.DUPLICATE_COMPONENT, "Anaïs",
+     "players[0].characters[6]"),
+    ("a building held by two players", add(2, "buildings", "inn"), Code.DUPLICATE_COMPONENT, "Dominique",
+     "players[2].buildings[0]"),
+    ("a token held by two players", add(2, "pipes", "pipe-spring-1"), Code.DUPLICATE_COMPONENT, "Dominique",
+     "players[2].pipes[0]"),
+    ("a personality held by two players", add(2, "personalities", "hiroshige-utagawa"), Code.DUPLICATE_COMPONENT,
+     "Dominique", "players[2].personalities[0]"),
+    ("a boat held by two players", add(2, "boats", "taxi-boat"), Code.DUPLICATE_COMPONENT, "Dominique",
+     "players[2].boats[0]"),
+    ("a third Avoid-a-Fire token", then(add(2, "characters", "shrine-maiden"), add(2, "retirement_tokens",
+     "fire-protection", "fire-protection")), Code.OVER_SUPPLY, "Dominique", "players[2].retirement_tokens[1]"),
+    ("more artisans than printed", add(2, "characters", *["any-artisan"] * 18), Code.OVER_SUPPLY, "Dominique",
+     "players[2].characters[18]"),
+    ("a building not in the setup", add(2, "buildings", "shrine"), Code.NOT_IN_SETUP, "Dominique",
+     "players[2].buildings[0]"),
+    ("a personality not on the bridge", add(2, "personalities", "oi-katsushika"), Code.NOT_IN_SETUP, "Dominique",
+     "players[2].personalities[0]"),
+    ("setup with 5 buildings", in_setup(buildings=["inn", "restaurant", "farmhouse", "temple", "well"]),
+     Code.SETUP_BUILDINGS, None, "setup.buildings"),
+    ("setup repeating a building", in_setup(buildings=["inn", "inn", "restaurant", "farmhouse", "temple", "well"]),
+     Code.SETUP_BUILDINGS, None, "setup.buildings"),
+    ("setup with 3 ongoing buildings (Akebono)", in_setup(buildings=["inn", "restaurant", "farmhouse", "temple",
+     "tea-house", "public-bathhouse"]), Code.SETUP_ONGOING, None, "setup.buildings"),
+    ("setup with 3 spring personalities", in_setup(personalities=["sanyo-rai", "nezumi-kozo", "ryotaku-maeno",
+     "hiroshige-utagawa", "saiko-ema", "ryokan", "tadataka-ino", "gennai-hiraga"]), Code.SETUP_PERSONALITIES, None,
+     "setup.personalities"),
+    ("a side for the tea boat", in_setup(boat_sides={"tea-boat": "A"}), Code.SETUP_BOAT_SIDE, None,
+     "setup.boat_sides.tea-boat"),
+    ("two fish of one season", add(2, "fish", "fish-spring", "fish-spring-akebono"), Code.FISH_SAME_SEASON,
+     "Dominique", "players[2].fish[1]"),
+    ("five fish", then(player(0, fish=["fish-spring", "fish-summer", "fish-autumn", "fish-winter", "fish-fisherman"]),
+          player(1, fish=["fish-winter-bonus"]), add(0, "characters", "fisherman"), player(1, characters=[
+              "cotton-peddler", "policeman", "mounted-samurai", "any-artisan"])),
+     Code.TOO_MANY_FISH, "Anaïs", "players[0].fish"),
+    ("three boats", add(0, "boats", "houseboat", "wandering-boat"), Code.TOO_MANY_BOATS, "Anaïs", "players[0].boats"),
+    ("the tea boat built", add(2, "boats", "tea-boat"), Code.BOAT_NOT_BUILDABLE, "Dominique", "players[2].boats[0]"),
+    ("five buildings", add(0, "buildings", "farmhouse", "well", "kimono-shop"), Code.TOO_MANY_BUILDINGS, "Anaïs",
+     "players[0].buildings"),
+    ("two starting characters", add(2, "characters", "eyeglass-peddler"), Code.STARTING_CHARACTERS, "Dominique",
+     "players[2].characters"),
+    ("Joker without the Puppeteer", player(0, characters=["salt-peddler", "monk", "dice-maker", "doctor",
+     "yamabushi"], wild_types={}), Code.TOKEN_WITHOUT_SOURCE, "Anaïs", "players[0].retirement_tokens[0]"),
+    ("Hire -1 without the Monk", player(0, characters=["salt-peddler", "puppeteer", "dice-maker", "doctor",
+     "yamabushi"]), Code.TOKEN_WITHOUT_SOURCE, "Anaïs", "players[0].retirement_tokens[1]"),
+    ("two Avoid-a-Fire tokens with only the Yamabushi", add(0, "retirement_tokens", "fire-protection"),
+     Code.TOKEN_WITHOUT_SOURCE, "Anaïs", "players[0].retirement_tokens[3]"),
+    ("Doctor token without Doctor or Genpaku Sugita", add(2, "retirement_tokens", "doctor"),
+     Code.TOKEN_WITHOUT_SOURCE, "Dominique", "players[2].retirement_tokens[0]"),
+    ("Fisherman token without the Fisherman", then(player(1, fish=["fish-winter"]), add(2, "fish", "fish-fisherman")), Code.TOKEN_WITHOUT_SOURCE, "Dominique",
+     "players[2].fish[0]"),
+    ("Policeman token without the Policeman", then(player(1, tobacco=[]), add(2, "tobacco", "tobacco-policeman")),
+     Code.TOKEN_WITHOUT_SOURCE, "Dominique", "players[2].tobacco[0]"),
+    ("a chosen type for a printed card", player(2, wild_types={"wood-seller": "artisan"}), Code.WILD_TYPE_NOT_WILD,
+     "Dominique", "players[2].wild_types.wood-seller"),
+    ("a chosen type for an unretired Puppeteer", player(0, retirement_tokens=["hire-discount", "doctor",
+     "fire-protection"]), Code.WILD_TYPE_NOT_WILD, "Anaïs", "players[0].wild_types.puppeteer"),
+    ("a chosen type for a card not held", player(2, wild_types={"rice-broker": "artisan"}), Code.WILD_TYPE_NOT_HELD,
+     "Dominique", "players[2].wild_types.rice-broker"),
+    ("a wild card without its type", player(1, wild_types={}), Code.WILD_TYPE_MISSING, "David",
+     "players[1].characters[3]"),
+    ("negative mon", player(2, mon=-1), Code.NEGATIVE, "Dominique", "players[2].mon"),
+    ("negative score track", player(2, score_track=-3), Code.NEGATIVE, "Dominique", "players[2].score_track"),
+    ("firefighting 11", player(2, firefighting=11), Code.TRACK_RANGE, "Dominique", "players[2].firefighting"),
+    ("trade 11", player(2, trade=11), Code.TRACK_RANGE, "Dominique", "players[2].trade"),
+    ("order against the positions", top(firefighting_order=["David", "Anaïs", "Dominique"]), Code.FIREFIGHTING_ORDER,
+     None, "firefighting_order"),
+    ("order missing a player", top(firefighting_order=["Anaïs", "Dominique"]), Code.FIREFIGHTING_ORDER, None,
+     "firefighting_order"),
+    ("order naming a stranger", top(firefighting_order=["Anaïs", "Dominique", "Zoé"]), Code.FIREFIGHTING_ORDER, None,
+     "firefighting_order"),
+    ("Ryokan tied for last without an order", player(2, firefighting=2), Code.FIREFIGHTING_ORDER_NEEDED, "David",
+     "firefighting_order"),
+    # R14 warnings
+    ("both New Characters of month 2", add(2, "characters", "express-messenger"), Code.NEW_CHARACTER_PAIR,
+     "Dominique", "players[2].characters"),
+    ("more characters than one player can keep", then(in_setup(boat_sides={"ferry-boat": "B"}), add(2, "characters",
+     *["any-street-peddler"] * 15)), Code.TOO_MANY_CHARACTERS, "Dominique", "players[2].characters"),
+    ("score track over 150", player(2, score_track=151), Code.HIGH_SCORE_TRACK, "Dominique",
+     "players[2].score_track"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("change", "code", "who", "field"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
+def test_each_rule_broken_once(
+    change: Callable[[Table], None], code: Code, who: str | None, field: str
+) -> None:
+    table = valid_table()
+    change(table)
+    report = validate(read_table(table))
+    found = [p for p in (*report.errors, *report.warnings) if p.code is code]
+    assert found, f"expected {code.value}, got {[p.code.value for p in (*report.errors, *report.warnings)]}"
+    assert (found[0].player, found[0].field) == (who, field)
+    assert found[0].message and found[0].message[-1] in ".)"
+    others = [p.code for p in report.errors if p.code is not code and p.code not in COMES_WITH.get(code, ())]
+    assert not others, f"breaking one rule reported others too: {others}"
+
+
+def test_every_code_is_tested() -> None:
+    assert {c[2] for c in CASES} == set(Code)
+
+
+def test_every_problem_is_reported_at_once() -> None:
+    table = valid_table()
+    for change in (player(2, mon=-1), add(2, "boats", "tea-boat"), add(2, "fish", "fish-spring", "fish-spring-akebono"),
+                   player(0, firefighting=12), add(1, "buildings", "inn")):  # fmt: skip
+        change(table)
+    codes = [p.code for p in validate(read_table(table)).errors]
+    assert set(codes) >= {Code.NEGATIVE, Code.BOAT_NOT_BUILDABLE, Code.FISH_SAME_SEASON, Code.TRACK_RANGE,
+                          Code.DUPLICATE_COMPONENT}  # fmt: skip
+
+
+def test_errors_withhold_scores_warnings_do_not() -> None:
+    table = valid_table()
+    add(2, "characters", "express-messenger")(table)
+    answer = evaluate(table)
+    assert answer["valid"] and answer["warnings"] and "players" in answer
+    player(2, mon=-1)(table)
+    answer = evaluate(table)
+    assert not answer["valid"] and "players" not in answer
+
+
+def test_messages_name_the_cards() -> None:
+    table = valid_table()
+    add(2, "characters", "monk")(table)
+    (problem,) = validate(read_table(table)).errors
+    assert problem.message == "Monk is held by Anaïs and Dominique; there is only one."
+
+
+@pytest.mark.parametrize(
+    ("sides", "ok"),
+    [({"ferry-boat": "B"}, True), ({"ferry-boat": "A"}, False), ({}, False)],
+)
+def test_ferry_boat_side_b_opens_the_season_pool(sides: dict[str, str], ok: bool) -> None:
+    """RULINGS R13: with the Ferry boat on side B any personality of its season may be met."""
+    table = valid_table()
+    table["setup"]["boat_sides"] = sides
+    add(2, "personalities", "oi-katsushika")(table)
+    codes = {p.code for p in validate(read_table(table)).errors}
+    assert (Code.NOT_IN_SETUP not in codes) is ok
+
+
+def test_doctor_token_from_genpaku_sugita() -> None:
+    """Akebono Appendix 3: Genpaku Sugita gives a Doctor token (catalogue INFERRED["doctor-tokens"])."""
+    table = copy.deepcopy(valid_table())
+    table["setup"]["personalities"][5] = "genpaku-sugita"
+    add(2, "personalities", "genpaku-sugita")(table)
+    add(2, "retirement_tokens", "doctor")(table)
+    assert validate(read_table(table)).errors == ()
+
+
+def test_ryokan_tie_resolved_by_the_order() -> None:
+    table = valid_table()
+    player(2, firefighting=2)(table)
+    table["firefighting_order"] = ["Anaïs", "Dominique", "David"]
+    assert validate(read_table(table)).errors == ()
