@@ -7,6 +7,7 @@ a one-line change here.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import cache
 from types import MappingProxyType
 from typing import Final, Protocol, TypeVar
 
@@ -107,6 +108,7 @@ def tokens_of(kind: TokenKind, season: Season | None, expansions: frozenset[Expa
     return tuple(t for t in TOKENS if t.kind is kind and t.season is season and t.expansion in expansions)
 
 
+@cache
 def type_supply(expansions: frozenset[Expansion]) -> Mapping[CharType, int]:
     """How many printed cards of each type exist in the selected game (RULINGS R2; R13 supply check)."""
     counts = dict.fromkeys(CHAR_TYPES, 0)
@@ -153,6 +155,34 @@ def _kinds() -> Mapping[str, tuple[str, ...]]:
 
 #: The kinds each id names (``puppeteer`` is both a character and a retirement token, RULINGS R1).
 KINDS_OF_ID: Final = _kinds()
+
+# Flat lookup tables for the hot paths of reading, validating and scoring (one dict lookup per question).
+IDS_BY_KIND: Final[Mapping[str, frozenset[str]]] = MappingProxyType(
+    {
+        kind: frozenset(i for i, kinds in KINDS_OF_ID.items() if kind in kinds)
+        for kind in {k for kinds in KINDS_OF_ID.values() for k in kinds}
+    }
+)
+#: The expansion each id comes from (personalities and boats are Akebono's; ``any-*`` placeholders the base game's).
+EXPANSION_OF: Final[Mapping[str, Expansion]] = MappingProxyType(
+    {
+        **dict.fromkeys(ANY_CHARACTER_IDS, Expansion.BASE),
+        **{i: x.expansion for i, x in CHARACTER_BY_ID.items()},
+        **{i: x.expansion for i, x in BUILDING_BY_ID.items()},
+        **{i: x.expansion for i, x in TOKEN_BY_ID.items()},
+        **{i: x.expansion for i, x in RETIREMENT_TOKEN_BY_ID.items()},
+        **dict.fromkeys(PERSONALITY_BY_ID, Expansion.AKEBONO),
+        **dict.fromkeys(BOAT_BY_ID, Expansion.AKEBONO),
+    }
+)
+#: The printed type of each character id, ``any-*`` placeholders included (None: the owner always chooses).
+PRINTED_TYPE: Final[Mapping[str, CharType | None]] = MappingProxyType(
+    {
+        **dict(zip(ANY_CHARACTER_IDS, CHAR_TYPES, strict=True)),
+        **{i: c.type for i, c in CHARACTER_BY_ID.items()},
+    }
+)
+ALL_EXPANSIONS: Final = frozenset(Expansion)
 
 
 __all__ = [

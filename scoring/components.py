@@ -54,16 +54,15 @@ class CharType(StrEnum):
 
     @property
     def label(self) -> str:
-        return self.value.replace("-", " ").title()
+        return _TYPE_LABELS[self]  # a StrEnum member is its value: no slow `.value` lookup
 
     @property
     def plural(self) -> str:
-        return {"street-peddler": "Street Peddlers", "shop-seller": "Shop Sellers"}.get(
-            self.value, self.label + "s"
-        )
+        return _TYPE_LABELS[self] + "s"
 
 
 CHAR_TYPES: tuple[CharType, ...] = tuple(CharType)
+_TYPE_LABELS: dict[str, str] = {t.value: t.value.replace("-", " ").title() for t in CharType}
 
 
 class Wild(StrEnum):

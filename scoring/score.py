@@ -7,15 +7,16 @@ Every line comes with a one-line explanation that shows how its number was made,
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from scoring import catalogue as cat
 from scoring.components import (
     CHAR_TYPES,
     BuildingRule,
     CharType,
+    Expansion,
     PersonalityRule,
     TobaccoRule,
     Wild,
@@ -45,6 +46,10 @@ LINE_LABELS: Final = {
 }
 
 
+_WILD_IDS: Final = frozenset(c.id for c in cat.CHARACTERS if c.wild is not Wild.NO)
+_NEW_CHARACTER_IDS: Final = frozenset(c.id for c in cat.NEW_CHARACTERS)
+
+
 def lines_for(akebono: bool) -> tuple[str, ...]:
     return AKEBONO_LINES if akebono else BASE_LINES
 
@@ -64,32 +69,17 @@ def wild_kind(card_id: str, player: PlayerState) -> Wild:
 
 def effective_type(card_id: str, player: PlayerState) -> CharType | None:
     """The type a card counts as on this player's board; None for a wild card whose type was not chosen."""
-    placeholder = cat.any_type(card_id)
-    if placeholder is not None:
-        return placeholder
-    if wild_kind(card_id, player) is not Wild.NO:
+    if card_id in _WILD_IDS and wild_kind(card_id, player) is not Wild.NO:
         return player.wild_types.get(card_id)
-    return cat.CHARACTER_BY_ID[card_id].type
+    return cat.PRINTED_TYPE[card_id]
 
 
-@dataclass(frozen=True, slots=True)
-class Board:
-    """The type columns of a player's board at game end (RULINGS R4/R5)."""
+class Board(NamedTuple):
+    """The type columns of a player's board at game end (RULINGS R4/R5), with the facts scoring asks of them."""
 
     counts: Mapping[CharType, int]
-
-    @property
-    def distinct(self) -> int:
-        return sum(1 for n in self.counts.values() if n)
-
-    @property
-    def largest(self) -> int:
-        return max(self.counts.values(), default=0)
-
-    @property
-    def largest_types(self) -> tuple[CharType, ...]:
-        top = self.largest
-        return tuple(t for t, n in self.counts.items() if n == top and n)
+    distinct: int
+    largest: int
 
 
 def board_of(player: PlayerState) -> Board:
@@ -98,7 +88,8 @@ def board_of(player: PlayerState) -> Board:
         t = effective_type(card, player)
         if t is not None:
             counts[t] += 1
-    return Board(counts)
+    values = counts.values()
+    return Board(counts, len(values) - list(values).count(0), max(values))
 
 
 def new_character_count(player: PlayerState) -> int:
@@ -133,8 +124,7 @@ def last_in_firefighting(table: Table) -> str | None:
 # --- lines -----------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
+class Line(NamedTuple):
     points: int
     explanation: str
 
@@ -146,7 +136,9 @@ def _plural(n: int, word: str, plural: str | None = None) -> str:
 def _sum_text(parts: Sequence[tuple[str, int]], total: int, empty: str) -> str:
     if not parts:
         return f"{empty} = 0"
-    body = " + ".join(f"{label} {points}" for label, points in parts).replace("+ -", "- ")
+    body = " + ".join([f"{label} {points}" for label, points in parts])
+    if "+ -" in body:
+        body = body.replace("+ -", "- ")
     return f"{body} = {total}"
 
 
@@ -162,6 +154,15 @@ def variety_line(board: Board, player: PlayerState) -> Line:
     return Line(points, f"{_plural(n, 'type')} ({names}{chosen}) = {points}")
 
 
+_FISH_BONUS_LABEL: Final = {
+    t.id: (f"Akebono {t.season} fish" if t.expansion is Expansion.AKEBONO else f"{t.season} bonus")
+    if t.season
+    else "Fisherman bonus"
+    for t in cat.TOKENS
+    if t.points
+}
+
+
 def fish_line(player: PlayerState) -> Line:
     """RULINGS R6: set value for the number of fish plus each token's end-game bonus."""
     k = len(player.fish)
@@ -172,11 +173,9 @@ def fish_line(player: PlayerState) -> Line:
     for token_id in player.fish:
         token = cat.TOKEN_BY_ID[token_id]
         if token.points:
-            label = f"{token.season.value} bonus" if token.season else "Fisherman bonus"
-            if token.expansion.value == "akebono" and token.season:
-                label = f"Akebono {token.season.value} fish"
+            label = _FISH_BONUS_LABEL[token_id]
             parts.append((label, token.points))
-    total = sum(p for _, p in parts)
+    total = sum([p for _, p in parts])
     return Line(total, _sum_text(parts, total, "no fish"))
 
 
@@ -213,11 +212,25 @@ def tobacco_line(player: PlayerState, board: Board) -> Line:
         value, counted = tobacco_value(token.tobacco_rule, token.points, player, board)
         name = token.name if not counted else f"{token.name.split(' (')[0]} ({counted})"
         parts.append((name, value))
-    subtotal = sum(p for _, p in parts)
+    subtotal = sum([p for _, p in parts])
     text = _sum_text(parts, subtotal, "no tobacco pouch")
     if player.pipes:
         return Line(subtotal * 2, f"{text}, doubled by {_plural(len(player.pipes), 'pipe')} = {subtotal * 2}")
     return Line(subtotal, f"{text} (no pipe: not doubled)")
+
+
+#: What a per-unit building counts (RULINGS R8), and the word for one unit.
+_BUILDING_UNITS: Final[dict[BuildingRule, tuple[Callable[[PlayerState, Board], int], str]]] = {
+    BuildingRule.PER_SANDAL: (lambda p, b: p.sandals, "sandal"),
+    BuildingRule.PER_RICE: (lambda p, b: p.rice, "rice"),
+    BuildingRule.PER_FIREFIGHTING: (lambda p, b: p.firefighting, "firefighting space"),
+    BuildingRule.PER_BOAT: (lambda p, b: len(p.boats), "boat"),
+    BuildingRule.PER_TYPE: (lambda p, b: b.distinct, "type"),
+    BuildingRule.PER_TOKEN: (lambda p, b: len(p.fish) + len(p.pipes) + len(p.tobacco), "token"),
+    BuildingRule.PER_LARGEST_COLUMN: (lambda p, b: b.largest, "card in the largest column"),
+    BuildingRule.PER_PERSONALITY: (lambda p, b: len(p.personalities), "personality"),
+    BuildingRule.PER_TRADE: (lambda p, b: p.trade, "trade space"),
+}
 
 
 def building_value(building_id: str, player: PlayerState, board: Board, fish: int) -> tuple[int, str]:
@@ -226,20 +239,10 @@ def building_value(building_id: str, player: PlayerState, board: Board, fish: in
     rule = b.rule
     if rule is BuildingRule.FIXED:
         return b.points, ""
-    unit, what = {
-        BuildingRule.PER_SANDAL: (player.sandals, "sandal"),
-        BuildingRule.PER_RICE: (player.rice, "rice"),
-        BuildingRule.PER_FIREFIGHTING: (player.firefighting, "firefighting space"),
-        BuildingRule.FISH_LINE: (fish, "fish line"),
-        BuildingRule.PER_BOAT: (len(player.boats), "boat"),
-        BuildingRule.PER_TYPE: (board.distinct, "type"),
-        BuildingRule.PER_TOKEN: (len(player.fish) + len(player.pipes) + len(player.tobacco), "token"),
-        BuildingRule.PER_LARGEST_COLUMN: (board.largest, "card in the largest column"),
-        BuildingRule.PER_PERSONALITY: (len(player.personalities), "personality"),
-        BuildingRule.PER_TRADE: (player.trade, "trade space"),
-    }[rule]
     if rule is BuildingRule.FISH_LINE:
         return fish, "= fish line"
+    count, what = _BUILDING_UNITS[rule]
+    unit = count(player, board)
     value = b.points * unit
     counted = f"{b.points} × {_plural(unit, what, 'personalities' if what == 'personality' else None)}"
     if b.cap is not None and value > b.cap:
@@ -253,7 +256,7 @@ def buildings_line(player: PlayerState, board: Board, fish: int) -> Line:
         value, counted = building_value(building_id, player, board, fish)
         name = cat.BUILDING_BY_ID[building_id].name
         parts.append((f"{name} ({counted})" if counted else name, value))
-    total = sum(p for _, p in parts)
+    total = sum([p for _, p in parts])
     return Line(total, _sum_text(parts, total, "no building"))
 
 
@@ -266,8 +269,18 @@ def resources_line(player: PlayerState) -> Line:
         parts.append((_plural(player.wood, "wood", "wood"), player.wood))
     if player.mon:
         parts.append((f"{player.mon} mon", player.mon // MON_PER_POINT))
-    total = sum(p for _, p in parts)
+    total = sum([p for _, p in parts])
     return Line(total, _sum_text(parts, total, "no koban, wood or mon"))
+
+
+#: What a threshold personality counts (RULINGS R10), the word for it, and whether it is a minimum.
+_PERSONALITY_COUNTS: Final[dict[PersonalityRule, tuple[Callable[[PlayerState, Board], int], str, bool]]] = {
+    PersonalityRule.ARTISANS_AT_LEAST: (lambda p, b: b.counts[CharType.ARTISAN], "artisan", True),
+    PersonalityRule.MON_AT_MOST: (lambda p, b: p.mon, "mon", False),
+    PersonalityRule.CHARACTERS_AT_LEAST: (lambda p, b: len(p.characters), "character", True),
+    PersonalityRule.PIPES_AT_LEAST: (lambda p, b: len(p.pipes), "pipe", True),
+    PersonalityRule.NEW_CHARACTERS_AT_LEAST: (lambda p, b: new_character_count(p), "New Character", True),
+}
 
 
 def personality_value(
@@ -291,13 +304,8 @@ def personality_value(
     if rule is PersonalityRule.LAST_IN_FIREFIGHTING:
         ok = last == player.name
         return (p.points if ok else 0), ("last in firefighting" if ok else "not last in firefighting")
-    have, word, at_least = {
-        PersonalityRule.ARTISANS_AT_LEAST: (board.counts[CharType.ARTISAN], "artisan", True),
-        PersonalityRule.MON_AT_MOST: (player.mon, "mon", False),
-        PersonalityRule.CHARACTERS_AT_LEAST: (len(player.characters), "character", True),
-        PersonalityRule.PIPES_AT_LEAST: (len(player.pipes), "pipe", True),
-        PersonalityRule.NEW_CHARACTERS_AT_LEAST: (new_character_count(player), "New Character", True),
-    }[rule]
+    count, word, at_least = _PERSONALITY_COUNTS[rule]
+    have = count(player, board)
     ok = have >= p.threshold if at_least else have <= p.threshold
     counted = f"{have} {word}" if word == "mon" else _plural(have, word)
     need = f"needs {'≥' if at_least else '≤'}{p.threshold}"
@@ -309,7 +317,7 @@ def personalities_line(player: PlayerState, board: Board, last: str | None) -> L
     for personality_id in player.personalities:
         value, why = personality_value(personality_id, player, board, last)
         parts.append((f"{cat.PERSONALITY_BY_ID[personality_id].name} ({why})", value))
-    total = sum(p for _, p in parts)
+    total = sum([p for _, p in parts])
     return Line(total, _sum_text(parts, total, "no personality"))
 
 
@@ -368,7 +376,7 @@ def score_table(table: Table) -> list[PlayerScore]:
     scored = []
     for player in table.players:
         lines = score_player(player, table.akebono, last)
-        scored.append((player, lines, sum(line.points for line in lines.values())))
+        scored.append((player, lines, sum([line.points for line in lines.values()])))
     keyed = sorted(scored, key=lambda s: (-s[2], group_of[s[0].name]))
     ranks: dict[str, int] = {}
     previous: tuple[int, int] | None = None

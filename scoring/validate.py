@@ -11,12 +11,14 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
+from types import MappingProxyType
 from typing import Final
 
 from scoring import catalogue as cat
 from scoring.components import SEASONS, Expansion, Wild
 from scoring.score import MAX_FISH, firefighting_groups, wild_kind
-from scoring.table import NUMBER_FIELDS, PlayerState, Table
+from scoring.table import NUMBER_FIELDS, PlayerState, Setup, Table
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
@@ -120,19 +122,11 @@ def _name(component_id: str, key: str = "") -> str:
     return f"an unnamed {placeholder.label}" if placeholder else component_id
 
 
-def _expansion_of(component_id: str) -> Expansion:
-    for index in (
-        cat.CHARACTER_BY_ID,
-        cat.BUILDING_BY_ID,
-        cat.TOKEN_BY_ID,
-        cat.RETIREMENT_TOKEN_BY_ID,
-    ):
-        item = index.get(component_id)
-        if item is not None:
-            return item.expansion
-    if component_id in cat.PERSONALITY_BY_ID or component_id in cat.BOAT_BY_ID:
-        return Expansion.AKEBONO
-    return Expansion.BASE
+STARTING_IDS: Final = frozenset(c.id for c in cat.STARTING_CHARACTERS)
+NEW_CHARACTER_IDS: Final = frozenset(c.id for c in cat.NEW_CHARACTERS)
+WILD_IDS: Final = frozenset(c.id for c in cat.CHARACTERS if c.wild is not Wild.NO)
+SOURCED_TOKENS: Final = frozenset(t.id for t in cat.TOKENS if t.source)
+NEW_CHARACTER_PAIRS: Final = tuple((m, cat.new_characters_of_month(m)) for m in range(1, 13))
 
 
 _LISTS: Final = (
@@ -179,7 +173,9 @@ class _Checker:
     def run(self) -> Report:
         t = self.table
         self.check_players()
-        self.check_setup()
+        if t.setup is not None:
+            key = (t.setup.buildings, t.setup.personalities, tuple(sorted(t.setup.boat_sides.items())))
+            self.problems.extend(_setup_problems(key, t.expansions))
         self.check_components_across_table()
         self.check_type_supply()
         for i, p in enumerate(t.players):
@@ -272,12 +268,26 @@ class _Checker:
 
     def check_components_across_table(self) -> None:
         """RULINGS R13: a component held by two players (or twice), or more tokens than exist."""
-        holders: dict[tuple[str, str], list[tuple[str, str]]] = {}
-        for i, p in enumerate(self.table.players):
-            for key, field, item in _held(p):
-                if cat.any_type(item) is None:
-                    holders.setdefault((key, item), []).append((p.name, f"players[{i}].{field}"))
-        for (key, item), held in holders.items():
+        players = self.table.players
+        repeated: set[str] = set()  # the lists in which some id appears more than once across the table
+        for key in _LISTS:
+            items = [item for p in players for item in getattr(p, key) if not item.startswith(cat.ANY_PREFIX)]
+            if len(set(items)) != len(items):
+                repeated.add(key)
+        if not repeated:  # the usual case: nothing to report
+            return
+        holders: dict[tuple[str, str], list[tuple[str, int, int]]] = {}
+        for i, p in enumerate(players):
+            for key in _LISTS:
+                if key not in repeated:
+                    continue
+                for j, item in enumerate(getattr(p, key)):
+                    if not item.startswith(cat.ANY_PREFIX):
+                        holders.setdefault((key, item), []).append((p.name, i, j))
+        for (key, item), places in holders.items():
+            if len(places) == 1:
+                continue
+            held = [(name, f"players[{i}].{key}[{j}]") for name, i, j in places]
             supply = _supply(item) if key == "retirement_tokens" else 1
             if len(held) <= supply:
                 continue
@@ -304,8 +314,7 @@ class _Checker:
         first: dict[str, tuple[str, str]] = {}
         for i, p in enumerate(self.table.players):
             for j, card in enumerate(p.characters):
-                placeholder = cat.any_type(card)
-                printed = placeholder if placeholder else cat.CHARACTER_BY_ID[card].type
+                printed = cat.PRINTED_TYPE[card]
                 if printed is None:
                     continue
                 used[printed] += 1
@@ -359,7 +368,7 @@ class _Checker:
             )
 
     def _edition(self, item: str, player: str | None, field: str, owner: str) -> None:
-        if _expansion_of(item) not in self.table.expansions:
+        if cat.EXPANSION_OF[item] not in self.table.expansions:
             self.add(
                 Code.NOT_IN_GAME,
                 player,
@@ -368,6 +377,8 @@ class _Checker:
             )
 
     def check_edition(self, p: PlayerState, where: str) -> None:
+        if self.table.expansions == cat.ALL_EXPANSIONS:
+            return  # everything is in play
         for _key, field, item in _held(p):
             self._edition(item, p.name, f"{where}.{field}", p.name)
 
@@ -404,14 +415,15 @@ class _Checker:
             if season is None:
                 continue
             if season.value in seasons:
+                first = _name(seasons[season.value])
                 self.add(
                     Code.FISH_SAME_SEASON,
                     p.name,
                     f"{where}.fish[{i}]",
-                    f"{p.name} has two {season.value} fish ({seasons[season.value]} and {_name(f)}): at most "
+                    f"{p.name} has two {season.value} fish ({first} and {_name(f)}): at most "
                     "one fish can be bought each season (RULINGS R6).",
                 )
-            seasons.setdefault(season.value, _name(f))
+            seasons.setdefault(season.value, f)
         if len(p.fish) > MAX_FISH:
             self.add(
                 Code.TOO_MANY_FISH,
@@ -450,7 +462,7 @@ class _Checker:
             )
 
     def check_starting(self, p: PlayerState, where: str) -> None:
-        starting = [c for c in p.characters if c in cat.CHARACTER_BY_ID and cat.CHARACTER_BY_ID[c].starting]
+        starting = [c for c in p.characters if c in STARTING_IDS]
         if len(starting) > 1:
             self.add(
                 Code.STARTING_CHARACTERS,
@@ -462,6 +474,8 @@ class _Checker:
 
     def check_token_sources(self, p: PlayerState, where: str) -> None:
         """RULINGS R13: a retirement token needs the character whose retirement gives it."""
+        if not p.retirement_tokens and not SOURCED_TOKENS.intersection(p.fish + p.tobacco):
+            return
         owned = set(p.characters) | set(p.personalities)
         counts = Counter(p.retirement_tokens)
         for i, token_id in enumerate(p.retirement_tokens):
@@ -514,7 +528,7 @@ class _Checker:
                     f"{_name(card)} cannot take a chosen type: {why} (RULINGS R5).",
                 )
         for i, card in enumerate(p.characters):
-            if wild_kind(card, p) is not Wild.NO and card not in p.wild_types:
+            if card in WILD_IDS and card not in p.wild_types and wild_kind(card, p) is not Wild.NO:
                 self.add(
                     Code.WILD_TYPE_MISSING,
                     p.name,
@@ -597,11 +611,11 @@ class _Checker:
         """RULINGS R14: both New Characters of one month at the table (one of each pair is removed at setup)."""
         holder: dict[str, tuple[int, str]] = {}
         for i, p in enumerate(self.table.players):
-            for c in p.characters:
-                if c in cat.CHARACTER_BY_ID and cat.CHARACTER_BY_ID[c].new_character:
-                    holder.setdefault(c, (i, p.name))
-        for month in range(1, MONTHS + 1):
-            pair = cat.new_characters_of_month(month)
+            for c in NEW_CHARACTER_IDS.intersection(p.characters):
+                holder.setdefault(c, (i, p.name))
+        if len(holder) < 2:
+            return
+        for month, pair in NEW_CHARACTER_PAIRS:
             if all(c.id in holder for c in pair):
                 i, name = holder[pair[1].id]
                 self.add(
@@ -611,6 +625,19 @@ class _Checker:
                     f"Both New Characters of month {month} are held ({_join(c.name for c in pair)}), but one "
                     "of each month's pair leaves the game at setup (pairing inferred, RULINGS R2).",
                 )
+
+
+SetupKey = tuple[tuple[str, ...] | None, tuple[str, ...] | None, tuple[tuple[str, str], ...]]
+
+
+@lru_cache(maxsize=512)
+def _setup_problems(key: SetupKey, expansions: frozenset[Expansion]) -> tuple[Problem, ...]:
+    """The setup's own problems, cached: a walk-through re-validates the same setup on every entry."""
+    buildings, personalities, sides = key
+    setup = Setup(buildings, personalities, MappingProxyType(dict(sides)))
+    checker = _Checker(Table(players=(), expansions=expansions, setup=setup))
+    checker.check_setup()
+    return tuple(checker.problems)
 
 
 def validate(table: Table) -> Report:
