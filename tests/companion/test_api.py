@@ -1,0 +1,125 @@
+"""The JSON API (docs/api.md): POST /api/v1/score and GET /api/v1/catalogue. Nothing ever answers 500."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from scoring import catalogue as cat
+from scoring.examples import AKEBONO_FOUR_PLAYERS, WORKED_EXAMPLE
+
+
+def post(client: Client, body: Any, content_type: str = "application/json") -> Any:
+    data = body if isinstance(body, (str, bytes)) else json.dumps(body)
+    return client.post("/api/v1/score", data, content_type=content_type)
+
+
+def test_worked_example_scores_100(client: Client) -> None:
+    response = post(client, WORKED_EXAMPLE)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    answer = response.json()
+    assert answer["valid"] is True
+    assert answer["errors"] == [] and answer["warnings"] == []
+    anais = answer["players"][0]
+    assert anais["name"] == "Anaïs"
+    assert anais["total"] == 100
+    assert anais["lines"] == {"score_track": 28, "variety": 16, "fish": 18, "tobacco": 16, "buildings": 18,
+                              "resources": 4}  # fmt: skip
+    assert anais["rank"] == 1
+    assert anais["explanations"]["fish"] == "3 fish 10 + spring bonus 1 + summer bonus 7 = 18"
+
+
+def test_akebono_adds_the_personalities_line(client: Client) -> None:
+    answer = post(client, AKEBONO_FOUR_PLAYERS).json()
+    assert answer["valid"]
+    assert all(list(p["lines"])[-1] == "personalities" for p in answer["players"])
+    assert sorted(p["rank"] for p in answer["players"]) == [1, 2, 3, 4]
+
+
+def test_rules_errors_answer_422_without_scores(client: Client) -> None:
+    table = copy.deepcopy(WORKED_EXAMPLE)
+    table["players"][1]["fish"] = ["fish-winter", "fish-winter-bonus"]
+    response = post(client, table)
+    assert response.status_code == 422
+    answer = response.json()
+    assert answer["valid"] is False
+    assert "players" not in answer
+    (error,) = answer["errors"]
+    assert error == {
+        "code": "fish-same-season",
+        "player": "David",
+        "field": "players[1].fish[1]",
+        "message": "David has two winter fish (Winter fish and Winter fish (+7)): at most one fish can be bought "
+        "each season (RULINGS R6).",
+    }
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "field"),
+    [
+        ("{not json", "malformed-json", ""),
+        ("", "malformed-json", ""),
+        (b"\xff\xfe", "malformed-json", ""),
+        ("[]", "wrong-type", ""),
+        ('{"players": [{"name": "A", "colour": "red"}]}', "unknown-field", "players[0].colour"),
+        ('{"players": [{"name": "A", "mon": "3"}]}', "wrong-type", "players[0].mon"),
+        ('{"players": [{"name": "A", "characters": ["wizard"]}]}', "unknown-id", "players[0].characters[0]"),
+        ('{"expansions": ["osaka"], "players": []}', "unknown-id", "expansions[0]"),
+        ('{"players": [{"mon": 3}]}', "missing-field", "players[0].name"),
+        ("[" * 100_000, "malformed-json", ""),
+    ],
+)
+def test_malformed_input_answers_400_naming_the_field(
+    client: Client, body: str, code: str, field: str
+) -> None:
+    response = post(client, body)
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert (error["code"], error["field"]) == (code, field)
+    assert error["message"]
+
+
+def test_score_accepts_only_post(client: Client) -> None:
+    response = client.get("/api/v1/score")
+    assert response.status_code == 405
+    assert response["Allow"] == "POST"
+    assert response.json()["error"]["code"] == "method-not-allowed"
+
+
+def test_too_large_body_is_refused_cleanly(client: Client) -> None:
+    response = post(client, json.dumps({"players": [{"name": "x" * 400_000}]}))
+    assert response.status_code in (400, 413)
+
+
+def test_unknown_api_address_answers_json_404(client: Client) -> None:
+    response = client.get("/api/v1/nothing")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not-found"
+
+
+def test_catalogue_lists_every_component_with_its_id(client: Client) -> None:
+    response = client.get("/api/v1/catalogue")
+    assert response.status_code == 200
+    data = response.json()
+    ids = {item["id"] for key in ("characters", "unnamed_characters", "buildings", "tokens", "retirement_tokens",
+                                  "starting_tiles", "personalities", "boats") for item in data[key]}  # fmt: skip
+    assert ids == set(cat.KINDS_OF_ID)
+    ryokan = next(p for p in data["personalities"] if p["id"] == "ryokan")
+    assert ryokan["name"] == "Ryōkan"
+    assert ryokan["season"] == "autumn"
+    assert "last on the Firefighting track" in ryokan["scoring"]
+    monk = next(c for c in data["characters"] if c["id"] == "monk")
+    assert (monk["kind"], monk["season"], monk["type"], monk["retirement_token"]) == (
+        "character", "spring", "special", "hire-discount")  # fmt: skip
+    assert next(c for c in data["characters"] if c["id"] == "taiko-seller")["month"] == 1
+    assert all(item.get("scoring") for key in ("buildings", "tokens", "personalities") for item in data[key])
+    assert "blocking-tiles" in data["inferred"]
+
+
+def test_catalogue_refuses_post(client: Client) -> None:
+    assert client.post("/api/v1/catalogue").status_code == 405
