@@ -310,6 +310,10 @@ class _Checker:
     def check_type_supply(self) -> None:
         """RULINGS R13: more cards of a printed type than the game's supply (unnamed cards included)."""
         supply = cat.type_supply(self.table.expansions)
+        printed_types = cat.PRINTED_TYPE
+        totals = Counter([printed_types[c] for p in self.table.players for c in p.characters])
+        if all(totals[t] <= n for t, n in supply.items()):  # the usual case
+            return
         used: Counter[str] = Counter()
         first: dict[str, tuple[str, str]] = {}
         for i, p in enumerate(self.table.players):
@@ -616,7 +620,7 @@ class _Checker:
         if len(holder) < 2:
             return
         for month, pair in NEW_CHARACTER_PAIRS:
-            if all(c.id in holder for c in pair):
+            if pair[0].id in holder and pair[1].id in holder:
                 i, name = holder[pair[1].id]
                 self.add(
                     Code.NEW_CHARACTER_PAIR,
