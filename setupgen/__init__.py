@@ -1,0 +1,52 @@
+"""The pure, seeded setup generator for IKI and IKI Akebono (RULINGS R15-R19). No Django; randomness is passed in.
+
+from setupgen import Options, generate
+setup = generate(Options(players=4, akebono=True), seed="K7MX2QPA")
+setup.to_json()                 # docs/api.md "Setup"
+checklist(setup)                # the setup steps in rulebook order, with the draws written in
+"""
+
+from setupgen.checklist import Hidden, Section, Step, checklist, hidden_item, hidden_items
+from setupgen.generate import (
+    FIRE_MONTHS,
+    GENERATOR_VERSION,
+    AkebonoSetup,
+    Fire,
+    Options,
+    OptionsError,
+    Setup,
+    StartingChoice,
+    TwoPlayer,
+    draft_order,
+    generate,
+    generate_with,
+    rng_for,
+)
+from setupgen.seed import ALPHABET, SEED_LENGTH, SeedError, new_seed, normalize_seed
+
+__all__ = [
+    "ALPHABET",
+    "FIRE_MONTHS",
+    "GENERATOR_VERSION",
+    "SEED_LENGTH",
+    "AkebonoSetup",
+    "Fire",
+    "Hidden",
+    "Options",
+    "OptionsError",
+    "Section",
+    "SeedError",
+    "Setup",
+    "StartingChoice",
+    "Step",
+    "TwoPlayer",
+    "checklist",
+    "draft_order",
+    "generate",
+    "generate_with",
+    "hidden_item",
+    "hidden_items",
+    "new_seed",
+    "normalize_seed",
+    "rng_for",
+]

@@ -1,0 +1,108 @@
+"""The printable setup sheet (issue 3): the checklist of :func:`setupgen.checklist` with the public draws written
+in, A4 or Letter. Hidden information (each fire's Nagaya, later seasons' Personalities, each month's New
+Character and Blocking tile) is never printed: the sheet names each such item and says to reveal it in the
+companion when it is due."""
+
+from __future__ import annotations
+
+from io import BytesIO
+from typing import Final
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from companion.pdf.fonts import fonts, text
+from setupgen import Setup, checklist
+from setupgen.checklist import Section
+
+PAGE_SIZES: Final = {"a4": A4, "letter": LETTER}
+
+
+def _p(value: str) -> str:
+    return escape(text(value))
+
+
+def _summary(setup: Setup) -> str:
+    parts = [f"{setup.players} players", "IKI Akebono" if setup.akebono else "base game"]
+    if setup.options.grand_master:
+        parts.append("Grand Master variant")
+    return " · ".join(parts)
+
+
+def setup_sheet_pdf(setup: Setup, *, size: str = "a4") -> bytes:
+    """The sheet as PDF bytes; ``size`` is ``a4`` or ``letter``."""
+    regular, bold = fonts()
+    body = ParagraphStyle("body", fontName=regular, fontSize=9.5, leading=12.5)
+    small = ParagraphStyle(
+        "small", parent=body, fontSize=8.5, leading=11, textColor=colors.HexColor("#444444")
+    )
+    title = ParagraphStyle("title", parent=body, fontName=bold, fontSize=17, leading=21, spaceAfter=2)
+    heading = ParagraphStyle("heading", parent=body, fontName=bold, fontSize=12, leading=15, spaceBefore=8)
+    step_title = ParagraphStyle("step", parent=body, fontName=bold)
+    detail = ParagraphStyle("detail", parent=body, leftIndent=8, bulletIndent=0)
+    hidden = ParagraphStyle("hidden", parent=small, leftIndent=8, bulletIndent=0)
+
+    buffer = BytesIO()
+    doc = SimpleDocTemplate(
+        buffer,
+        pagesize=PAGE_SIZES[size],
+        leftMargin=15 * mm,
+        rightMargin=15 * mm,
+        topMargin=14 * mm,
+        bottomMargin=14 * mm,
+        title=f"IKI setup {setup.seed}",
+        author="IKI companion",
+    )
+    story: list[object] = [
+        Paragraph("IKI setup sheet", title),
+        Paragraph(
+            f"Seed <font name='{bold}'>{setup.seed}</font> · {_p(_summary(setup))} · generator version "
+            f"{setup.generator_version}",
+            body,
+        ),
+        Paragraph(
+            "Hidden information is not printed on this sheet: each fire's Nagaya"
+            + (", the later seasons' Personalities, each month's New Character" if setup.akebono else "")
+            + (", each month's Blocking tile" if setup.two_player else "")
+            + f". Reveal each in the companion (seed {setup.seed}, same options) when it is due.",
+            small,
+        ),
+        Spacer(1, 4),
+    ]
+    section: Section | None = None
+    for step in checklist(setup):
+        if step.section is not section:
+            section = step.section
+            story.append(Paragraph(_p(section.label), heading))
+        block: list[object] = [
+            Paragraph(
+                f"☐ {_p(step.title)}" if regular != "Helvetica" else f"[ ] {_p(step.title)}", step_title
+            )
+        ]
+        block.append(Paragraph(_p(step.text), body))
+        block.extend(Paragraph(_p(line), detail, bulletText="•") for line in step.details)
+        if step.hidden:
+            shorts = ", ".join(item.short or item.label for item in step.hidden)
+            block.append(
+                Paragraph(
+                    f"Hidden, not printed (reveal each in the companion when due): {_p(shorts)}.", hidden
+                )
+            )
+        table = Table([[block]], colWidths=[doc.width])
+        table.setStyle(
+            TableStyle(
+                [
+                    ("LINEBELOW", (0, 0), (-1, -1), 0.4, colors.HexColor("#bbbbbb")),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                    ("TOPPADDING", (0, 0), (-1, -1), 3),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
+                ]
+            )
+        )
+        story.append(KeepTogether([table]))
+    doc.build(story)
+    return buffer.getvalue()

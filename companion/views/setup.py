@@ -1,0 +1,310 @@
+"""The setup generator on a phone and on paper (issue 3), and ``GET /api/v1/setup`` (docs/api.md "Setup").
+
+Thin views: parse the query string, call :mod:`setupgen`, render. Every address carries the options and the seed
+in its query string, so a link reproduces its setup (RULINGS R19). Hidden information is never in a page's HTML
+until the table asks for that one item (``show=ITEM``); htmx swaps in just that item.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.shortcuts import render
+from django.urls import path, reverse
+from django.views.decorators.http import require_safe
+
+from companion.pdf.setup_sheet import PAGE_SIZES, setup_sheet_pdf
+from companion.views.errors import json_error
+from setupgen import (
+    SEED_LENGTH,
+    Options,
+    OptionsError,
+    SeedError,
+    Setup,
+    checklist,
+    generate,
+    hidden_items,
+    new_seed,
+)
+from setupgen.checklist import Hidden, Section
+from setupgen.generate import MAX_PLAYERS, MIN_PLAYERS
+
+TRUE_WORDS = frozenset({"1", "true", "on", "yes"})
+FALSE_WORDS = frozenset({"", "0", "false", "off", "no"})
+PLAYER_CHOICES = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+DEFAULT_PLAYERS = 4
+
+
+@dataclass(frozen=True)
+class QueryError(Exception):
+    """Bad input in the query string: ``field`` names it, ``message`` says what is wrong, for a person."""
+
+    field: str
+    message: str
+    code: str = "invalid"
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _flag(query: Mapping[str, str], name: str) -> bool:
+    value = query.get(name, "").strip().lower()
+    if value in TRUE_WORDS:
+        return True
+    if value in FALSE_WORDS:
+        return False
+    raise QueryError(name, f"{name} must be 1 or 0 (or true/false), not {query.get(name)!r}")
+
+
+def parse_options(query: Mapping[str, str]) -> Options:
+    """``players``, ``akebono``, ``grand_master`` from a query string; :class:`QueryError` if anything is wrong."""
+    raw = query.get("players", "").strip()
+    if not raw:
+        raise QueryError(
+            "players", f"say how many players: players={MIN_PLAYERS} to {MAX_PLAYERS}", "missing"
+        )
+    try:
+        players = int(raw)
+    except ValueError:
+        raise QueryError(
+            "players", f"players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, not {raw!r}"
+        ) from None
+    akebono, grand_master = _flag(query, "akebono"), _flag(query, "grand_master")
+    try:
+        return Options(players=players, akebono=akebono, grand_master=grand_master)
+    except OptionsError as exc:
+        field = "grand_master" if grand_master and MIN_PLAYERS <= players <= MAX_PLAYERS else "players"
+        raise QueryError(field, str(exc)) from None
+
+
+def parse_request(query: Mapping[str, str], *, seed_required: bool = False) -> tuple[Options, str | None]:
+    """Options and the seed (None when absent) from a query string."""
+    options = parse_options(query)
+    seed = query.get("seed", "").strip() or None
+    if seed is None and seed_required:
+        raise QueryError("seed", f"give the setup's seed: seed= and its {SEED_LENGTH} characters", "missing")
+    return options, seed
+
+
+def options_query(options: Options, seed: str | None = None, **extra: str) -> str:
+    params: dict[str, str] = {"players": str(options.players)}
+    if options.akebono:
+        params["akebono"] = "1"
+    if options.grand_master:
+        params["grand_master"] = "1"
+    if seed is not None:
+        params["seed"] = seed
+    params.update(extra)
+    return urlencode(params)
+
+
+def game_url(options: Options, seed: str | None = None, **extra: str) -> str:
+    return f"{reverse('setup-game')}?{options_query(options, seed, **extra)}"
+
+
+def sentence(message: str) -> str:
+    """A message from the core as a sentence for a page: capital first letter, full stop."""
+    message = message.strip()
+    if not message:
+        return message
+    return message[0].upper() + message[1:] + ("" if message.endswith((".", "!", "?")) else ".")
+
+
+def spaced_seed(seed: str) -> str:
+    """``K7MX 2QPA``: easier to read aloud."""
+    half = len(seed) // 2
+    return f"{seed[:half]} {seed[half:]}"
+
+
+# --- the options page -----------------------------------------------------------------------------------------
+
+
+def _form_context(query: Mapping[str, str], error: str = "", error_field: str = "") -> dict[str, Any]:
+    """The options form filled from ``query``, leniently: what cannot be read falls back to the defaults."""
+    try:
+        players = int(query.get("players", "").strip())
+    except ValueError:
+        players = DEFAULT_PLAYERS
+    if players not in PLAYER_CHOICES:
+        players = DEFAULT_PLAYERS
+    akebono = query.get("akebono", "").strip().lower() in TRUE_WORDS
+    grand_master = query.get("grand_master", "").strip().lower() in TRUE_WORDS
+    gm_allowed = players == 2 and akebono
+    warning = ""
+    if grand_master and not gm_allowed and not error:
+        warning = "The Grand Master variant needs 2 players and Akebono."
+    return {
+        "player_choices": PLAYER_CHOICES,
+        "players": players,
+        "akebono": akebono,
+        "grand_master": grand_master,
+        "seed": query.get("seed", "").strip()[:40],
+        "error": error,
+        "error_field": error_field,
+        "warning": warning,
+        "seed_length": SEED_LENGTH,
+    }
+
+
+@require_safe
+def setup_options(request: HttpRequest) -> HttpResponse:
+    """``GET /setup/``: pick the options and generate. htmx (on any change of the form): just its warning."""
+    context = _form_context(request.GET)
+    if request.htmx:
+        return render(request, "setup.html#options-warning", context)
+    return render(request, "setup.html", context)
+
+
+def _options_error(request: HttpRequest, exc: QueryError | SeedError) -> HttpResponse:
+    field = exc.field if isinstance(exc, QueryError) else "seed"
+    context = _form_context(request.GET, error=sentence(str(exc)), error_field=field)
+    template = "setup.html#options-form" if request.htmx else "setup.html"
+    return render(request, template, context, status=400)
+
+
+# --- the setup as a checklist ---------------------------------------------------------------------------------
+
+
+def _entry(base: str, item: Hidden, revealed: bool) -> dict[str, Any]:
+    """What the page may show of a hidden item: its text only when ``revealed``. ``base`` is the setup's
+    address; item ids are URL-safe (``fire-5``)."""
+    return {
+        "id": item.id,
+        "label": item.label,
+        "short": item.short or item.label,
+        "due": item.due,
+        "revealed": revealed,
+        "text": item.text if revealed else None,
+        "show_url": f"{base}&show={item.id}#hidden-{item.id}",
+        "show_hx": f"{base}&show={item.id}",
+        "hide_url": f"{base}#hidden-{item.id}",
+        "hide_hx": f"{base}&hide={item.id}",
+    }
+
+
+def _sections(setup: Setup, shown: str | None) -> list[dict[str, Any]]:
+    base = game_url(setup.options, setup.seed)
+    groups: dict[Section, list[dict[str, Any]]] = {}
+    for step in checklist(setup):
+        groups.setdefault(step.section, []).append(
+            {"step": step, "hidden": [_entry(base, h, h.id == shown) for h in step.hidden]}
+        )
+    return [{"section": section, "steps": steps} for section, steps in groups.items()]
+
+
+def _summary(options: Options) -> str:
+    parts = [f"{options.players} players"]
+    if options.akebono:
+        parts.append("IKI Akebono")
+    if options.grand_master:
+        parts.append("Grand Master variant")
+    return " · ".join(parts) if options.akebono else parts[0] + " · base game"
+
+
+@require_safe
+def setup_game(request: HttpRequest) -> HttpResponse:
+    """``GET /setup/game?players=N[&akebono=1][&grand_master=1]&seed=CODE[&show=ITEM]``: the checklist.
+
+    Without a seed: a redirect to a new one (the address is the share link). ``show=ITEM`` reveals that one
+    hidden item; with htmx (``show`` or ``hide``) the answer is that item alone.
+    """
+    try:
+        options, seed = parse_request(request.GET)
+        if seed is None:
+            return HttpResponseRedirect(game_url(options, new_seed()))
+        setup = generate(options, seed)
+    except (QueryError, SeedError) as exc:
+        return _options_error(request, exc)
+    ids = {h.id: h for h in hidden_items(setup)}
+    show, hide = request.GET.get("show", "").strip(), request.GET.get("hide", "").strip()
+    for value in (show, hide):
+        if value and value not in ids:
+            message = f"This setup has no hidden item {value[:40]!r}; nothing was revealed."
+            return render(request, "error.html", {"status": 400, "message": message}, status=400)
+    if request.htmx and (show or hide):
+        item_id = show or hide
+        return render(
+            request,
+            "setup_game.html#hidden-item",
+            {"entry": _entry(game_url(options, setup.seed), ids[item_id], bool(show))},
+        )
+    context = {
+        "setup": setup,
+        "seed_spaced": spaced_seed(setup.seed),
+        "summary": _summary(options),
+        "sections": _sections(setup, show or None),
+        "share_url": request.build_absolute_uri(game_url(options, setup.seed)),
+        "reroll_url": game_url(options),
+        "options_url": f"{reverse('setup-options')}?{options_query(options)}",
+        "sheet_urls": [
+            (label, f"{reverse('setup-sheet')}?{options_query(options, setup.seed, size=size)}")
+            for size, label in (("a4", "A4"), ("letter", "Letter"))
+        ],
+        "json_url": f"{reverse('api-setup')}?{options_query(options, setup.seed)}",
+        # The game tracker's form takes the seed and the options (companion/views/games.py).
+        "track_url": "/games/new/?"
+        + urlencode(
+            {
+                "seed": setup.seed,
+                **({"akebono": "1"} if options.akebono else {}),
+                **({"grand_master": "1"} if options.grand_master else {}),
+            }
+        ),
+    }
+    response = render(request, "setup_game.html#setup" if request.htmx else "setup_game.html", context)
+    if request.htmx:
+        response["HX-Push-Url"] = game_url(options, setup.seed)
+    return response
+
+
+@require_safe
+def setup_sheet(request: HttpRequest) -> HttpResponse:
+    """``GET /setup/sheet.pdf?players=N&...&seed=CODE[&size=a4|letter]``: the printable sheet, public draws only."""
+    size = request.GET.get("size", "a4").strip().lower() or "a4"
+    try:
+        options, seed = parse_request(request.GET, seed_required=True)
+        assert seed is not None
+        setup = generate(options, seed)
+        if size not in PAGE_SIZES:
+            raise QueryError("size", f"size must be a4 or letter, not {size[:20]!r}")
+    except (QueryError, SeedError) as exc:
+        return render(request, "error.html", {"status": 400, "message": sentence(str(exc))}, status=400)
+    response = HttpResponse(setup_sheet_pdf(setup, size=size), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="iki-setup-{setup.seed}-{size}.pdf"'
+    return response
+
+
+# --- the JSON API ---------------------------------------------------------------------------------------------
+
+
+def api_setup(request: HttpRequest) -> HttpResponse:
+    """``GET /api/v1/setup?players=N&akebono=1&grand_master=1&seed=CODE``: 200 the setup, 400 bad options."""
+    if request.method not in ("GET", "HEAD"):
+        response = json_error(
+            405, "method-not-allowed", "GET this address with the options in the query string."
+        )
+        response["Allow"] = "GET, HEAD"
+        return response
+    try:
+        options, seed = parse_request(request.GET)
+        setup = generate(options, seed)
+    except QueryError as exc:
+        return json_error(400, exc.code, exc.message, exc.field)
+    except SeedError as exc:
+        return json_error(400, "invalid", str(exc), "seed")
+    response = JsonResponse(setup.to_json(), json_dumps_params={"ensure_ascii": False})
+    # A given seed always answers the same; a new seed must not be cached.
+    response["Cache-Control"] = "public, max-age=86400" if seed is not None else "no-store"
+    return response
+
+
+urlpatterns = [
+    path("setup/", setup_options, name="setup-options"),
+    path("setup/game", setup_game, name="setup-game"),
+    path("setup/sheet.pdf", setup_sheet, name="setup-sheet"),
+    path("api/v1/setup", api_setup, name="api-setup"),
+]

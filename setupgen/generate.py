@@ -1,0 +1,351 @@
+"""The seeded setup generator: every random element of an IKI / IKI Akebono setup (RULINGS R15-R19).
+
+:func:`generate_with` is the pure core: randomness comes in as a :class:`random.Random`, and the draws are made
+the way the table would make them (rulebook "General setup", "Player setup", "Rules for 2 players"; Akebono
+"Setup" steps 4-10). :func:`generate` derives that generator from the seed, the options and
+:data:`GENERATOR_VERSION` (SHA-256), so the same seed and options give the same setup, always (RULINGS R19).
+
+Changing the order or the way of any draw changes the setups of existing seeds: bump :data:`GENERATOR_VERSION`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Final, Literal, TypeVar
+
+from scoring.catalogue import (
+    BUILDABLE_BOATS,
+    BUILDINGS,
+    PERSONALITIES,
+    STARTING_CHARACTERS,
+    STARTING_TILES,
+    new_characters_of_month,
+    personalities_of_season,
+    tokens_of,
+)
+from scoring.components import SEASONS, Building, Expansion, TokenKind
+from setupgen.seed import SeedError, new_seed, normalize_seed
+
+#: Part of what is stored with a setup: a seed reproduces its setup only under the same version.
+GENERATOR_VERSION: Final = 1
+
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 4
+GRAND_MASTER: Final = "grand-master"
+
+#: Months at whose end a fire breaks out, and its strength with 3-4 / 2 players (RULINGS R16).
+FIRE_MONTHS: Final = (5, 8, 11)
+FIRE_STRENGTH: Final[Mapping[bool, tuple[int, int, int]]] = MappingProxyType(
+    {False: (5, 8, 10), True: (4, 7, 9)}
+)
+#: The 4 Fire tiles name the 4 Nagayas (rulebook "Months 5, 8 and 11: Fire").
+NAGAYAS: Final = (1, 2, 3, 4)
+#: The 12 blocking tiles: 1, 2, 3, 4 three times each (RULINGS R17, inferred; catalogue INFERRED["blocking-tiles"]).
+BLOCKING_TILES: Final = (1, 2, 3, 4) * 3
+#: At most this many buildings with an ongoing ability on display with Akebono (Akebono "Setup" step 8, R18).
+MAX_ONGOING_BUILDINGS: Final = 2
+BUILDINGS_SHOWN: Final = 6
+PERSONALITIES_PER_SEASON: Final = 2
+TOKEN_KINDS: Final = (TokenKind.FISH, TokenKind.PIPE, TokenKind.TOBACCO)
+
+Side = Literal["A", "B"]
+_T = TypeVar("_T")
+
+_BOTH: Final = frozenset({Expansion.BASE, Expansion.AKEBONO})
+#: Lookup tables built once from the catalogue (never retyped).
+_BASE_BUILDINGS: Final = tuple(b for b in BUILDINGS if b.expansion is Expansion.BASE)
+_BASE_STARTING: Final = tuple(c for c in STARTING_CHARACTERS if c.expansion is Expansion.BASE)
+_PERSONALITY_ORDER: Final = {p.id: i for i, p in enumerate(PERSONALITIES)}
+_PERSONALITIES_OF: Final = {s.value: personalities_of_season(s) for s in SEASONS}
+_NEW_CHARACTERS_OF: Final = {m: tuple(c.id for c in new_characters_of_month(m)) for m in range(1, 13)}
+_SEASON_TOKENS: Final = {
+    (s.value, k.value): tuple(t.id for t in tokens_of(k, s, _BOTH)) for s in SEASONS for k in TokenKind
+}
+
+
+class OptionsError(ValueError):
+    """Options no game can be set up with; the message says why, for a person."""
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What the table asks for: 2-4 players, Akebono or not, the Grand Master variant (2 players + Akebono)."""
+
+    players: int
+    akebono: bool = False
+    grand_master: bool = False
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def validate(self) -> None:
+        players: object = self.players
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise OptionsError(
+                f"the number of players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}"
+            )
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise OptionsError(f"IKI is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+        for name in ("akebono", "grand_master"):
+            if not isinstance(getattr(self, name), bool):
+                raise OptionsError(f"{name} must be true or false")
+        if self.grand_master and players != 2:
+            raise OptionsError(f"the Grand Master variant is for 2 players, not {players}")
+        if self.grand_master and not self.akebono:
+            raise OptionsError(
+                "the Grand Master variant needs the Akebono expansion (its rulebook brings it)"
+            )
+
+    @property
+    def two_player(self) -> bool:
+        return self.players == 2
+
+    @property
+    def expansions(self) -> tuple[str, ...]:
+        return (Expansion.AKEBONO.value,) if self.akebono else ()
+
+    @property
+    def variant(self) -> str | None:
+        return GRAND_MASTER if self.grand_master else None
+
+
+@dataclass(frozen=True, slots=True)
+class Fire:
+    """The fire at the end of ``month``: its ``strength`` (public) and the Nagaya it hits (hidden until then)."""
+
+    month: int
+    strength: int
+    nagaya: int
+
+
+@dataclass(frozen=True, slots=True)
+class StartingChoice:
+    """A starting character on offer; with Akebono the starting tile placed above it (RULINGS R18)."""
+
+    card: str
+    tile: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TwoPlayer:
+    """Two players (RULINGS R17): the blocking tile of each month (index 0 = month 1) and the Sun's seat."""
+
+    blocking_tiles: tuple[int, ...]
+    sun: int
+
+    @property
+    def moon(self) -> int:
+        return 3 - self.sun
+
+
+@dataclass(frozen=True, slots=True)
+class AkebonoSetup:
+    """The Akebono draws (RULINGS R18). ``river_tokens`` maps season -> kind -> the one token put in the river;
+    the other two of that season and kind go to the main board."""
+
+    boat_sides: Mapping[str, Side]
+    personalities: Mapping[str, tuple[str, str]]
+    new_characters: Mapping[int, str]
+    river_tokens: Mapping[str, Mapping[str, str]]
+
+    def board_tokens(self, season: str, kind: str) -> tuple[str, str]:
+        """The two tokens of ``season`` and ``kind`` that go to the main board (catalogue order)."""
+        river = self.river_tokens[season][kind]
+        ids = [t for t in _SEASON_TOKENS[(season, kind)] if t != river]
+        return (ids[0], ids[1])
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """One game's setup. Seats are numbered 1..N clockwise."""
+
+    seed: str
+    options: Options
+    first_player: int
+    draft_order: tuple[int, ...]
+    buildings: tuple[str, ...]
+    fires: tuple[Fire, ...]
+    starting_characters: tuple[StartingChoice, ...]
+    two_player: TwoPlayer | None
+    akebono: AkebonoSetup | None
+    generator_version: int = field(default=GENERATOR_VERSION)
+
+    @property
+    def players(self) -> int:
+        return self.options.players
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of docs/api.md "Setup": ``two_player`` and ``akebono`` are null when not in play."""
+        ake = self.akebono
+        return {
+            "seed": self.seed,
+            "generator_version": self.generator_version,
+            "players": self.options.players,
+            "expansions": list(self.options.expansions),
+            "variant": self.options.variant,
+            "first_player": self.first_player,
+            "draft_order": list(self.draft_order),
+            "buildings": list(self.buildings),
+            "fires": [{"month": f.month, "strength": f.strength, "nagaya": f.nagaya} for f in self.fires],
+            "starting_characters": [{"card": s.card, "tile": s.tile} for s in self.starting_characters],
+            "two_player": None
+            if self.two_player is None
+            else {"blocking_tiles": list(self.two_player.blocking_tiles), "sun": self.two_player.sun},
+            "akebono": None
+            if ake is None
+            else {
+                "boat_sides": dict(ake.boat_sides),
+                "personalities": {s: list(p) for s, p in ake.personalities.items()},
+                "new_characters": {str(m): c for m, c in ake.new_characters.items()},
+                "river_tokens": {s: dict(k) for s, k in ake.river_tokens.items()},
+            },
+        }
+
+
+# --- the draws ------------------------------------------------------------------------------------------------
+
+
+def _shuffled(rng: random.Random, items: Sequence[_T]) -> list[_T]:
+    """A uniformly shuffled copy (Fisher-Yates with ``rng.randrange``: stable across Python versions)."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = rng.randrange(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def _pick(rng: random.Random, items: Sequence[_T]) -> _T:
+    return items[rng.randrange(len(items))]
+
+
+def draft_order(first_player: int, players: int) -> tuple[int, ...]:
+    """Starting characters are drafted counterclockwise from the last player in turn order (RULINGS R15)."""
+    return tuple((first_player - 2 - i) % players + 1 for i in range(players))
+
+
+def draw_base_buildings(rng: random.Random) -> tuple[str, ...]:
+    """6 of the 10 base buildings at random (RULINGS R15)."""
+    return tuple(b.id for b in _shuffled(rng, _BASE_BUILDINGS)[:BUILDINGS_SHOWN])
+
+
+def display_buildings(deck: Sequence[Building]) -> tuple[str, ...]:
+    """Akebono "Setup" step 8 (RULINGS R18) on a shuffled ``deck``: buildings are shown one at a time; a third
+    building with an ongoing ability is discarded and the next one drawn, until 6 are shown."""
+    shown: list[Building] = []
+    for building in deck:
+        if building.ongoing and sum(b.ongoing for b in shown) >= MAX_ONGOING_BUILDINGS:
+            continue
+        shown.append(building)
+        if len(shown) == BUILDINGS_SHOWN:
+            break
+    return tuple(b.id for b in shown)
+
+
+def draw_akebono_buildings(rng: random.Random) -> tuple[str, ...]:
+    """The 20 buildings (base and Akebono) shuffled, then shown as :func:`display_buildings` says: the physical
+    draw, not a uniform pick among the allowed sets (RULINGS R18)."""
+    return display_buildings(_shuffled(rng, BUILDINGS))
+
+
+def draw_fires(rng: random.Random, players: int) -> tuple[Fire, ...]:
+    """Three independent draws of the 4 Fire tiles, reshuffled after each fire (RULINGS R16)."""
+    strengths = FIRE_STRENGTH[players == 2]
+    return tuple(
+        Fire(month, strength, _pick(rng, NAGAYAS))
+        for month, strength in zip(FIRE_MONTHS, strengths, strict=True)
+    )
+
+
+def draw_starting_characters(rng: random.Random, options: Options) -> tuple[StartingChoice, ...]:
+    """Base: the 4 starting characters, all on offer (RULINGS R15). Akebono: players + 1 of the 5, each with one
+    of the 5 starting tiles (RULINGS R18)."""
+    if not options.akebono:
+        return tuple(StartingChoice(c.id) for c in _BASE_STARTING)
+    cards = _shuffled(rng, STARTING_CHARACTERS)[: options.players + 1]
+    tiles = _shuffled(rng, STARTING_TILES)
+    return tuple(StartingChoice(c.id, t.id) for c, t in zip(cards, tiles, strict=False))
+
+
+def draw_akebono(rng: random.Random) -> AkebonoSetup:
+    """Akebono "Setup" steps 4B, 5, 6 and 7 (RULINGS R18)."""
+    sides: dict[str, Side] = {b.id: _pick(rng, ("A", "B")) for b in BUILDABLE_BOATS}
+    personalities: dict[str, tuple[str, str]] = {}
+    for season in SEASONS:
+        drawn = _shuffled(rng, _PERSONALITIES_OF[season.value])[:PERSONALITIES_PER_SEASON]
+        first, second = sorted((p.id for p in drawn), key=_PERSONALITY_ORDER.__getitem__)
+        personalities[season.value] = (first, second)
+    new_characters = {month: _pick(rng, pair) for month, pair in _NEW_CHARACTERS_OF.items()}
+    river: dict[str, Mapping[str, str]] = {}
+    for season in SEASONS:
+        river[season.value] = MappingProxyType(
+            {kind.value: _pick(rng, _SEASON_TOKENS[(season.value, kind.value)]) for kind in TOKEN_KINDS}
+        )
+    return AkebonoSetup(
+        boat_sides=MappingProxyType(sides),
+        personalities=MappingProxyType(personalities),
+        new_characters=MappingProxyType(new_characters),
+        river_tokens=MappingProxyType(river),
+    )
+
+
+def generate_with(options: Options, rng: random.Random, seed: str) -> Setup:
+    """The pure core: every draw of the setup from ``rng``, in a fixed order. ``seed`` is recorded as given
+    (normalized); it does not influence the draws here."""
+    options.validate()
+    seed = normalize_seed(seed)
+    players = options.players
+    first = rng.randrange(players) + 1
+    buildings = draw_akebono_buildings(rng) if options.akebono else draw_base_buildings(rng)
+    fires = draw_fires(rng, players)
+    starting = draw_starting_characters(rng, options)
+    two_player = None
+    if options.two_player:
+        # RULINGS R17: Sun and Moon dealt at random and the Sun starts, so the Sun goes to the first player.
+        two_player = TwoPlayer(blocking_tiles=tuple(_shuffled(rng, BLOCKING_TILES)), sun=first)
+    akebono = draw_akebono(rng) if options.akebono else None
+    return Setup(
+        seed=seed,
+        options=options,
+        first_player=first,
+        draft_order=draft_order(first, players),
+        buildings=buildings,
+        fires=fires,
+        starting_characters=starting,
+        two_player=two_player,
+        akebono=akebono,
+    )
+
+
+def rng_for(options: Options, seed: str) -> random.Random:
+    """The generator for ``seed`` and ``options``: SHA-256 of the version, the seed and the options (RULINGS R19)."""
+    key = f"iki-setup|v{GENERATOR_VERSION}|{normalize_seed(seed)}|p{options.players}"
+    key += f"|akebono={int(options.akebono)}|grand_master={int(options.grand_master)}"
+    return random.Random(int.from_bytes(hashlib.sha256(key.encode()).digest(), "big"))
+
+
+def generate(options: Options, seed: str | None = None) -> Setup:
+    """The setup for ``seed`` (normalized; :class:`SeedError` if malformed; a new one from :mod:`secrets` when
+    None) and ``options``. The same seed and options give the same setup, always."""
+    code = new_seed() if seed is None else normalize_seed(seed)
+    return generate_with(options, rng_for(options, code), code)
+
+
+__all__ = [
+    "FIRE_MONTHS",
+    "GENERATOR_VERSION",
+    "AkebonoSetup",
+    "Fire",
+    "Options",
+    "OptionsError",
+    "SeedError",
+    "Setup",
+    "StartingChoice",
+    "TwoPlayer",
+    "generate",
+    "generate_with",
+    "rng_for",
+]

@@ -1,0 +1,263 @@
+"""The setup pages and ``GET /api/v1/setup`` through the Django test client: full pages and htmx partials,
+valid and invalid input (issue 3)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from django.test import Client
+
+from scoring.catalogue import CHARACTER_BY_ID, PERSONALITY_BY_ID
+from setupgen import GENERATOR_VERSION, Options, generate, hidden_items
+
+HX = {"HTTP_HX_REQUEST": "true"}
+GM = "players=2&akebono=1&grand_master=1"
+
+
+@pytest.fixture
+def client() -> Client:
+    return Client()
+
+
+def html(response: Any) -> str:
+    return response.content.decode()
+
+
+# --- options page ---------------------------------------------------------------------------------------------
+
+
+def test_options_page(client: Client) -> None:
+    page = html(client.get("/setup/"))
+    assert "<html" in page
+    assert 'action="/setup/game"' in page
+    assert 'hx-get="/setup/"' in page
+    for label in ('for="players-2"', 'for="akebono"', 'for="grand_master"', 'for="seed"'):
+        assert label in page
+    assert 'id="players-4" name="players" value="4" checked' in page
+
+
+def test_options_page_prefills_from_the_query(client: Client) -> None:
+    page = html(client.get("/setup/?players=2&akebono=1&grand_master=1"))
+    assert 'value="2" checked' in page
+    assert 'name="akebono" value="1" checked' in page
+    assert "needs 2 players" not in page
+
+
+@pytest.mark.parametrize(
+    ("query", "warned"),
+    [
+        ("players=3&grand_master=1", True),
+        ("players=2&grand_master=1", True),
+        ("players=2&akebono=1&grand_master=1", False),
+        ("players=4&akebono=1", False),
+        ("players=zz&grand_master=1", True),
+    ],
+)
+def test_options_partial_warns_about_grand_master(client: Client, query: str, warned: bool) -> None:
+    response = client.get(f"/setup/?{query}", **HX)
+    assert response.status_code == 200
+    body = html(response)
+    assert "<html" not in body
+    assert 'id="setup-warning"' in body
+    assert ("needs 2 players and Akebono" in body) == warned
+
+
+def test_options_page_refuses_post(client: Client) -> None:
+    assert client.post("/setup/").status_code in (403, 405)
+
+
+# --- the checklist page ---------------------------------------------------------------------------------------
+
+
+def test_no_seed_redirects_to_a_new_one(client: Client) -> None:
+    response = client.get("/setup/game?players=3&akebono=1")
+    assert response.status_code == 302
+    query = parse_qs(urlparse(response["Location"]).query)
+    assert query["players"] == ["3"]
+    assert query["akebono"] == ["1"]
+    assert re.fullmatch(r"[2-9A-Z]{8}", query["seed"][0])
+    again = client.get("/setup/game?players=3&akebono=1&seed=")
+    assert again.status_code == 302
+    assert again["Location"] != response["Location"]
+
+
+def test_checklist_page_shows_the_public_draws(client: Client) -> None:
+    response = client.get(f"/setup/game?{GM}&seed=k7mx-2qpa")
+    assert response.status_code == 200
+    page = html(response)
+    setup = generate(Options(2, akebono=True, grand_master=True), "K7MX2QPA")
+    assert "K7MX 2QPA" in page
+    assert "http://testserver/setup/game?players=2&amp;akebono=1&amp;grand_master=1&amp;seed=K7MX2QPA" in page
+    for section in ("General setup", "Player setup", "Akebono setup", "Two-player setup"):
+        assert section in page
+    for p in setup.akebono.personalities["spring"] if setup.akebono else ():
+        assert PERSONALITY_BY_ID[p].name in page
+    assert f"Seat {setup.first_player} is the first player" in page
+    assert 'type="checkbox" id="tick-general-board"' in page
+    assert "/setup/sheet.pdf?players=2&amp;akebono=1&amp;grand_master=1&amp;seed=K7MX2QPA&amp;size=a4" in page
+    assert 'href="/games/new/?seed=K7MX2QPA&amp;akebono=1&amp;grand_master=1">Track this game' in page
+    # Re-roll: the same options without the seed.
+    assert 'href="/setup/game?players=2&amp;akebono=1&amp;grand_master=1">Re-roll' in page
+
+
+@pytest.mark.parametrize("seed", ["K7MX2QPA", "22222222", "ZZZZZZZZ", "H4RT9WQE"])
+def test_hidden_information_is_not_in_the_page(client: Client, seed: str) -> None:
+    setup = generate(Options(2, akebono=True, grand_master=True), seed)
+    page = html(client.get(f"/setup/game?{GM}&seed={seed}"))
+    assert setup.akebono is not None
+    assert setup.two_player is not None
+    assert "breaks out in Nagaya" not in page
+    assert not re.search(r"Blocking tile [1-4]", page)
+    for season in ("summer", "autumn", "winter"):
+        for p in setup.akebono.personalities[season]:
+            assert PERSONALITY_BY_ID[p].name not in page
+    for card in setup.akebono.new_characters.values():
+        assert CHARACTER_BY_ID[card].name not in page
+    for item in hidden_items(setup):
+        assert item.text not in page
+        assert f'id="hidden-{item.id}"' in page
+        assert f"show={item.id}" in page
+
+
+def test_show_reveals_exactly_one_item_without_javascript(client: Client) -> None:
+    setup = generate(Options(2, akebono=True, grand_master=True), "K7MX2QPA")
+    page = html(client.get(f"/setup/game?{GM}&seed=K7MX2QPA&show=new-character-3"))
+    assert "<html" in page
+    items = hidden_items(setup)
+    shown = [item for item in items if item.text in page]
+    assert [item.id for item in shown] == ["new-character-3"]
+    assert CHARACTER_BY_ID[setup.akebono.new_characters[3]].name in page if setup.akebono else False
+
+
+@pytest.mark.parametrize("item", ["fire-5", "personalities-summer", "new-character-12", "blocking-7"])
+def test_htmx_show_and_hide_swap_just_that_item(client: Client, item: str) -> None:
+    setup = generate(Options(2, akebono=True, grand_master=True), "K7MX2QPA")
+    secret = next(h for h in hidden_items(setup) if h.id == item)
+    shown = client.get(f"/setup/game?{GM}&seed=K7MX2QPA&show={item}", **HX)
+    assert shown.status_code == 200
+    body = html(shown)
+    assert "<html" not in body
+    assert body.count('class="setup-hidden') == 1
+    assert f'id="hidden-{item}"' in body
+    assert secret.text in body
+    others = [h for h in hidden_items(setup) if h.id != item]
+    assert not any(h.text in body for h in others)
+    base = "/setup/game?players=2&amp;akebono=1&amp;grand_master=1&amp;seed=K7MX2QPA"
+    assert f'href="{base}#hidden-{item}"' in body
+    assert f'hx-get="{base}&amp;hide={item}"' in body
+    hidden = html(client.get(f"/setup/game?{GM}&seed=K7MX2QPA&hide={item}", **HX))
+    assert secret.text not in hidden
+    assert f'href="{base}&amp;show={item}#hidden-{item}"' in hidden
+    assert f'hx-get="{base}&amp;show={item}"' in hidden
+
+
+@pytest.mark.parametrize(
+    ("query", "words"),
+    [
+        ("players=5&seed=K7MX2QPA", "2 to 4 players, not 5"),
+        ("players=3&akebono=1&grand_master=1&seed=K7MX2QPA", "Grand Master variant is for 2 players"),
+        ("players=2&grand_master=1", "needs the Akebono expansion"),
+        ("players=abc", "whole number"),
+        ("", "how many players"),
+        ("players=4&akebono=maybe", "Akebono must be 1 or 0"),
+        ("players=4&seed=K7MX2QP0", "never use 0, O, 1, I, L or U"),
+        ("players=4&seed=K7M", "has 3 characters"),
+    ],
+)
+def test_bad_options_get_the_form_back_with_a_message(client: Client, query: str, words: str) -> None:
+    response = client.get(f"/setup/game?{query}")
+    assert response.status_code == 400
+    page = html(response)
+    assert "<html" in page
+    assert 'role="alert"' in page
+    assert words in page.replace("&#x27;", "'")
+    partial = client.get(f"/setup/game?{query}", **HX)
+    assert partial.status_code == 400
+    assert "<html" not in html(partial)
+    assert words in html(partial).replace("&#x27;", "'")
+
+
+@pytest.mark.parametrize("param", ["show=fire-6", "hide=blocking-13", "show=%3Cscript%3E"])
+def test_unknown_hidden_items_are_refused(client: Client, param: str) -> None:
+    for headers in ({}, HX):
+        response = client.get(f"/setup/game?players=4&seed=K7MX2QPA&{param}", **headers)
+        assert response.status_code == 400
+        assert "<script>" not in html(response)
+
+
+def test_blocking_tiles_only_with_two_players(client: Client) -> None:
+    assert client.get("/setup/game?players=4&seed=K7MX2QPA&show=blocking-1").status_code == 400
+    assert client.get("/setup/game?players=2&seed=K7MX2QPA&show=blocking-1").status_code == 200
+
+
+# --- the JSON API ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "options"),
+    [
+        ("players=4", Options(4)),
+        ("players=3&akebono=1", Options(3, akebono=True)),
+        ("players=2&akebono=true&grand_master=on", Options(2, akebono=True, grand_master=True)),
+        ("players=2&akebono=0&grand_master=", Options(2)),
+    ],
+)
+def test_api_setup(client: Client, query: str, options: Options) -> None:
+    response = client.get(f"/api/v1/setup?{query}&seed=k7mx2qpa")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    data = response.json()
+    assert data == generate(options, "K7MX2QPA").to_json()
+    assert data["generator_version"] == GENERATOR_VERSION
+    assert "max-age" in response["Cache-Control"]
+
+
+def test_api_without_a_seed_draws_a_new_one(client: Client) -> None:
+    first = client.get("/api/v1/setup?players=4")
+    second = client.get("/api/v1/setup?players=4")
+    assert first.status_code == second.status_code == 200
+    assert first.json()["seed"] != second.json()["seed"]
+    assert first["Cache-Control"] == "no-store"
+    again = client.get(f"/api/v1/setup?players=4&seed={first.json()['seed']}")
+    assert again.json() == first.json()
+
+
+@pytest.mark.parametrize(
+    ("query", "field", "words"),
+    [
+        ("players=5", "players", "2 to 4 players, not 5"),
+        ("players=1", "players", "not 1"),
+        ("", "players", "how many players"),
+        ("players=four", "players", "whole number"),
+        ("players=3&akebono=1&grand_master=1", "grand_master", "for 2 players, not 3"),
+        ("players=2&grand_master=1", "grand_master", "needs the Akebono expansion"),
+        ("players=2&akebono=2", "akebono", "must be 1 or 0"),
+        ("players=2&seed=K7MX2QP", "seed", "has 7 characters"),
+        ("players=2&seed=OOOOOOOO", "seed", "never use"),
+    ],
+)
+def test_api_bad_options(client: Client, query: str, field: str, words: str) -> None:
+    response = client.get(f"/api/v1/setup?{query}")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["field"] == field
+    assert words in error["message"]
+
+
+def test_api_only_answers_get(client: Client) -> None:
+    response = client.post("/api/v1/setup?players=4", data="{}", content_type="application/json")
+    assert response.status_code == 405
+    assert response.json()["error"]["code"] == "method-not-allowed"
+
+
+def test_htmx_checklist_partial(client: Client) -> None:
+    response = client.get("/setup/game?players=4&akebono=1&seed=K7MX2QPA", **HX)
+    assert response.status_code == 200
+    body = html(response)
+    assert "<html" not in body
+    assert 'id="setup"' in body
+    assert "Akebono setup" in body
+    assert response["HX-Push-Url"] == "/setup/game?players=4&akebono=1&seed=K7MX2QPA"
