@@ -1,0 +1,619 @@
+"""The scoring walk-through through the Django test client (issue 4): quick score, every step as a full page and
+as an htmx partial, entries valid and invalid, malformed requests, two phones at once, the result and the PDF."""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from pypdf import PdfReader
+
+from companion.models.scoresheets import ScoreSheet, SheetError, firefighting_order, start_sheet
+from companion.views.scorepad import STEPS, locate, steps_for
+from setupgen import Options, generate
+
+pytestmark = pytest.mark.django_db
+HX = {"HTTP_HX_REQUEST": "true"}
+
+# The rulebook's worked example (iki-rulebook.txt "END OF THE GAME AND SCORING"; tests/scoring/test_worked_example).
+ANAIS = {
+    "score_track": 28,
+    "characters": ["salt-peddler", "book-lender", "sake-peddler", "dice-maker", "carpenter", "puppeteer"],
+    "wild_types": {"puppeteer": "shop-seller"},
+    "retirement_tokens": ["puppeteer"],
+    "buildings": ["restaurant"],
+    "fish": ["fish-spring-bonus", "fish-summer-bonus", "fish-autumn"],
+    "pipes": ["pipe-spring-1"],
+    "tobacco": ["tobacco-autumn-2", "tobacco-winter-1"],
+    "mon": 5,
+    "koban": 1,
+    "firefighting": 6,
+}
+DAVID = {"score_track": 40, "characters": ["cotton-peddler"], "firefighting": 3}
+
+
+def sheet_of(
+    players: int = 2, akebono: bool = False, prefill: dict[str, Any] | None = None, **kw: Any
+) -> ScoreSheet:
+    names = ["Anaïs", "David", "Chiyo", "Daichi"][:players]
+    colours = ["red", "blue", "green", "yellow"][:players]
+    return start_sheet(names=names, colours=colours, akebono=akebono, prefill=prefill, **kw)
+
+
+def step(sheet: ScoreSheet, slug: str) -> str:
+    return f"/score/{sheet.token}/{slug}/"
+
+
+def text(response: Any) -> str:
+    return html.unescape(response.content.decode())
+
+
+def msg_of(body: str, html_id: str) -> str:
+    """The messages shown beside one entry."""
+    m = re.search(rf'<div id="{re.escape(html_id)}-msg"[^>]*>(.*?)</div>', body, re.S)
+    return m.group(1) if m else ""
+
+
+# --- quick score: the start ------------------------------------------------------------------------------------
+
+
+def test_start_page_offers_names_colours_edition_and_setup(client: Client) -> None:
+    body = text(client.get("/score/"))
+    for i in range(4):
+        assert f'<label for="name-{i}">' in body
+        assert f'<label for="colour-{i}">' in body
+    assert 'name="edition" value="akebono"' in body
+    assert 'value="restaurant"' in body  # buildings come from the catalogue
+    assert 'value="ryokan"' in body
+
+
+def test_start_creates_a_sheet_and_goes_to_the_first_step(client: Client) -> None:
+    r = client.post(
+        "/score/",
+        {"name-0": " Anaïs ", "colour-0": "red", "name-1": "David", "colour-1": "blue", "edition": "base",
+         "setup_kind": "none"},
+    )  # fmt: skip
+    assert r.status_code == 302
+    sheet = ScoreSheet.objects.get()
+    assert r["Location"] == f"/score/{sheet.token}/track/"
+    assert len(sheet.token) >= 22
+    assert sheet.names == ["Anaïs", "David"]
+    assert sheet.colours == ["red", "blue"]
+    assert not sheet.akebono
+
+
+def test_start_with_a_seed_code_knows_what_was_in_play(client: Client) -> None:
+    setup = generate(Options(players=3, akebono=True), seed="K7MX2QPA")
+    r = client.post(
+        "/score/",
+        {"name-0": "A", "colour-0": "red", "name-1": "B", "colour-1": "blue", "name-2": "C", "colour-2": "green",
+         "edition": "akebono", "setup_kind": "seed", "seed": "k7mx-2qpa"},
+    )  # fmt: skip
+    assert r.status_code == 302
+    sheet = ScoreSheet.objects.get()
+    assert sheet.seed == "K7MX2QPA"
+    assert sheet.table["setup"]["buildings"] == list(setup.buildings)
+    assert setup.akebono is not None
+    assert sorted(sheet.table["setup"]["personalities"]) == sorted(
+        p for pair in setup.akebono.personalities.values() for p in pair
+    )
+    body = text(client.get(step(sheet, "buildings")))
+    offered = re.findall(r'id="p0-buildings-([a-z-]+)"', body)
+    assert offered == [b for b in _catalogue_order() if b in setup.buildings]
+
+
+def _catalogue_order() -> list[str]:
+    from scoring import catalogue as cat
+
+    return [b.id for b in cat.BUILDINGS]
+
+
+def test_start_with_ticked_setup(client: Client) -> None:
+    six = ["farmhouse", "inn", "restaurant", "shrine", "storehouse", "well"]
+    r = client.post(
+        "/score/",
+        {"name-0": "A", "colour-0": "red", "name-1": "B", "colour-1": "blue", "edition": "base",
+         "setup_kind": "pick", "buildings": six},
+    )  # fmt: skip
+    assert r.status_code == 302
+    assert ScoreSheet.objects.get().table["setup"] == {"buildings": six}
+
+
+@pytest.mark.parametrize(
+    ("form", "message"),
+    [
+        ({"name-0": "Solo"}, "2 to 4 players"),
+        ({"name-0": "Aya", "name-1": "aya"}, "different name"),
+        ({"name-0": "A", "name-1": "B", "colour-1": "red"}, "different colour"),
+        ({"name-0": "A", "name-1": "B", "colour-1": "pink"}, "Choose a colour"),
+        ({"name-0": "A", "name-1": "B", "edition": "traders"}, "base game or Akebono"),
+        ({"name-0": "A", "name-1": "B", "setup_kind": "seed", "seed": "0OIL"}, "Seed code"),
+        ({"name-0": "A", "name-1": "B", "setup_kind": "guess"}, "how to give the setup"),
+        ({"name-0": "A", "name-1": "B", "setup_kind": "pick", "buildings": ["inn", "well"]}, "6 different buildings"),
+        ({"name-0": "A", "name-1": "B", "setup_kind": "pick", "buildings": ["inn", "temple", "well", "shrine",
+          "farmhouse", "restaurant"]}, "Akebono, which is not in this game"),
+        ({"name-0": "A", "name-1": "B", "setup_kind": "pick", "buildings": ["not-a-building"]}, "not a known"),
+        ({"name-0": "A" * 40, "name-1": "B"}, "24 characters"),
+    ],
+)  # fmt: skip
+def test_start_refuses_bad_input_with_a_message(client: Client, form: dict[str, Any], message: str) -> None:
+    data = {"colour-0": "red", "colour-1": "blue", "edition": "base", "setup_kind": "none", **form}
+    r = client.post("/score/", data)
+    assert r.status_code == 400
+    assert message in text(r)
+    assert ScoreSheet.objects.count() == 0
+    if "name-1" in form:  # what was typed is kept
+        assert f'value="{form["name-1"]}"' in text(r)
+
+
+def test_start_sheet_for_the_game_tracker() -> None:
+    sheet = start_sheet(
+        names=["Anaïs", "David", "Chiyo"],
+        colours=["red", "blue", "green"],
+        akebono=True,
+        setup={"buildings": ["farmhouse", "inn", "restaurant", "shrine", "temple", "well"]},
+        prefill={"Anaïs": {"score_track": 28, "firefighting": 7, "trade": 3}, "Chiyo": {"firefighting": 7}},
+        firefighting_order=["Chiyo", "Anaïs", "David"],
+        seed="K7MX2QPA",
+    )
+    assert sheet.get_absolute_url() == f"/score/{sheet.token}/track/"
+    anais = sheet.table["players"][0]
+    assert (anais["score_track"], anais["firefighting"], anais["trade"]) == (28, 7, 3)
+    assert sheet.stack == {"Chiyo": 0, "Anaïs": 1, "David": 0}  # places within each space's stack
+    assert sheet.table["firefighting_order"] == ["Chiyo", "Anaïs", "David"]
+    assert sheet.read().akebono
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"prefill": {"Nobody": {"mon": 1}}}, "prefill"),
+        ({"prefill": {"Anaïs": {"gold": 1}}}, "prefill"),
+        ({"prefill": {"Anaïs": {"mon": "lots"}}}, "setup"),
+        ({"firefighting_order": ["Anaïs"]}, "firefighting_order"),
+        ({"setup": {"buildings": ["inn"] * 6}}, "setup"),
+        ({"setup": {"buildings": ["castle"]}}, "setup"),
+    ],
+)
+def test_start_sheet_refuses_what_cannot_form_a_table(kwargs: dict[str, Any], field: str) -> None:
+    with pytest.raises(SheetError) as info:
+        sheet_of(**kwargs)
+    assert info.value.field == field
+    assert ScoreSheet.objects.count() == 0
+
+
+# --- every step, full page and partial ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("akebono", [False, True])
+def test_every_step_renders_full_and_as_a_partial(client: Client, akebono: bool) -> None:
+    sheet = sheet_of(3, akebono=akebono)
+    slugs = [s.slug for s in steps_for(akebono)]
+    assert ("boats" in slugs) is akebono
+    for slug in slugs:
+        full = client.get(step(sheet, slug))
+        assert full.status_code == 200
+        body = text(full)
+        assert body.startswith("<!doctype html>")
+        assert 'name="htmx-config"' in body
+        assert 'id="step"' in body
+        assert 'name="csrfmiddlewaretoken"' in body
+        assert f'action="/score/{sheet.token}/{slug}/"' in body
+        assert f'hx-post="/score/{sheet.token}/{slug}/"' in body
+        part = client.get(step(sheet, slug), **HX)
+        assert part.status_code == 200
+        assert text(part).lstrip().startswith('<div id="step"')
+        assert "<html" not in text(part)
+        for name in sheet.names:
+            assert name in text(part)
+
+
+def test_akebono_steps_do_not_exist_in_a_base_game(client: Client) -> None:
+    sheet = sheet_of()
+    assert client.get(step(sheet, "boats")).status_code == 404
+    assert client.get(step(sheet, "personalities")).status_code == 404
+    assert client.get(step(sheet, "no-such-step")).status_code == 404
+
+
+def test_unknown_tokens_are_404(client: Client) -> None:
+    sheet = sheet_of()
+    other = "x" * 24
+    assert client.get(f"/score/{other}/track/").status_code == 404
+    assert client.post(f"/score/{other}/track/", {"op": "bump|0|mon|1"}).status_code == 404
+    assert client.get(f"/score/{other}/result/").status_code == 404
+    assert client.get(f"/score/{sheet.pk}/track/").status_code == 404  # never by numeric id
+    assert client.get(f"/score/{sheet.token}/").status_code == 302
+
+
+def test_characters_step_offers_the_catalogue_by_type_with_akebono_cards_only_with_akebono(
+    client: Client,
+) -> None:
+    base = text(client.get(step(sheet_of(), "characters")))
+    assert 'id="p0-group-street-peddler"' in base
+    assert 'id="p0-characters-salt-peddler"' in base
+    assert 'id="p0-characters-wood-seller"' not in base  # Akebono's starting character
+    assert 'id="p0-group-wild"' not in base
+    ScoreSheet.objects.all().delete()
+    ake = text(client.get(step(sheet_of(akebono=True), "characters")))
+    assert 'id="p0-characters-wood-seller"' in ake
+    assert 'id="p0-characters-mounted-samurai"' in ake  # in the "type you choose" group
+    assert 'id="p0-retirement_tokens-owner"' in ake
+
+
+def test_tokens_are_shown_by_season_with_their_printed_text(client: Client) -> None:
+    body = text(client.get(step(sheet_of(akebono=True), "tobacco")))
+    assert "Score 1 IKI for each two spaces you reached on the Firefighting track." in body
+    assert 'id="p1-tobacco-tobacco-policeman"' in body
+    assert 'id="p1-pipes-pipe-winter-akebono"' in body
+
+
+# --- entries -----------------------------------------------------------------------------------------------------
+
+
+def test_a_number_entry_is_saved_and_the_partial_shows_it(client: Client) -> None:
+    sheet = sheet_of()
+    r = client.post(step(sheet, "track"), {"p0-score_track": "28", "was-p0-score_track": "0"}, **HX)
+    assert r.status_code == 200
+    assert 'value="28"' in text(r)
+    assert "28 IKI scored during the game" in text(r)
+    sheet.refresh_from_db()
+    assert sheet.table["players"][0]["score_track"] == 28
+    assert sheet.version == 2
+
+
+def test_without_javascript_a_post_redirects_back_to_the_entry(client: Client) -> None:
+    sheet = sheet_of()
+    r = client.post(step(sheet, "fish"), {"op": "add|1|fish|fish-winter"})
+    assert r.status_code == 302
+    assert r["Location"] == f"/score/{sheet.token}/fish/#p1-fish-fish-winter"
+    r = client.post(step(sheet, "characters"), {"op": "add|0|characters|dice-maker"})
+    assert r["Location"] == f"/score/{sheet.token}/characters/?open=p0-group-artisan#p0-characters-dice-maker"
+    body = text(client.get(r["Location"]))
+    assert re.search(r'<details class="sp-group" id="p0-group-artisan" open>', body)
+
+
+def test_steppers_bump_and_never_go_below_zero(client: Client) -> None:
+    sheet = sheet_of()
+    for op in ("bump|0|koban|1", "bump|0|koban|1", "bump|1|koban|-1"):
+        client.post(step(sheet, "resources"), {"op": op}, **HX)
+    sheet.refresh_from_db()
+    assert [p["koban"] for p in sheet.table["players"]] == [2, 0]
+
+
+@pytest.mark.parametrize(
+    ("slug", "posts", "entry", "message"),
+    [
+        ("fish", ["add|0|fish|fish-spring", "add|0|fish|fish-spring-bonus"], "p0-fish-fish-spring-bonus",
+         "two spring fish"),
+        ("characters", ["add|1|characters|puppeteer", "add|1|retirement_tokens|puppeteer"],
+         "p1-characters-puppeteer", "choose one"),
+        ("characters", ["add|0|retirement_tokens|hire-discount"], "p0-retirement_tokens-hire-discount",
+         "source among the player's cards"),
+        ("buildings", ["add|0|buildings|inn", "add|1|buildings|inn"], "p1-buildings-inn", "held by Anaïs and David"),
+    ],
+)  # fmt: skip
+def test_a_rule_problem_is_shown_beside_the_entry_that_caused_it(
+    client: Client, slug: str, posts: list[str], entry: str, message: str
+) -> None:
+    sheet = sheet_of()
+    for op in posts:
+        r = client.post(step(sheet, slug), {"op": op}, **HX)
+    assert r.status_code == 200  # saved: the rules speak, the entry stays
+    assert message in msg_of(text(r), entry)
+    assert f'aria-describedby="{entry}-msg"' in text(r)
+    assert "1 to fix" in text(r)
+    full = client.get(step(sheet, slug))
+    assert message in msg_of(text(full), entry)
+
+
+def test_a_number_out_of_range_is_shown_beside_its_field(client: Client) -> None:
+    sheet = sheet_of()
+    r = client.post(step(sheet, "firefighting"), {"p1-firefighting": "11", "was-p1-firefighting": "0"}, **HX)
+    assert "runs 0-10" in msg_of(text(r), "p1-firefighting")
+    r = client.post(step(sheet, "resources"), {"p0-mon": "-3", "was-p0-mon": "0"}, **HX)
+    assert "cannot be negative" in msg_of(text(r), "p0-mon")
+
+
+def test_problems_on_other_steps_are_linked(client: Client) -> None:
+    sheet = sheet_of(prefill={"David": {"fish": ["fish-summer", "fish-summer-bonus"]}})
+    body = text(client.get(step(sheet, "track")))
+    assert "Also to fix:" in body
+    assert f'<a href="/score/{sheet.token}/fish/">Fish (1)</a>' in body
+
+
+def test_wild_types_are_chosen_from_the_types_and_cleared_with_the_card(client: Client) -> None:
+    sheet = sheet_of(akebono=True)
+    client.post(step(sheet, "characters"), {"op": "add|0|characters|rice-broker"}, **HX)
+    r = client.post(
+        step(sheet, "characters"), {"wild-p0-rice-broker": "artisan", "was-wild-p0-rice-broker": ""}, **HX
+    )
+    assert '<option value="artisan" selected>' in text(r)
+    sheet.refresh_from_db()
+    assert sheet.table["players"][0]["wild_types"] == {"rice-broker": "artisan"}
+    client.post(step(sheet, "characters"), {"op": "remove|0|characters|rice-broker"}, **HX)
+    sheet.refresh_from_db()
+    assert sheet.table["players"][0]["wild_types"] == {}
+
+
+def test_unnamed_characters_count_up_and_down(client: Client) -> None:
+    sheet = sheet_of()
+    for _ in range(2):
+        client.post(step(sheet, "characters"), {"op": "add|0|characters|any-artisan"}, **HX)
+    r = client.post(step(sheet, "characters"), {"op": "remove|0|characters|any-artisan"}, **HX)
+    sheet.refresh_from_db()
+    assert sheet.table["players"][0]["characters"] == ["any-artisan"]
+    assert "1 type (Artisan) = 1" in text(r)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"op": "add|0|fish|fish-autumn-gold"}, "not a known fish token id"),
+        ({"op": "add|0|fish|pipe-spring-1"}, "is a pipe token, not a fish token"),
+        ({"op": "add|7|fish|fish-autumn"}, "no player number"),
+        ({"op": "add|0|gold|fish-autumn"}, "not something a player holds"),
+        ({"op": "explode"}, "not one of the score pad's"),
+        ({"op": "bump|0|gold|1"}, "not a number on the score pad"),
+        ({"op": "bump|0|mon|x"}, "whole number"),
+        ({"p0-mon": "lots", "was-p0-mon": "0"}, "enter a whole number"),
+        ({"p0-mon": "99999999", "was-p0-mon": "0"}, "far beyond"),
+        ({"p0-gold": "1", "was-p0-gold": "0"}, "not a number on the score pad"),
+        ({"wild-p0-puppeteer": "ninja", "was-wild-p0-puppeteer": ""}, "not a character type"),
+        ({"wild-p0-castle": "artisan", "was-wild-p0-castle": ""}, "not a known character id"),
+        ({"stack-p0": "top", "was-stack-p0": ""}, "whole number"),
+        ({"op": "pick|0|artisan"}, "Choose a card"),
+    ],
+)
+def test_malformed_posts_are_400_with_a_message_and_change_nothing(
+    client: Client, data: dict[str, str], message: str
+) -> None:
+    sheet = sheet_of()
+    before = (sheet.version, sheet.table)
+    for headers in ({}, HX):
+        r = client.post(step(sheet, "resources"), {**data, "p1-mon": "3", "was-p1-mon": "0"}, **headers)
+        assert r.status_code == 400
+        assert message in text(r)
+        assert "Nothing was changed." in text(r)
+    assert text(r).lstrip().startswith('<div id="step"')
+    sheet.refresh_from_db()
+    assert (sheet.version, sheet.table) == before
+
+
+def test_two_phones_with_stale_pages_keep_each_others_entries(client: Client) -> None:
+    sheet = sheet_of()
+    url = step(sheet, "resources")
+    shown = {"p0-mon": "0", "was-p0-mon": "0", "p1-mon": "0", "was-p1-mon": "0"}
+    # Phone A sets Anaïs's mon; phone B, still showing 0 for her, sets David's.
+    client.post(url, {**shown, "p0-mon": "5"}, **HX)
+    Client().post(url, {**shown, "p1-mon": "7"}, **HX)
+    # Both tap the same fish; then B, from its stale page, taps "remove" on a fish A already removed.
+    client.post(step(sheet, "fish"), {"op": "add|0|fish|fish-winter"}, **HX)
+    Client().post(step(sheet, "fish"), {"op": "add|0|fish|fish-winter"}, **HX)
+    client.post(step(sheet, "fish"), {"op": "remove|0|fish|fish-winter"}, **HX)
+    Client().post(step(sheet, "fish"), {"op": "remove|0|fish|fish-winter"}, **HX)
+    sheet.refresh_from_db()
+    assert [p["mon"] for p in sheet.table["players"]] == [5, 7]
+    assert sheet.table["players"][0]["fish"] == []
+
+
+def test_next_and_back_go_to_the_neighbouring_steps(client: Client) -> None:
+    sheet = sheet_of()
+    r = client.post(step(sheet, "fish"), {"go": "next"})
+    assert r["Location"] == step(sheet, "tobacco")
+    r = client.post(step(sheet, "fish"), {"go": "prev"}, **HX)
+    assert r.status_code == 200
+    assert r["HX-Redirect"] == step(sheet, "characters")
+    r = client.post(
+        step(sheet, "firefighting"), {"go": "next", "p0-firefighting": "4", "was-p0-firefighting": "0"}
+    )
+    assert r["Location"] == f"/score/{sheet.token}/result/"
+    sheet.refresh_from_db()
+    assert sheet.table["players"][0]["firefighting"] == 4  # the numbers on the page are saved on the way
+
+
+def test_the_stack_order_is_asked_only_for_a_shared_space(client: Client) -> None:
+    sheet = sheet_of(3, prefill={"Anaïs": {"firefighting": 5}, "David": {"firefighting": 5}})
+    body = text(client.get(step(sheet, "firefighting")))
+    assert 'id="stack-p0"' in body
+    assert 'id="stack-p1"' in body
+    assert 'id="stack-p2"' not in body
+    client.post(
+        step(sheet, "firefighting"),
+        {"stack-p1": "1", "was-stack-p1": "", "stack-p0": "2", "was-stack-p0": ""},
+    )
+    sheet.refresh_from_db()
+    assert sheet.table["firefighting_order"] == ["David", "Anaïs", "Chiyo"]
+    client.post(step(sheet, "firefighting"), {"stack-p1": "", "was-stack-p1": "1"})
+    sheet.refresh_from_db()
+    assert "firefighting_order" not in sheet.table
+
+
+@pytest.mark.parametrize(
+    ("positions", "stack", "order"),
+    [
+        ({"A": 5, "B": 3}, {}, None),  # positions alone give the order
+        ({"A": 5, "B": 5}, {}, None),  # shared, not given: the core lets them share the place
+        ({"A": 5, "B": 5}, {"A": 1, "B": 0}, ["B", "A"]),
+        ({"A": 5, "B": 5}, {"A": 0, "B": 0}, None),  # two on top: not an order
+        ({"A": 2, "B": 5, "C": 5}, {"C": 0, "B": 1}, ["C", "B", "A"]),
+    ],
+)
+def test_firefighting_order_from_positions_and_stack(
+    positions: dict[str, int], stack: dict[str, int], order: list[str] | None
+) -> None:
+    players = [{"name": n, "firefighting": f} for n, f in positions.items()]
+    assert firefighting_order(players, stack) == order
+
+
+def test_ryokan_needs_the_stack_order_when_the_last_space_is_shared(client: Client) -> None:
+    sheet = sheet_of(
+        akebono=True,
+        prefill={"Anaïs": {"firefighting": 2, "personalities": ["ryokan"]}, "David": {"firefighting": 2}},
+    )
+    body = text(client.get(step(sheet, "firefighting")))
+    assert "Ryōkan scores if Anaïs is last" in body
+    r = client.post(
+        step(sheet, "firefighting"),
+        {"stack-p0": "2", "was-stack-p0": "", "stack-p1": "1", "was-stack-p1": ""},
+        **HX,
+    )
+    assert "Ryōkan scores if" not in text(r)
+
+
+# --- result and PDF ---------------------------------------------------------------------------------------------
+
+
+def test_the_worked_example_ranks_anais_first_with_100(client: Client) -> None:
+    sheet = sheet_of(prefill={"Anaïs": ANAIS, "David": DAVID})
+    body = text(client.get(f"/score/{sheet.token}/result/"))
+    assert "Final ranking" in body
+    assert re.search(r"Anaïs</span>\s*<span class=\"sp-points\">100 ", body)
+    assert "3 fish 10 + spring bonus 1 + summer bonus 7 = 18" in body
+    assert "Restaurant (= fish line) 18 = 18" in body
+    assert f"/score/{sheet.token}/pad.pdf?size=a4" in body
+    assert body.index("Anaïs") < body.index("David")
+
+
+def test_a_tie_is_broken_in_words(client: Client) -> None:
+    sheet = sheet_of(
+        prefill={
+            "Anaïs": {"score_track": 50, "firefighting": 3},
+            "David": {"score_track": 50, "firefighting": 6},
+        }
+    )
+    body = text(client.get(f"/score/{sheet.token}/result/"))
+    assert "David and Anaïs tie on 50 IKI; broken by firefighting position (David 6, Anaïs 3)" in body
+    assert body.index("David</span>") < body.index("Anaïs</span>")
+
+
+def test_errors_block_the_result_and_link_to_the_entries(client: Client) -> None:
+    sheet = sheet_of(prefill={"David": {"fish": ["fish-summer", "fish-summer-bonus"], "firefighting": 12}})
+    r = client.get(f"/score/{sheet.token}/result/")
+    body = text(r)
+    assert "Not scored yet" in body
+    assert "Final ranking" not in body
+    assert f'href="/score/{sheet.token}/fish/#p1-fish-fish-summer-bonus"' in body
+    assert f'href="/score/{sheet.token}/firefighting/#p1-firefighting"' in body
+    assert "pad.pdf" not in body
+    assert client.get(f"/score/{sheet.token}/pad.pdf").status_code == 409
+
+
+def test_warnings_show_on_the_result(client: Client) -> None:
+    sheet = sheet_of(prefill={"Anaïs": {"score_track": 151}})
+    body = text(client.get(f"/score/{sheet.token}/result/"))
+    assert "Final ranking" in body
+    assert "worth a second look at the 30/60 token" in body
+
+
+@pytest.mark.parametrize(("size", "width"), [("a4", 595), ("letter", 612)])
+def test_the_filled_pad(client: Client, size: str, width: int) -> None:
+    sheet = sheet_of(prefill={"Anaïs": ANAIS, "David": DAVID}, seed="K7MX2QPA")
+    r = client.get(f"/score/{sheet.token}/pad.pdf?size={size}")
+    assert r.status_code == 200
+    assert r["Content-Type"] == "application/pdf"
+    reader = PdfReader(io.BytesIO(r.content))
+    page = reader.pages[0]
+    assert round(float(page.mediabox.width)) == width
+    content = page.extract_text()
+    for needle in ("Anaïs", "David", "100", "K7MX2QPA"):
+        assert needle in content
+
+
+def test_a_bad_pad_size_is_400(client: Client) -> None:
+    sheet = sheet_of(prefill={"Anaïs": ANAIS, "David": DAVID})
+    r = client.get(f"/score/{sheet.token}/pad.pdf?size=a3")
+    assert r.status_code == 400
+    assert "size=a4 or size=letter" in text(r)
+
+
+# --- where problems go; queries ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("field", "where"),
+    [
+        ("players[0].fish[1]", ("fish", "p0-fish-fish-summer")),
+        ("players[1].fish", ("fish", "p1-fish")),
+        ("players[0].wild_types.puppeteer", ("characters", "wild-p0-puppeteer")),
+        ("players[0].retirement_tokens[0]", ("characters", "p0-retirement_tokens-puppeteer")),
+        ("players[1].mon", ("resources", "p1-mon")),
+        ("players[1].trade", ("personalities", "p1-trade")),
+        ("players[0].name", ("track", "p0-name")),
+        ("players[0].fish[9]", ("fish", "p0-fish")),
+        ("firefighting_order", ("firefighting", "firefighting-order")),
+        ("setup.buildings[2]", ("buildings", "setup")),
+        ("setup.boat_sides.tea-boat", ("boats", "setup")),
+        ("players", ("track", "step-top")),
+    ],
+)
+def test_locate_maps_a_problem_field_to_its_entry(field: str, where: tuple[str, str]) -> None:
+    data = {"players": [{"fish": ["fish-spring", "fish-summer"], "retirement_tokens": ["puppeteer"]}, {}]}
+    assert locate(field, data) == where
+
+
+def test_every_step_slug_is_unique_and_in_pad_order() -> None:
+    slugs = [s.slug for s in STEPS]
+    assert len(set(slugs)) == len(slugs)
+    assert slugs[0] == "track"
+    assert slugs[-1] == "firefighting"
+
+
+@pytest.mark.parametrize("slug", ["characters", "fish", "resources"])
+def test_queries_per_request_do_not_grow_with_players(client: Client, slug: str) -> None:
+    counts = []
+    for players in (2, 4):
+        sheet = sheet_of(players)
+        with CaptureQueriesContext(connection) as get:
+            client.get(step(sheet, slug), **HX)
+        with CaptureQueriesContext(connection) as post:
+            client.post(step(sheet, slug), {"op": "bump|1|mon|1"}, **HX)
+        counts.append((len(get), len(post)))
+        ScoreSheet.objects.all().delete()
+    assert counts[0] == counts[1]
+    assert counts[0][0] == 1
+
+
+def test_a_post_without_entries_writes_nothing(client: Client) -> None:
+    sheet = sheet_of()
+    r = client.post(step(sheet, "fish"), {"go": "next", "p0-mon": "0", "was-p0-mon": "0"})
+    assert r.status_code == 302
+    sheet.refresh_from_db()
+    assert sheet.version == 1
+
+
+def test_posting_to_an_akebono_step_of_a_base_game_is_404_and_changes_nothing(client: Client) -> None:
+    sheet = sheet_of()
+    r = client.post(step(sheet, "boats"), {"op": "add|0|boats|houseboat"})
+    assert r.status_code == 404
+    sheet.refresh_from_db()
+    assert (sheet.version, sheet.table["players"][0]["boats"]) == (1, [])
+
+
+def test_ticking_only_the_personalities_keeps_the_buildings_unknown(client: Client) -> None:
+    two_each = ["sanyo-rai", "tokunai-mogami", "nanpo-ota", "saiko-ema", "ryokan", "ikku-jippensha",
+                "issa-kobayashi", "kokan-shiba"]  # fmt: skip
+    r = client.post(
+        "/score/",
+        {"name-0": "A", "colour-0": "red", "name-1": "B", "colour-1": "blue", "edition": "akebono",
+         "setup_kind": "pick", "personalities": two_each},
+    )  # fmt: skip
+    assert r.status_code == 302
+    assert ScoreSheet.objects.get().table["setup"] == {"personalities": two_each}
+    r = client.post("/score/", {"name-0": "A", "name-1": "B", "colour-0": "red", "colour-1": "blue",
+                                "setup_kind": "pick"})  # fmt: skip
+    assert r.status_code == 400
+    assert "Tick the buildings or personalities" in text(r)
+
+
+def test_names_are_escaped_everywhere(client: Client) -> None:
+    sheet = start_sheet(names=["<i>A&B</i>", "Bo"], colours=["red", "blue"], akebono=False)
+    for slug in ("track", "characters", "fish"):
+        body = client.get(step(sheet, slug)).content.decode()
+        assert "<i>A&B</i>" not in body
+        assert "&lt;i&gt;A&amp;B&lt;/i&gt;" in body
