@@ -59,6 +59,11 @@ class Phase(StrEnum):
     def label(self) -> str:
         return _PHASE_LABELS[self]
 
+    @property
+    def short_label(self) -> str:
+        """The label without the word "Phase" ("A · Way of Life"), for a row of steps on a phone."""
+        return _PHASE_LABELS[self].removeprefix("Phase ")
+
 
 _PHASE_LABELS: Final = {
     Phase.START: "Start of the month",

@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scoring.calendar import (
     FIRE_STRENGTH,
@@ -304,3 +306,30 @@ def test_marker_off_the_track(position: int) -> None:
 def test_trade_income_is_cumulative(position: int, gains: tuple[str, ...]) -> None:
     """Akebono "Trade track income": each player gains all the bonuses reached."""
     assert trade_income(position) == gains
+
+
+moves = st.lists(st.tuples(st.integers(1, 4), st.integers(0, 10)), max_size=30)
+
+
+@given(first=st.integers(1, 4), steps=moves)
+def test_firefighting_order_stays_a_ranking_of_the_stacks(first: int, steps: list[tuple[int, int]]) -> None:
+    """Any sequence of moves: the order is a permutation, sorted by position, and the last marker moved onto a
+    space is first among those on that space (RULINGS R12)."""
+    markers = initial_markers(4, first)
+    for seat, position in steps:
+        markers = move_marker(markers, seat, position)
+        order = firefighting_order(markers)
+        assert sorted(order) == [1, 2, 3, 4]
+        by_seat = {m.seat: m for m in markers}
+        positions = [by_seat[s].position for s in order]
+        assert positions == sorted(positions, reverse=True)
+        assert next(s for s in order if by_seat[s].position == position) == seat
+
+
+@pytest.mark.parametrize("options", [BASE, TWO, AKEBONO, GM], ids=["base", "two", "akebono", "gm"])
+def test_every_event_cites_a_rulebook_of_the_product(options: CalendarOptions) -> None:
+    for month in range(1, 14):
+        for event in month_events(month, options, None):
+            assert "iki-rulebook.txt" in event.source or "iki-akebono-rulebook.txt" in event.source
+            if not options.akebono:
+                assert "akebono" not in event.source

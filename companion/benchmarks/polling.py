@@ -1,0 +1,214 @@
+"""The polling endpoint under gunicorn on loopback (issue 5, docs/benchmarks.md "Polling").
+
+Starts gunicorn on 127.0.0.1 (a free port, 2 gthread workers) against a throw-away SQLite file database it migrates
+itself, creates a game through HTTP, then measures requests per second of the unchanged poll
+(``GET /games/<token>/state?v=N`` answering 204) beside ``GET /healthz`` (a minimal view rendering a template),
+served the same way in the same run with the same load generator: a bounded number of requests over keep-alive
+connections from a few Python threads. Prints the ratio (target >= 0.5) and the bytes of one unchanged poll.
+gunicorn is stopped at the end, always. :func:`served` is also used by tests/companion/test_games_concurrency.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from urllib.parse import urlencode
+
+from companion.benchmarks import Report
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+THREADS = 4
+REQUESTS_PER_THREAD = 1500
+WORKERS = 2
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def served(database_url: str | None = None, *, workers: int = WORKERS) -> Iterator[tuple[str, int]]:
+    """gunicorn serving the companion on 127.0.0.1; yields (host, port). Without ``database_url`` a throw-away
+    SQLite file database is created and migrated. gunicorn is always stopped on exit."""
+    with tempfile.TemporaryDirectory(prefix="iki-serve-") as tmp:
+        env = dict(os.environ, DJANGO_DEBUG="0", DJANGO_SETTINGS_MODULE="companion.settings")
+        env["DATABASE_URL"] = database_url or f"sqlite:///{Path(tmp) / 'db.sqlite3'}"
+        if database_url is None:
+            subprocess.run(
+                [sys.executable, "manage.py", "migrate", "-v", "0"],
+                cwd=ROOT,
+                env=env,
+                check=True,
+                timeout=120,
+            )
+        port = free_port()
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "companion.wsgi:application",
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--workers",
+                str(workers),
+                "--worker-class",
+                "gthread",
+                "--threads",
+                "4",
+                "--keep-alive",
+                "30",
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        try:
+            _wait_ready(port, process)
+            yield "127.0.0.1", port
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=15)
+
+
+def _wait_ready(port: int, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"gunicorn exited: {process.stderr.read().decode() if process.stderr else ''}")
+        with contextlib.suppress(OSError):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", "/healthz")
+            if conn.getresponse().status == 200:
+                conn.close()
+                return
+        time.sleep(0.1)
+    raise RuntimeError("gunicorn did not answer within 30 s")
+
+
+class Browserless:
+    """A tiny HTTP client keeping cookies and the CSRF token, for the benchmark and the concurrency tests."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.conn = http.client.HTTPConnection(host, port, timeout=30)
+        self.cookies: dict[str, str] = {}
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        form: Mapping[str, object] | None = None,
+        headers: Mapping[str, str] = {},
+    ) -> tuple[int, dict[str, str], bytes]:
+        sent = dict(headers)
+        body = None
+        if self.cookies:
+            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if form is not None:
+            body = urlencode(form)
+            sent["Content-Type"] = "application/x-www-form-urlencoded"
+            sent["X-CSRFToken"] = self.cookies.get("csrftoken", "")
+            sent["Referer"] = f"http://{self.conn.host}:{self.conn.port}/"
+        self.conn.request(method, path, body=body, headers=sent)
+        response = self.conn.getresponse()
+        data = response.read()
+        for header, value in response.getheaders():
+            if header.lower() == "set-cookie":
+                name, _, rest = value.partition("=")
+                self.cookies[name.strip()] = rest.split(";", 1)[0]
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, data
+
+    def new_game(self, names: tuple[str, ...] = ("Anaïs", "David")) -> str:
+        """Create a game through the form; returns its edit token."""
+        self.request("GET", "/games/new/")
+        colours = ("red", "blue", "green", "yellow")
+        form = {f"name{i + 1}": n for i, n in enumerate(names)} | {
+            f"colour{i + 1}": colours[i] for i in range(len(names))
+        }
+        status, headers, body = self.request("POST", "/games/new/", form)
+        match = re.search(r"/games/([A-Za-z0-9_-]+)/share", headers.get("location", ""))
+        if status != 302 or match is None:
+            raise RuntimeError(f"creating a game failed: {status} {body[:300]!r}")
+        return match.group(1)
+
+
+def _rate(host: str, port: int, path: str, expect: int) -> float:
+    """Requests per second over keep-alive connections from THREADS threads, REQUESTS_PER_THREAD each."""
+    errors: list[str] = []
+    barrier = threading.Barrier(THREADS + 1)
+
+    def work() -> None:
+        conn = http.client.HTTPConnection(host, port, timeout=30)
+        for _ in range(20):  # warm up
+            conn.request("GET", path)
+            conn.getresponse().read()
+        barrier.wait()
+        for _ in range(REQUESTS_PER_THREAD):
+            conn.request("GET", path)
+            response = conn.getresponse()
+            response.read()
+            if response.status != expect:
+                errors.append(f"{path}: {response.status}")
+        conn.close()
+
+    threads = [threading.Thread(target=work) for _ in range(THREADS)]
+    for t in threads:
+        t.start()
+    barrier.wait()
+    start = time.perf_counter()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - start
+    if errors:
+        raise RuntimeError(f"unexpected answers: {errors[:3]}")
+    return THREADS * REQUESTS_PER_THREAD / elapsed
+
+
+def _poll_bytes(host: str, port: int, path: str) -> int:
+    """Bytes on the wire of one unchanged poll: status line, headers and body."""
+    with socket.create_connection((host, port), timeout=10) as s:
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n\r\n".encode())
+        chunks = []
+        while chunk := s.recv(65536):
+            chunks.append(chunk)
+    return len(b"".join(chunks))
+
+
+def run(report: Report) -> None:
+    with served() as (host, port):
+        client = Browserless(host, port)
+        token = client.new_game()
+        status, _, _ = client.request("GET", f"/games/{token}/state")
+        version = 1
+        poll = f"/games/{token}/state?v={version}"
+        status, _, _ = client.request("GET", poll)
+        if status != 204:
+            raise RuntimeError(f"the unchanged poll answered {status}, not 204")
+        healthz = _rate(host, port, "/healthz", 200)
+        polling = _rate(host, port, poll, 204)
+        healthz_again = _rate(host, port, "/healthz", 200)
+        baseline = (healthz + healthz_again) / 2
+        report("GET /healthz (gunicorn, 2 workers, loopback)", baseline, "req/s")
+        report("GET /games/<token>/state?v=N unchanged (204)", polling, "req/s")
+        report("unchanged poll / healthz", polling / baseline, "ratio", "target >= 0.5")
+        report("bytes per unchanged poll (status line + headers)", _poll_bytes(host, port, poll), "bytes")

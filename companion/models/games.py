@@ -1,0 +1,349 @@
+"""A game tracked at the table (issue 5): one shared game on every phone, month by month, nothing lost.
+
+The rules live in the pure :mod:`scoring.calendar`; this module keeps the state and applies changes:
+
+- ``Game``: options, the generated setup (its JSON and the generator's version, so the game never depends on
+  regenerating), the month and phase, a ``version`` bumped by every change, and two unguessable tokens (edit and
+  view-only, >= 128 random bits each).
+- ``Seat``: a player's name, colour, score track, firefighting position and stack height, Akebono trade track.
+- ``Change``: the log: who (the name the phone chose), when, what, and what it takes to undo it.
+
+Concurrency (docs/sync.md): every change runs in one transaction holding the game row (``select_for_update`` on
+PostgreSQL; SQLite's ``BEGIN IMMEDIATE`` serialises writers, see companion/settings.py). Additive changes (+3 IKI)
+are applied to the value read under that lock, so two simultaneous taps both land. "Set" changes (a position, the
+next phase, undo) carry the version the phone saw; a stale version raises :class:`Conflict` and nothing changes.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from django.db import connection, models, transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from scoring.calendar import (
+    TRACK_MAX,
+    CalendarOptions,
+    Marker,
+    Phase,
+    firefighting_order,
+    initial_markers,
+    move_marker,
+    next_step,
+    phase_a_order,
+)
+
+TOKEN_BYTES = 18
+"""secrets.token_urlsafe(18): 24 characters, 144 random bits (at least 128 are required)."""
+NAME_MAX = 40
+SCORE_MAX = 999
+QUICK_SCORES = (1, 2, 3, 5, -1)
+COLOURS = ("red", "blue", "green", "yellow", "purple", "black")
+"""Colours a player may pick (the same as the scoring walk-through offers), used for a swatch only."""
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+class Game(models.Model):
+    edit_token = models.CharField(max_length=64, unique=True, default=new_token)
+    view_token = models.CharField(max_length=64, unique=True, default=new_token)
+    created = models.DateTimeField(default=timezone.now)
+    version = models.PositiveIntegerField(default=1)
+    players = models.PositiveSmallIntegerField()
+    akebono = models.BooleanField(default=False)
+    grand_master = models.BooleanField(default=False)
+    setup = models.JSONField()
+    generator_version = models.CharField(max_length=20)
+    month = models.PositiveSmallIntegerField(default=1)
+    phase = models.CharField(max_length=10, default=Phase.A.value)
+    finished = models.BooleanField(default=False)
+    scoresheet_url = models.CharField(max_length=300, blank=True, default="")
+
+    seats: models.Manager[Seat]
+    changes: models.Manager[Change]
+
+    class Meta:
+        constraints: ClassVar = [
+            models.CheckConstraint(condition=models.Q(month__gte=1, month__lte=13), name="game_month_1_13"),
+            models.CheckConstraint(
+                condition=models.Q(players__gte=2, players__lte=4), name="game_players_2_4"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.pk} (month {self.month}, {self.phase})"
+
+    @property
+    def options(self) -> CalendarOptions:
+        return CalendarOptions(players=self.players, akebono=self.akebono, grand_master=self.grand_master)
+
+    @property
+    def phase_enum(self) -> Phase:
+        return Phase(self.phase)
+
+    @property
+    def seed(self) -> str:
+        seed = self.setup.get("seed") if isinstance(self.setup, dict) else None
+        return seed if isinstance(seed, str) else ""
+
+    @property
+    def first_player(self) -> int:
+        first = self.setup.get("first_player") if isinstance(self.setup, dict) else None
+        return first if isinstance(first, int) and 1 <= first <= self.players else 1
+
+    def edit_url(self) -> str:
+        return reverse("game", args=[self.edit_token])
+
+    def view_url(self) -> str:
+        return reverse("game", args=[self.view_token])
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=NAME_MAX)
+    colour = models.CharField(max_length=20)
+    score = models.PositiveIntegerField(default=0)
+    firefighting = models.PositiveSmallIntegerField(default=0)
+    stack = models.IntegerField(default=0)
+    trade = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ("seat",)
+        constraints: ClassVar = [
+            models.UniqueConstraint(fields=("game", "seat"), name="seat_unique_seat"),
+            models.UniqueConstraint(fields=("game", "name"), name="seat_unique_name"),
+            models.CheckConstraint(
+                condition=models.Q(firefighting__lte=TRACK_MAX), name="seat_firefighting_0_10"
+            ),
+            models.CheckConstraint(condition=models.Q(trade__lte=TRACK_MAX), name="seat_trade_0_10"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (seat {self.seat})"
+
+    @property
+    def marker(self) -> Marker:
+        return Marker(self.seat, self.firefighting, self.stack)
+
+
+class Change(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
+    version = models.PositiveIntegerField()
+    at = models.DateTimeField(default=timezone.now)
+    who = models.CharField(max_length=NAME_MAX)
+    op = models.CharField(max_length=20)
+    summary = models.CharField(max_length=200)
+    undo = models.JSONField(default=dict)
+    undone = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ("-version",)
+        constraints: ClassVar = [
+            models.UniqueConstraint(fields=("game", "version"), name="change_unique_version"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.version}: {self.summary}"
+
+
+# --- operations -------------------------------------------------------------------------------------------------
+
+
+class Refused(ValueError):
+    """A change the rules or the form do not allow; the message is for a person. Nothing was changed."""
+
+
+class Conflict(Exception):
+    """The phone's version is stale: someone changed the game first. Nothing was changed."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__("Someone else changed the game first; here is the fresh state. Nothing was changed.")
+        self.game = game
+
+
+ADDITIVE_OPS = frozenset({"score-add", "fire-add", "trade-add"})
+SET_OPS = frozenset({"score-set", "fire-set", "fire-top", "trade-set", "next", "undo"})
+OPS = ADDITIVE_OPS | SET_OPS
+SEAT_OPS = frozenset({"score-add", "score-set", "fire-add", "fire-set", "fire-top", "trade-add", "trade-set"})
+
+
+@dataclass(frozen=True)
+class NewPlayer:
+    name: str
+    colour: str
+
+
+def create_game(
+    *, players: Sequence[NewPlayer], akebono: bool, grand_master: bool, setup: Mapping[str, Any], who: str
+) -> Game:
+    """A new game at month 1, phase A: markers stacked as the base "PLAYER SETUP" says (first player on top)."""
+    n = len(players)
+    options = CalendarOptions(players=n, akebono=akebono, grand_master=grand_master)
+    with transaction.atomic():
+        game = Game.objects.create(
+            players=options.players,
+            akebono=akebono,
+            grand_master=grand_master,
+            setup=dict(setup),
+            generator_version=str(setup.get("generator_version", "")),
+        )
+        stacks = {m.seat: m.stack for m in initial_markers(n, game.first_player)}
+        Seat.objects.bulk_create(
+            Seat(game=game, seat=i + 1, name=p.name, colour=p.colour, stack=stacks[i + 1])
+            for i, p in enumerate(players)
+        )
+        Change.objects.create(game=game, version=game.version, who=who, op="create", summary="Game created")
+    return game
+
+
+def _seat(seats: Sequence[Seat], number: int | None) -> Seat:
+    for s in seats:
+        if s.seat == number:
+            return s
+    raise Refused("Choose one of the game's players.")
+
+
+def _int(value: int | None, what: str, low: int, high: int) -> int:
+    if value is None or not low <= value <= high:
+        raise Refused(f"{what} must be a whole number from {low} to {high}.")
+    return value
+
+
+def apply_change(
+    game_id: int,
+    *,
+    op: str,
+    who: str,
+    seat: int | None = None,
+    value: int | None = None,
+    seen: int | None = None,
+) -> Game:
+    """Apply one change in one transaction; returns the fresh game. Raises Refused or Conflict (nothing saved)."""
+    if op not in OPS:
+        raise Refused("Unknown change.")
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if op in SET_OPS and seen != game.version:
+            raise Conflict(game)
+        seats = list(game.seats.all())
+        if op == "undo":
+            summary, undo = _undo(game, seats)
+        elif op == "next":
+            summary, undo = _next(game)
+        else:
+            if game.finished:
+                raise Refused("The game is over: the tracks are closed.")
+            summary, undo = _track(op, _seat(seats, seat), seats, value)
+        game.version += 1
+        game.save(update_fields=["version", "month", "phase", "finished"])
+        Change.objects.create(game=game, version=game.version, who=who, op=op, summary=summary, undo=undo)
+    return game
+
+
+def _track(op: str, s: Seat, seats: Sequence[Seat], value: int | None) -> tuple[str, dict[str, Any]]:
+    before = {"score": s.score, "firefighting": s.firefighting, "stack": s.stack, "trade": s.trade}
+    if op == "score-add":
+        delta = value if value in QUICK_SCORES else None
+        if delta is None:
+            raise Refused("Choose +1, +2, +3, +5 or -1.")
+        if s.score + delta < 0:
+            raise Refused(f"{s.name}'s score cannot go below 0 (RULINGS R3).")
+        s.score = min(SCORE_MAX, s.score + delta)
+        summary = f"{'+' if delta > 0 else ''}{delta} IKI for {s.name} (now {s.score})"
+    elif op == "score-set":
+        s.score = _int(value, "The score", 0, SCORE_MAX)
+        summary = f"{s.name}'s score set to {s.score}"
+    elif op in ("fire-add", "fire-set", "fire-top"):
+        if op == "fire-add":
+            position = min(TRACK_MAX, s.firefighting + 1)
+        elif op == "fire-top":
+            position = s.firefighting
+        else:
+            position = _int(value, "The firefighting position", 0, TRACK_MAX)
+        moved = {m.seat: m for m in move_marker([x.marker for x in seats], s.seat, position)}
+        s.firefighting, s.stack = moved[s.seat].position, moved[s.seat].stack
+        summary = {
+            "fire-add": f"{s.name} +1 firefighting (now {s.firefighting}, on top)",
+            "fire-top": f"{s.name}'s firefighting marker put on top of space {s.firefighting}",
+            "fire-set": f"{s.name}'s firefighting marker moved to {s.firefighting} (on top)",
+        }[op]
+    elif op == "trade-add":
+        s.trade = min(TRACK_MAX, s.trade + 1)
+        summary = f"{s.name} +1 trade (now {s.trade})"
+    else:
+        s.trade = _int(value, "The trade position", 0, TRACK_MAX)
+        summary = f"{s.name}'s trade marker moved to {s.trade}"
+    s.save(update_fields=["score", "firefighting", "stack", "trade"])
+    return summary, {"seat": s.seat, "before": before}
+
+
+def _next(game: Game) -> tuple[str, dict[str, Any]]:
+    before = {"month": game.month, "phase": game.phase, "finished": game.finished}
+    if game.finished:
+        raise Refused("The game is over: score it.")
+    step = next_step(game.month, game.phase_enum)
+    if step is None:
+        game.finished = True
+        summary = "New Year's Day over: the game has ended"
+    else:
+        game.month, phase = step
+        game.phase = phase.value
+        where = "New Year's Day" if game.month == 13 else f"month {game.month}"
+        summary = f"{where}: {phase.label}"
+    return summary, {"game": before}
+
+
+def _undo(game: Game, seats: Sequence[Seat]) -> tuple[str, dict[str, Any]]:
+    last = game.changes.filter(undone=False).exclude(op__in=("undo", "create")).first()
+    if last is None:
+        raise Refused("There is nothing to undo.")
+    data = last.undo
+    if "game" in data:
+        for field in ("month", "phase", "finished"):
+            setattr(game, field, data["game"][field])
+    if "seat" in data:
+        s = _seat(seats, data["seat"])
+        for field, old in data["before"].items():
+            setattr(s, field, old)
+        s.save(update_fields=["score", "firefighting", "stack", "trade"])
+    last.undone = True
+    last.save(update_fields=["undone"])
+    return f"Undid: {last.summary}", {}
+
+
+# --- reading ----------------------------------------------------------------------------------------------------
+
+
+def game_by_token(token: str) -> tuple[Game, bool] | None:
+    """The game of an edit or view token and whether the token may edit; None when there is no such game."""
+    game = Game.objects.filter(models.Q(edit_token=token) | models.Q(view_token=token)).first()
+    if game is None:
+        return None
+    return game, secrets.compare_digest(game.edit_token, token)
+
+
+def version_of(token: str) -> int | None:
+    """The current version of a token's game: the polling endpoint's fast path (docs/sync.md), one indexed query
+    on the thread's persistent connection (CONN_MAX_AGE, companion/settings.py)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_VERSION_SQL, [token, token])
+        row = cursor.fetchone()
+    return None if row is None else int(row[0])
+
+
+_VERSION_SQL = f"SELECT version FROM {Game._meta.db_table} WHERE edit_token = %s OR view_token = %s"
+
+
+def turn_order(game: Game, seats: Sequence[Seat]) -> tuple[int, ...]:
+    """Seats in the order of phase A (month 1: clockwise from the first player), else firefighting order."""
+    markers = [s.marker for s in seats]
+    if game.month == 1:
+        return phase_a_order(1, markers, game.first_player)
+    return firefighting_order(markers)

@@ -1,0 +1,455 @@
+"""Track a game at the table (issue 5): create, share, follow month by month, change the tracks, undo, score.
+
+Routes (docs/api.md "Games", docs/sync.md):
+
+- ``/games/new/`` (``games-new``): the form creating a game with a generated setup.
+- ``/games/<token>/`` (``game``): the game page; the edit token may change the game, the view token only look.
+- ``/games/<token>/state?v=N`` (``game-state``): the polled partial: 204 while the game is still at version N.
+- ``/games/<token>/change`` (``game-change``, POST): one change; 403 with the view token, 409 when stale.
+- ``/games/<token>/share`` (``game-share``): links and QR codes; ``/games/<token>/log`` (``game-log``).
+- ``/games/<token>/who`` (``game-who``, POST): the name this phone signs its changes with (a cookie).
+- ``/games/<token>/end`` (``game-end``, POST): after New Year's Day, open the scoring walk-through prefilled.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import quote, unquote
+
+import qrcode
+import qrcode.image.svg
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.shortcuts import redirect, render
+from django.urls import path, reverse
+from django.utils.safestring import mark_safe
+
+from companion.models.games import (
+    COLOURS,
+    NAME_MAX,
+    QUICK_SCORES,
+    SCORE_MAX,
+    SEAT_OPS,
+    Conflict,
+    Game,
+    NewPlayer,
+    Refused,
+    Seat,
+    apply_change,
+    create_game,
+    game_by_token,
+    turn_order,
+    version_of,
+)
+from scoring.calendar import (
+    FIRE_MONTHS,
+    NEW_YEAR,
+    TRACK_MAX,
+    Phase,
+    firefighting_order,
+    month_events,
+    personality_names,
+    season_of,
+    table_phases,
+    trade_income,
+)
+from scoring.catalogue import BOAT_BY_ID, BUILDING_BY_ID, CHARACTER_BY_ID, STARTING_TILE_BY_ID
+
+TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{22,64}")
+WHO_COOKIE = "iki_who"
+WHO_DEFAULT = "a phone"
+LOG_ON_PAGE = 8
+MAX_PLAYERS = 4
+
+
+# --- helpers ----------------------------------------------------------------------------------------------------
+
+
+def _error(request: HttpRequest, status: int, message: str) -> HttpResponse:
+    return render(request, "error.html", {"status": status, "message": message}, status=status)
+
+
+def _load(request: HttpRequest, token: str) -> tuple[Game, bool] | HttpResponse:
+    found = game_by_token(token) if TOKEN_RE.fullmatch(token) else None
+    if found is None:
+        return _error(request, 404, "There is no game at this address. Check the link you were given.")
+    return found
+
+
+def _who(request: HttpRequest) -> str:
+    name = " ".join(unquote(request.COOKIES.get(WHO_COOKIE, "")).split())
+    return name[:NAME_MAX] if name else WHO_DEFAULT
+
+
+def _int_or_none(raw: str | None) -> int | None:
+    if raw is None or not re.fullmatch(r"-?\d{1,6}", raw.strip()):
+        return None
+    return int(raw)
+
+
+def _state_context(
+    request: HttpRequest, game: Game, can_edit: bool, message: str = "", level: str = ""
+) -> dict[str, Any]:
+    """Everything the state partial shows. Hidden setup information is only what scoring.calendar reveals."""
+    seats = list(game.seats.all())
+    by_seat = {s.seat: s for s in seats}
+    phase = game.phase_enum
+    events = month_events(game.month, game.options, game.setup, reached=phase)
+    order = [by_seat[n] for n in turn_order(game, seats)]
+    fire_order = [by_seat[n] for n in firefighting_order(s.marker for s in seats)]
+    shared = {s.firefighting for s in seats if sum(1 for t in seats if t.firefighting == s.firefighting) > 1}
+    season = season_of(game.month) if game.month < NEW_YEAR else None
+    bridge: tuple[str, ...] = ()
+    if game.akebono:
+        bridge = (
+            personality_names(season, game.setup) if season else personality_names(season_of(12), game.setup)
+        )
+    income = []
+    if game.akebono and game.month in FIRE_MONTHS and phase is Phase.C:
+        income = [(s, trade_income(s.trade)) for s in seats]
+    token = game.edit_token if can_edit else game.view_token
+    changes = list(game.changes.all()[:LOG_ON_PAGE])
+    return {
+        "game": game,
+        "token": token,
+        "can_edit": can_edit,
+        "seats": seats,
+        "phase": phase,
+        "phases": table_phases(game.month),
+        "events": events,
+        "current_events": [
+            e for e in events if e.phase is phase or (phase is Phase.A and e.phase is Phase.START)
+        ],
+        "order": order,
+        "fire_order": fire_order,
+        "shared": shared,
+        "season": season,
+        "bridge": bridge,
+        "income": income,
+        "changes": changes,
+        "can_undo": any(c.op not in ("create", "undo") and not c.undone for c in game.changes.all()),
+        "quick": QUICK_SCORES,
+        "track": range(TRACK_MAX + 1),
+        "score_max": SCORE_MAX,
+        "message": message,
+        "level": level,
+        "who": _who(request),
+    }
+
+
+def _state_response(
+    request: HttpRequest, game: Game, can_edit: bool, *, status: int = 200, message: str = "", level: str = ""
+) -> HttpResponse:
+    context = _state_context(request, game, can_edit, message, level)
+    template = "games.html#state" if request.htmx else "games.html"
+    if not request.htmx:
+        context.update(_page_context(request, game, can_edit))
+    response = render(request, template, context, status=status)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _page_context(request: HttpRequest, game: Game, can_edit: bool) -> dict[str, Any]:
+    setup = game.setup if isinstance(game.setup, dict) else {}
+    seats = list(game.seats.all())
+    by_seat = {s.seat: s.name for s in seats}
+    starting = []
+    for choice in setup.get("starting_characters") or []:
+        card = CHARACTER_BY_ID.get(str(choice.get("card")))
+        tile = STARTING_TILE_BY_ID.get(str(choice.get("tile"))) if choice.get("tile") else None
+        if card:
+            starting.append(card.name + (f" + {tile.name}" if tile else ""))
+    boats = []
+    for boat_id, side in ((setup.get("akebono") or {}).get("boat_sides") or {}).items():
+        if boat_id in BOAT_BY_ID:
+            boats.append(f"{BOAT_BY_ID[boat_id].name}: side {side}")
+    sun = (setup.get("two_player") or {}).get("sun")
+    return {
+        "buildings": [BUILDING_BY_ID[b].name for b in setup.get("buildings") or [] if b in BUILDING_BY_ID],
+        "starting": starting,
+        "boats": boats,
+        "first_name": by_seat.get(game.first_player, ""),
+        "draft_names": [by_seat.get(n, "") for n in setup.get("draft_order") or []],
+        "sun_name": by_seat.get(sun, "") if isinstance(sun, int) else "",
+        "moon_name": by_seat.get(3 - sun, "") if isinstance(sun, int) and game.players == 2 else "",
+        "who_choices": [s.name for s in seats],
+    }
+
+
+# --- creating a game ----------------------------------------------------------------------------------------------
+
+
+def _new_form(
+    request: HttpRequest, values: dict[str, Any], errors: list[str], status: int = 200
+) -> HttpResponse:
+    rows = [
+        {
+            "n": i + 1,
+            "name": values.get(f"name{i + 1}", ""),
+            "colour": values.get(f"colour{i + 1}", COLOURS[i]),
+        }
+        for i in range(MAX_PLAYERS)
+    ]
+    context = {"rows": rows, "colours": COLOURS, "values": values, "errors": errors}
+    template = "games_new.html#form" if request.htmx else "games_new.html"
+    return render(request, template, context, status=status)
+
+
+def games_new(request: HttpRequest) -> HttpResponse:
+    """``/games/new/``: players (names, colours, seats), base or Akebono, Grand Master, seed; POST creates."""
+    if request.method in ("GET", "HEAD"):
+        # A link from the setup page may carry its options: ?seed=K7MX2QPA&akebono=1&grand_master=1
+        wanted = {
+            "seed": request.GET.get("seed", "")[:20],
+            "akebono": request.GET.get("akebono") == "1",
+            "grand_master": request.GET.get("grand_master") == "1",
+        }
+        return _new_form(request, wanted, [])
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
+    from setupgen import Options, OptionsError, SeedError, generate
+
+    post = request.POST
+    values: dict[str, Any] = {k: post.get(k, "")[:200] for k in post if k != "csrfmiddlewaretoken"}
+    values["akebono"] = post.get("akebono") == "1"
+    values["grand_master"] = post.get("grand_master") == "1"
+    errors: list[str] = []
+    players: list[NewPlayer] = []
+    for i in range(1, MAX_PLAYERS + 1):
+        name = " ".join(post.get(f"name{i}", "").split())
+        colour = post.get(f"colour{i}", "")
+        if not name:
+            continue
+        if len(name) > NAME_MAX:
+            errors.append(f"Player {i}: a name has at most {NAME_MAX} characters.")
+        if colour not in COLOURS:
+            errors.append(f"Player {i}: choose a colour from the list.")
+        players.append(NewPlayer(name, colour))
+    if not 2 <= len(players) <= MAX_PLAYERS:
+        errors.append(f"IKI is played by 2 to 4 players: fill in 2 to 4 names (you gave {len(players)}).")
+    if len({p.name.casefold() for p in players}) != len(players):
+        errors.append("Give each player a different name.")
+    if len({p.colour for p in players}) != len(players):
+        errors.append("Give each player a different colour.")
+    setup: dict[str, Any] | None = None
+    if not errors:
+        try:
+            options = Options(
+                players=len(players), akebono=values["akebono"], grand_master=values["grand_master"]
+            )
+            seed = post.get("seed", "").strip() or None
+            setup = generate(options, seed=seed).to_json()
+        except (OptionsError, SeedError) as exc:
+            errors.append(f"{str(exc)[:1].upper()}{str(exc)[1:]}.".replace("..", "."))
+    if errors or setup is None:
+        return _new_form(request, values, errors, status=400)
+    who = players[0].name
+    game = create_game(
+        players=players, akebono=values["akebono"], grand_master=values["grand_master"], setup=setup, who=who
+    )
+    response = redirect("game-share", game.edit_token)
+    response.set_cookie(WHO_COOKIE, quote(who), max_age=60 * 60 * 24 * 30, samesite="Lax")
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = reverse("game-share", args=[game.edit_token])
+        response.set_cookie(WHO_COOKIE, quote(who), max_age=60 * 60 * 24 * 30, samesite="Lax")
+    return response
+
+
+# --- the game ---------------------------------------------------------------------------------------------------
+
+
+def game_page(request: HttpRequest, token: str) -> HttpResponse:
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD"])
+    found = _load(request, token)
+    if isinstance(found, HttpResponse):
+        return found
+    game, can_edit = found
+    return _state_response(request, game, can_edit)
+
+
+def game_state(request: HttpRequest, token: str) -> HttpResponse:
+    """The polled partial. ``?v=N``: 204 (no body) while the game is at version N, else the fresh partial."""
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD"])
+    raw = request.GET.get("v")
+    seen = _int_or_none(raw) if raw is not None else None
+    if raw is not None and seen is None:
+        return _error(request, 400, "The version (?v=) must be a whole number.")
+    if not TOKEN_RE.fullmatch(token):
+        return _error(request, 404, "There is no game at this address. Check the link you were given.")
+    current = version_of(token)
+    if current is None:
+        return _error(request, 404, "There is no game at this address. Check the link you were given.")
+    if seen == current:
+        response = HttpResponse(status=204)
+        response["Cache-Control"] = "no-store"
+        return response
+    found = _load(request, token)
+    if isinstance(found, HttpResponse):
+        return found
+    game, can_edit = found
+    context = _state_context(request, game, can_edit)
+    response = render(request, "games.html#state", context)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def game_change(request: HttpRequest, token: str) -> HttpResponse:
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    found = _load(request, token)
+    if isinstance(found, HttpResponse):
+        return found
+    game, can_edit = found
+    if not can_edit:
+        return _error(
+            request,
+            403,
+            "This is the view-only link: it cannot change the game. Ask the table for the edit link.",
+        )
+    op = request.POST.get("op", "")
+    seat = _int_or_none(request.POST.get("seat"))
+    value = _int_or_none(request.POST.get("value"))
+    seen = _int_or_none(request.POST.get("v"))
+    if op in SEAT_OPS and op not in ("fire-add", "trade-add", "fire-top") and value is None:
+        return _state_response(
+            request, game, True, status=400, message="Enter a whole number.", level="error"
+        )
+    try:
+        game = apply_change(game.pk, op=op, who=_who(request), seat=seat, value=value, seen=seen)
+    except Conflict as exc:
+        return _state_response(request, exc.game, True, status=409, message=str(exc), level="warning")
+    except Refused as exc:
+        game.refresh_from_db()
+        return _state_response(request, game, True, status=400, message=str(exc), level="error")
+    if request.htmx:
+        return _state_response(request, game, True)
+    return redirect("game", token)
+
+
+def game_who(request: HttpRequest, token: str) -> HttpResponse:
+    """Remember the name this phone signs its changes with (a cookie; changes nothing in the game)."""
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    found = _load(request, token)
+    if isinstance(found, HttpResponse):
+        return found
+    _game, can_edit = found
+    if not can_edit:
+        return _error(request, 403, "This is the view-only link: it cannot change the game.")
+    name = " ".join(request.POST.get("who", "").split())
+    if not name or len(name) > NAME_MAX:
+        return _error(request, 400, f"Give this phone a name of 1 to {NAME_MAX} characters.")
+    response = redirect("game", token)
+    response.set_cookie(WHO_COOKIE, quote(name), max_age=60 * 60 * 24 * 30, samesite="Lax")
+    return response
+
+
+def _svg(url: str) -> str:
+    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
+    svg: str = image.to_string(encoding="unicode")
+    return svg
+
+
+def game_share(request: HttpRequest, token: str) -> HttpResponse:
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD"])
+    found = _load(request, token)
+    if isinstance(found, HttpResponse):
+        return found
+    game, can_edit = found
+    view_url = request.build_absolute_uri(game.view_url())
+    links = []
+    if can_edit:
+        edit_url = request.build_absolute_uri(game.edit_url())
+        links.append(
+            {
+                "title": "Players: this link can change the game",
+                "url": edit_url,
+                "qr": mark_safe(_svg(edit_url)),
+            }
+        )
+    links.append({"title": "Onlookers: view only", "url": view_url, "qr": mark_safe(_svg(view_url))})
+    token_back = game.edit_token if can_edit else game.view_token
+    return render(
+        request, "games_share.html", {"game": game, "links": links, "token": token_back, "can_edit": can_edit}
+    )
+
+
+def game_log(request: HttpRequest, token: str) -> HttpResponse:
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD"])
+    found = _load(request, token)
+    if isinstance(found, HttpResponse):
+        return found
+    game, can_edit = found
+    token_back = game.edit_token if can_edit else game.view_token
+    return render(
+        request, "games_log.html", {"game": game, "changes": game.changes.all(), "token": token_back}
+    )
+
+
+def _scoring_setup(game: Game) -> dict[str, Any]:
+    setup = game.setup if isinstance(game.setup, dict) else {}
+    ake = setup.get("akebono") or {}
+    personalities = [p for pair in (ake.get("personalities") or {}).values() for p in pair]
+    data: dict[str, Any] = {"buildings": list(setup.get("buildings") or [])}
+    if game.akebono:
+        data["personalities"] = personalities
+        data["boat_sides"] = dict(ake.get("boat_sides") or {})
+    return data
+
+
+def game_end(request: HttpRequest, token: str) -> HttpResponse:
+    """After New Year's Day: open the scoring walk-through with score track, firefighting, trade and setup."""
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    found = _load(request, token)
+    if isinstance(found, HttpResponse):
+        return found
+    game, can_edit = found
+    if not can_edit:
+        return _error(request, 403, "This is the view-only link: it cannot change the game.")
+    if game.scoresheet_url:
+        return redirect(game.scoresheet_url)
+    if not game.finished:
+        return _error(request, 400, "The game is not over yet: play New Year's Day first.")
+    from companion.models.scoresheets import SheetError, start_sheet
+
+    seats: list[Seat] = list(game.seats.all())
+    prefill: dict[str, dict[str, int]] = {}
+    for s in seats:
+        prefill[s.name] = {"score_track": s.score, "firefighting": s.firefighting}
+        if game.akebono:
+            prefill[s.name]["trade"] = s.trade
+    by_seat = {s.seat: s.name for s in seats}
+    try:
+        sheet = start_sheet(
+            names=[s.name for s in seats],
+            colours=[s.colour for s in seats],
+            akebono=game.akebono,
+            setup=_scoring_setup(game),
+            prefill=prefill,
+            firefighting_order=[by_seat[n] for n in firefighting_order(s.marker for s in seats)],
+            seed=game.seed or None,
+        )
+    except SheetError as exc:
+        return _error(request, 400, f"The scoring walk-through refused this game: {exc.message}")
+    url = sheet.get_absolute_url()
+    Game.objects.filter(pk=game.pk, scoresheet_url="").update(scoresheet_url=url)
+    game.refresh_from_db()
+    return redirect(game.scoresheet_url)
+
+
+urlpatterns = [
+    path("games/new/", games_new, name="games-new"),
+    path("games/<str:token>/", game_page, name="game"),
+    path("games/<str:token>/state", game_state, name="game-state"),
+    path("games/<str:token>/change", game_change, name="game-change"),
+    path("games/<str:token>/share", game_share, name="game-share"),
+    path("games/<str:token>/log", game_log, name="game-log"),
+    path("games/<str:token>/who", game_who, name="game-who"),
+    path("games/<str:token>/end", game_end, name="game-end"),
+]

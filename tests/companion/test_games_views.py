@@ -1,0 +1,410 @@
+"""The Django test client on every view of a tracked game (companion/views/games.py): full pages and htmx
+partials, valid and invalid input, edit and view-only tokens, hidden information kept out of the HTML."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from companion.models.games import Change, Game, NewPlayer, create_game
+from companion.views.games import LOG_ON_PAGE
+
+pytestmark = pytest.mark.django_db
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _game(players: int = 3, akebono: bool = True, grand_master: bool = False) -> Game:
+    from setupgen import Options, generate
+
+    setup = generate(Options(players=players, akebono=akebono, grand_master=grand_master), seed="K7MX2QPA")
+    names = [
+        NewPlayer("Anaïs", "red"),
+        NewPlayer("David", "blue"),
+        NewPlayer("Dominique", "green"),
+        NewPlayer("Ulric", "yellow"),
+    ]
+    return create_game(
+        players=names[:players], akebono=akebono, grand_master=grand_master, setup=setup.to_json(), who="test"
+    )
+
+
+def _change(client: Client, game: Game, htmx: bool = True, **form: Any) -> Any:
+    return client.post(f"/games/{game.edit_token}/change", form, **(HX if htmx else {}))
+
+
+# --- creating ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_new_game_form(client: Client, htmx: bool) -> None:
+    response = client.get("/games/new/", **(HX if htmx else {}))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="new-game"' in html
+    assert ("<html" in html) is not htmx
+    assert 'for="name1"' in html
+
+
+def test_new_game_form_takes_the_setup_options_from_the_query(client: Client) -> None:
+    html = client.get("/games/new/?seed=K7MX2QPA&akebono=1&grand_master=1").content.decode()
+    assert 'value="K7MX2QPA"' in html
+    assert html.count(" checked") == 2
+    assert client.get("/games/new/?akebono=maybe&seed=" + "x" * 500).status_code == 200
+
+
+def test_create_a_game_stores_the_setup_and_opens_the_share_page(client: Client) -> None:
+    form = {
+        "name1": " Anaïs ",
+        "colour1": "red",
+        "name2": "David",
+        "colour2": "blue",
+        "akebono": "1",
+        "seed": "k7mx2qpa",
+    }
+    response = client.post("/games/new/", form)
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert response["Location"] == f"/games/{game.edit_token}/share"
+    assert game.setup["seed"] == "K7MX2QPA"
+    assert game.generator_version == str(game.setup["generator_version"])
+    assert [s.name for s in game.seats.all()] == ["Anaïs", "David"]
+    assert len(game.edit_token) >= 22 and len(game.view_token) >= 22 and game.edit_token != game.view_token
+    share = client.get(response["Location"])
+    html = share.content.decode()
+    assert html.count("<svg") == 2
+    assert game.view_token in html and game.edit_token in html
+
+
+def test_create_with_htmx_redirects_by_header(client: Client) -> None:
+    response = client.post(
+        "/games/new/", {"name1": "A", "colour1": "red", "name2": "B", "colour2": "blue"}, **HX
+    )
+    assert response.status_code == 204
+    assert response["HX-Redirect"].endswith("/share")
+
+
+@pytest.mark.parametrize(
+    ("form", "message"),
+    [
+        ({"name1": "Anaïs", "colour1": "red"}, "2 to 4 players"),
+        ({"name1": "A", "colour1": "red", "name2": "a", "colour2": "blue"}, "different name"),
+        ({"name1": "A", "colour1": "red", "name2": "B", "colour2": "red"}, "different colour"),
+        ({"name1": "A", "colour1": "pink", "name2": "B", "colour2": "red"}, "colour from the list"),
+        ({"name1": "A" * 41, "colour1": "red", "name2": "B", "colour2": "blue"}, "at most 40"),
+        (
+            {
+                "name1": "A",
+                "colour1": "red",
+                "name2": "B",
+                "colour2": "blue",
+                "name3": "C",
+                "colour3": "green",
+                "akebono": "1",
+                "grand_master": "1",
+            },
+            "Grand Master",
+        ),
+        ({"name1": "A", "colour1": "red", "name2": "B", "colour2": "blue", "seed": "!!"}, "eed"),
+    ],
+)
+@pytest.mark.parametrize("htmx", [False, True])
+def test_create_refuses_bad_input(client: Client, form: dict[str, str], message: str, htmx: bool) -> None:
+    response = client.post("/games/new/", form, **(HX if htmx else {}))
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert Game.objects.count() == 0
+
+
+# --- the game page and polling ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_game_page_edit_and_view(client: Client, htmx: bool) -> None:
+    game = _game()
+    edit = client.get(f"/games/{game.edit_token}/", **(HX if htmx else {})).content.decode()
+    view = client.get(f"/games/{game.view_token}/", **(HX if htmx else {})).content.decode()
+    assert 'id="state"' in edit and 'id="state"' in view
+    assert "<form" in edit
+    assert "<form" not in view and "<button" not in view
+    assert game.edit_token not in view
+
+
+def test_unknown_or_malformed_token_is_404(client: Client) -> None:
+    assert client.get("/games/" + "x" * 24 + "/").status_code == 404
+    assert client.get("/games/short/").status_code == 404
+    assert client.get("/games/" + "x" * 24 + "/state?v=1").status_code == 404
+    assert client.post("/games/" + "x" * 24 + "/change", {"op": "next"}).status_code == 404
+
+
+def test_polling_answers_204_while_unchanged(client: Client) -> None:
+    game = _game()
+    url = f"/games/{game.view_token}/state"
+    unchanged = client.get(f"{url}?v={game.version}", **HX)
+    assert unchanged.status_code == 204
+    assert unchanged.content == b""
+    _change(client, game, op="score-add", seat=1, value=3)
+    fresh = client.get(f"{url}?v={game.version}", **HX)
+    assert fresh.status_code == 200
+    assert f"?v={game.version + 1}" in fresh.content.decode()
+    assert client.get(f"{url}?v={game.version + 1}", **HX).status_code == 204
+    assert client.get(url).status_code == 200
+
+
+@pytest.mark.parametrize("v", ["abc", "1.5", "", "99999999999"])
+def test_polling_bad_version_is_400(client: Client, v: str) -> None:
+    game = _game()
+    assert client.get(f"/games/{game.edit_token}/state?v={v}").status_code == 400
+
+
+# --- changes ------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_quick_score_and_log(client: Client, htmx: bool) -> None:
+    game = _game()
+    client.cookies["iki_who"] = "David%27s%20phone"
+    response = _change(client, game, htmx, op="score-add", seat=2, value=5)
+    assert response.status_code == (200 if htmx else 302)
+    game.refresh_from_db()
+    assert game.seats.get(seat=2).score == 5
+    change = game.changes.first()
+    assert change is not None
+    assert change.who == "David's phone"
+    assert "+5 IKI for David" in change.summary
+
+
+@pytest.mark.parametrize(
+    ("form", "message"),
+    [
+        ({"op": "score-add", "seat": 1, "value": 4}, "Choose +1"),
+        ({"op": "score-add", "seat": 1, "value": -1}, "below 0"),
+        ({"op": "score-add", "seat": 9, "value": 1}, "one of the game"),
+        ({"op": "score-set", "seat": 1, "value": -3, "v": 1}, "from 0 to 999"),
+        ({"op": "score-set", "seat": 1, "value": "x", "v": 1}, "whole number"),
+        ({"op": "fire-set", "seat": 1, "value": 11, "v": 1}, "from 0 to 10"),
+        ({"op": "trade-set", "seat": 1, "value": 12, "v": 1}, "from 0 to 10"),
+        ({"op": "explode"}, "Unknown change"),
+        ({"op": "undo", "v": 1}, "nothing to undo"),
+    ],
+)
+@pytest.mark.parametrize("htmx", [False, True])
+def test_bad_changes_are_refused_and_change_nothing(
+    client: Client, form: dict[str, Any], message: str, htmx: bool
+) -> None:
+    game = _game()
+    response = _change(client, game, htmx, **form)
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    game.refresh_from_db()
+    assert game.version == 1
+    assert [s.score for s in game.seats.all()] == [0, 0, 0]
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_stale_set_change_is_409_with_the_fresh_state(client: Client, htmx: bool) -> None:
+    game = _game()
+    assert _change(client, game, op="fire-set", seat=1, value=4, v=1).status_code == 200
+    stale = _change(client, game, htmx, op="fire-set", seat=1, value=7, v=1)
+    assert stale.status_code == 409
+    html = stale.content.decode()
+    assert "Someone else changed the game first" in html
+    assert 'id="fire-1">4<' in html
+    game.refresh_from_db()
+    assert game.seats.get(seat=1).firefighting == 4
+
+
+def test_view_token_cannot_change(client: Client) -> None:
+    game = _game()
+    for url, form in [
+        ("change", {"op": "score-add", "seat": 1, "value": 3}),
+        ("change", {"op": "next", "v": 1}),
+        ("who", {"who": "x"}),
+        ("end", {}),
+    ]:
+        response = client.post(f"/games/{game.view_token}/{url}", form)
+        assert response.status_code == 403
+        assert "view-only link" in response.content.decode()
+    game.refresh_from_db()
+    assert game.version == 1
+
+
+def test_firefighting_stack_and_turn_order(client: Client) -> None:
+    game = _game(players=3)
+    first = game.first_player
+    seats = [1, 2, 3]
+    clockwise = [*seats[first - 1 :], *seats[: first - 1]]
+    page = client.get(f"/games/{game.edit_token}/").content.decode()
+    names = {1: "Anaïs", 2: "David", 3: "Dominique"}
+    order_html = page[page.index('id="order-title"') :]
+    assert [order_html.index(names[s]) for s in clockwise] == sorted(
+        order_html.index(names[s]) for s in clockwise
+    )
+    _change(client, game, op="fire-set", seat=clockwise[2], value=2, v=1)
+    _change(client, game, op="fire-set", seat=clockwise[0], value=2, v=2)
+    _change(client, game, op="next", v=3)
+    _change(client, game, op="next", v=4)
+    _change(client, game, op="next", v=5)
+    game.refresh_from_db()
+    assert (game.month, game.phase) == (2, "A")
+    page = client.get(f"/games/{game.edit_token}/").content.decode()
+    order_html = page[
+        page.index('id="order-title"') : page.index("</section>", page.index('id="order-title"'))
+    ]
+    expected = [clockwise[0], clockwise[2], clockwise[1]]
+    positions = [order_html.index(names[s]) for s in expected]
+    assert positions == sorted(positions)
+    assert "on top of the stack on space 2" in page
+
+
+def test_undo_reverts_the_last_change_and_is_logged(client: Client) -> None:
+    game = _game()
+    _change(client, game, op="score-add", seat=1, value=3)
+    _change(client, game, op="fire-add", seat=2)
+    _change(client, game, op="undo", v=3)
+    game.refresh_from_db()
+    assert game.seats.get(seat=2).firefighting == 0
+    assert game.seats.get(seat=1).score == 3
+    _change(client, game, op="undo", v=4)
+    game.refresh_from_db()
+    assert game.seats.get(seat=1).score == 0
+    assert Change.objects.filter(game=game, undone=True).count() == 2
+    log = client.get(f"/games/{game.view_token}/log").content.decode()
+    assert "Undid: +3 IKI for Anaïs" in log
+
+
+def _advance_to(client: Client, game: Game, month: int, phase: str) -> None:
+    game.refresh_from_db()
+    while (game.month, game.phase) != (month, phase) and not game.finished:
+        assert _change(client, game, op="next", v=game.version).status_code == 200
+        game.refresh_from_db()
+
+
+def test_hidden_information_is_not_in_the_html_before_it_is_due(client: Client) -> None:
+    """RULINGS R16-R18: fire Nagaya at the fire, next Personalities at the season change, New Character at its
+    month's start, blocking tile at its month's start."""
+    from scoring.catalogue import CHARACTER_BY_ID, PERSONALITY_BY_ID
+
+    game = _game(players=2, akebono=True, grand_master=True)
+    setup = game.setup
+    fire5 = next(f for f in setup["fires"] if f["month"] == 5)
+    summer = [PERSONALITY_BY_ID[p].name for p in setup["akebono"]["personalities"]["summer"]]
+    month2 = CHARACTER_BY_ID[setup["akebono"]["new_characters"]["2"]].name
+    month1 = CHARACTER_BY_ID[setup["akebono"]["new_characters"]["1"]].name
+
+    def html(token: str) -> str:
+        return client.get(f"/games/{token}/").content.decode()
+
+    page = html(game.view_token)
+    assert month1 in page and month2 not in page
+    assert f"Ikizama space {setup['two_player']['blocking_tiles'][0]} is blocked" in page
+    assert "burns" not in page and not any(name in page for name in summer)
+    _advance_to(client, game, 3, "B")
+    page = html(game.view_token)
+    assert not any(name in page for name in summer)
+    _advance_to(client, game, 3, "C")
+    page = html(game.view_token)
+    assert all(name in page for name in summer)
+    _advance_to(client, game, 5, "B")
+    assert f"Nagaya {fire5['nagaya']} burns" not in html(game.edit_token)
+    assert "burns" not in html(game.edit_token)
+    _advance_to(client, game, 5, "C")
+    assert f"Nagaya {fire5['nagaya']} burns" in html(game.edit_token)
+
+
+def test_who_sets_the_phone_name(client: Client) -> None:
+    game = _game()
+    response = client.post(f"/games/{game.edit_token}/who", {"who": "  Anaïs  "})
+    assert response.status_code == 302
+    _change(client, game, op="trade-add", seat=1)
+    assert game.changes.first().who == "Anaïs"  # type: ignore[union-attr]
+    assert client.post(f"/games/{game.edit_token}/who", {"who": ""}).status_code == 400
+    assert client.post(f"/games/{game.edit_token}/who", {"who": "x" * 41}).status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("url", "method"),
+    [
+        ("", "post"),
+        ("state", "post"),
+        ("change", "get"),
+        ("who", "get"),
+        ("end", "get"),
+        ("share", "post"),
+        ("log", "post"),
+    ],
+)
+def test_wrong_method_is_405(client: Client, url: str, method: str) -> None:
+    game = _game()
+    response = getattr(client, method)(f"/games/{game.edit_token}/{url}")
+    assert response.status_code == 405
+
+
+def test_end_before_new_year_is_refused(client: Client) -> None:
+    game = _game()
+    response = client.post(f"/games/{game.edit_token}/end")
+    assert response.status_code == 400
+    assert "not over" in response.content.decode()
+
+
+def test_a_whole_game_ends_in_the_scoring_walk_through(client: Client) -> None:
+    game = _game(players=3, akebono=True)
+    _change(client, game, op="score-set", seat=1, value=28, v=1)
+    _change(client, game, op="fire-set", seat=2, value=7, v=2)
+    _change(client, game, op="trade-set", seat=3, value=3, v=3)
+    _advance_to(client, game, 13, "new-year")
+    page = client.get(f"/games/{game.edit_token}/").content.decode()
+    assert "New Year&#x27;s Day" in page or "New Year's Day" in page
+    assert _change(client, game, op="next", v=game.version).status_code == 200
+    game.refresh_from_db()
+    assert game.finished
+    assert _change(client, game, op="score-add", seat=1, value=1).status_code == 400
+    response = client.post(f"/games/{game.edit_token}/end")
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.scoresheet_url == response["Location"]
+    sheet = client.get(response["Location"])
+    assert sheet.status_code == 200
+    from companion.models.scoresheets import ScoreSheet
+
+    table = ScoreSheet.objects.get().table
+    players = {p["name"]: p for p in table["players"]}
+    assert players["Anaïs"]["score_track"] == 28
+    assert players["David"]["firefighting"] == 7
+    assert players["Dominique"]["trade"] == 3
+    assert sorted(table["setup"]["buildings"]) == sorted(game.setup["buildings"])
+    again = client.post(f"/games/{game.edit_token}/end")
+    assert again["Location"] == game.scoresheet_url
+    assert game.scoresheet_url in client.get(f"/games/{game.view_token}/").content.decode()
+
+
+def test_share_page_of_the_view_token_shows_only_the_view_link(client: Client) -> None:
+    game = _game()
+    html = client.get(f"/games/{game.view_token}/share").content.decode()
+    assert html.count("<svg") == 1
+    assert game.view_token in html
+    assert game.edit_token not in html
+
+
+def test_log_page_lists_every_change(client: Client) -> None:
+    game = _game()
+    for _ in range(LOG_ON_PAGE + 2):
+        _change(client, game, op="trade-add", seat=3)
+    page = client.get(f"/games/{game.edit_token}/").content.decode()
+    log = client.get(f"/games/{game.edit_token}/log").content.decode()
+    assert page.count("Dominique +1 trade (now") == LOG_ON_PAGE
+    assert log.count("Dominique +1 trade (now") == LOG_ON_PAGE + 2
+    assert "Game created" in log
+    assert client.head(f"/games/{game.view_token}/log").status_code == 200
+
+
+def test_trade_income_is_shown_after_the_fire(client: Client) -> None:
+    """Akebono "Trade track income": after each fire every player gains the bonuses reached."""
+    game = _game()
+    _change(client, game, op="trade-set", seat=2, value=6, v=1)
+    _advance_to(client, game, 5, "B")
+    assert "Trade track income now" not in client.get(f"/games/{game.edit_token}/").content.decode()
+    _advance_to(client, game, 5, "C")
+    page = client.get(f"/games/{game.edit_token}/").content.decode()
+    assert "David (trade 6): 1 mon, 1 sandal, 1 rice" in page
