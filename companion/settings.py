@@ -67,7 +67,8 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # Connections persist (CONN_MAX_AGE) on SQLite too, so the pragmas above run once per server thread, not on
+    # every request: opening a connection costs several times a poll's query.
     DATABASES["default"].setdefault("OPTIONS", {}).update(_SQLITE_OPTIONS)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

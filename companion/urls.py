@@ -1,8 +1,15 @@
 """URLs: each feature module of ``companion.views`` brings its own ``urlpatterns``."""
 
-from companion.views import api, home
+from companion.views import api, games, home, pads, scorepad, setup
 
-urlpatterns = [*home.urlpatterns, *api.urlpatterns]
+urlpatterns = [
+    *home.urlpatterns,
+    *api.urlpatterns,
+    *pads.urlpatterns,
+    *setup.urlpatterns,
+    *games.urlpatterns,
+    *scorepad.urlpatterns,
+]
 
 handler400 = "companion.views.errors.bad_request"
 handler403 = "companion.views.errors.forbidden"

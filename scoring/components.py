@@ -58,11 +58,16 @@ class CharType(StrEnum):
 
     @property
     def plural(self) -> str:
-        return _TYPE_LABELS[self] + "s"
+        return _TYPE_PLURALS[self]
 
 
 CHAR_TYPES: tuple[CharType, ...] = tuple(CharType)
 _TYPE_LABELS: dict[str, str] = {t.value: t.value.replace("-", " ").title() for t in CharType}
+_TYPE_PLURALS: dict[str, str] = {
+    **{t.value: label + "s" for t, label in zip(CharType, _TYPE_LABELS.values(), strict=True)},
+    "master-craftsman": "Master Craftsmen",
+    "special": "Special characters",
+}
 
 
 class Wild(StrEnum):

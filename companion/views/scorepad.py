@@ -131,7 +131,6 @@ NUMBER_LABELS: Final = {
     "trade": "Trade space",
 }
 #: Column headings of the player board where the type's own plural reads oddly.
-GROUP_LABELS: Final = {CharType.MASTER_CRAFTSMAN: "Master Craftsmen", CharType.SPECIAL: "Special characters"}
 RESOURCE_FIELDS: Final = ("mon", "koban", "wood", "rice", "sandals")
 PAD_SIZES: Final = {"a4": "A4", "letter": "letter"}
 #: Only malformed requests get their answer swapped in by htmx: its default leaves 4xx pages unswapped.
@@ -483,7 +482,7 @@ def _card_groups(
     groups: list[tuple[str, str, CharType | None, tuple[Character, ...]]] = [
         (
             t.value,
-            GROUP_LABELS.get(t, t.plural),
+            t.plural,
             t,
             tuple(c for c in cat.CHARACTERS if c.type is t and c.expansion in expansions),
         )

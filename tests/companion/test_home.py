@@ -1,0 +1,42 @@
+"""The start page, the health check, error pages and static files."""
+
+from __future__ import annotations
+
+from django.test import Client
+
+
+def test_home_links_every_feature(client: Client) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    for href in ('href="/setup/"', 'href="/games/new/"', 'href="/score/"', 'href="/score/pads/"'):
+        assert href in html
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
+    assert 'hx-headers=\'{"X-CSRFToken": "' in html  # the CSRF header for htmx on <body>
+    assert "/static/django_htmx/htmx" in html  # django-htmx's bundled htmx, no CDN
+
+
+def test_static_files_are_served_without_debug(client: Client) -> None:
+    html = client.get("/").content.decode()
+    script = html.split('<script src="')[1].split('"')[0]
+    assert client.get(script).status_code == 200
+    assert client.get("/static/companion/app.css").status_code == 200
+
+
+def test_healthz(client: Client) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert b"ok" in response.content
+
+
+def test_unknown_page_is_a_friendly_404(client: Client) -> None:
+    response = client.get("/no/such/page")
+    assert response.status_code == 404
+    assert b"There is nothing at this address." in response.content
+    assert b"Back to the start" in response.content
+
+
+def test_unknown_api_address_is_json(client: Client) -> None:
+    response = client.get("/api/v2/score")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not-found"
