@@ -1,1 +1,4 @@
 """Models of the companion, one module per feature; imported here so Django finds them."""
+
+from companion.models.games import Change, Game, Seat  # noqa: F401  (issue 5: tracked games)
+from companion.models.scoresheets import ScoreSheet  # noqa: F401  (issue 4: scoring walk-through)
