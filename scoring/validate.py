@@ -18,7 +18,7 @@ from typing import Final
 from scoring import catalogue as cat
 from scoring.components import SEASONS, Expansion, Wild
 from scoring.score import MAX_FISH, firefighting_groups, wild_kind
-from scoring.table import NUMBER_FIELDS, PlayerState, Setup, Table
+from scoring.table import LIST_FIELDS, NUMBER_FIELDS, PlayerState, Setup, Table
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
@@ -129,16 +129,7 @@ SOURCED_TOKENS: Final = frozenset(t.id for t in cat.TOKENS if t.source)
 NEW_CHARACTER_PAIRS: Final = tuple((m, cat.new_characters_of_month(m)) for m in range(1, 13))
 
 
-_LISTS: Final = (
-    "characters",
-    "retirement_tokens",
-    "buildings",
-    "fish",
-    "pipes",
-    "tobacco",
-    "boats",
-    "personalities",
-)
+_LISTS: Final = LIST_FIELDS
 
 
 def _held(player: PlayerState) -> Iterator[tuple[str, str, str]]:

@@ -21,41 +21,13 @@ from reportlab.lib.pagesizes import A4, letter
 from companion.pdf import scorepad
 from companion.pdf.scorepad import PadPlayer, blank_pad, filled_pad, layout
 from scoring import LINE_LABELS, evaluate, lines_for
+from scoring.examples import WORKED_EXAMPLE
 
 SCREENS = Path(__file__).resolve().parents[2] / "out" / "screens"
 DATE = datetime.date(2026, 11, 22)
 SIZES = {"A4": A4, "letter": letter}
 
 Item = tuple[str, float, float]  # text, x, y of one text run
-
-#: iki-rulebook.txt, END OF THE GAME AND SCORING: the worked example, Anaïs at 100 (as tests/scoring has it).
-WORKED_EXAMPLE = {
-    "players": [
-        {
-            "name": "Anaïs",
-            "score_track": 28,
-            "characters": [
-                "salt-peddler",
-                "book-lender",
-                "sake-peddler",
-                "dice-maker",
-                "carpenter",
-                "puppeteer",
-            ],
-            "wild_types": {"puppeteer": "shop-seller"},
-            "retirement_tokens": ["puppeteer"],
-            "buildings": ["restaurant"],
-            "fish": ["fish-spring-bonus", "fish-summer-bonus", "fish-autumn"],
-            "pipes": ["pipe-spring-1"],
-            "tobacco": ["tobacco-autumn-2", "tobacco-winter-1"],
-            "mon": 5,
-            "koban": 1,
-            "firefighting": 6,
-        },
-        {"name": "David", "score_track": 40, "characters": ["cotton-peddler"], "firefighting": 3},
-    ]
-}
-
 
 def read(pdf: bytes) -> tuple[PdfReader, list[Item]]:
     reader = PdfReader(io.BytesIO(pdf))

@@ -3,25 +3,7 @@
 from __future__ import annotations
 
 from scoring import evaluate
-
-ANAIS = {
-    "name": "Anaïs",
-    "score_track": 28,
-    # 3 types hired (street peddlers x3, an artisan, a master craftsman) + the retired Puppeteer as a 4th type.
-    "characters": ["salt-peddler", "book-lender", "sake-peddler", "dice-maker", "carpenter", "puppeteer"],
-    "wild_types": {"puppeteer": "shop-seller"},
-    "retirement_tokens": ["puppeteer"],
-    "buildings": ["restaurant"],
-    "fish": ["fish-spring-bonus", "fish-summer-bonus", "fish-autumn"],
-    "pipes": ["pipe-spring-1"],
-    "tobacco": ["tobacco-autumn-2", "tobacco-winter-1"],
-    "mon": 5,
-    "koban": 1,
-    "firefighting": 6,
-}
-DAVID = {"name": "David", "score_track": 40, "characters": ["cotton-peddler"], "firefighting": 3}
-
-WORKED_EXAMPLE = {"players": [ANAIS, DAVID]}
+from scoring.examples import WORKED_EXAMPLE
 
 
 def test_anais_scores_100() -> None:
