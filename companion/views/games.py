@@ -23,6 +23,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_safe
 
 from companion.models.games import (
     COLOURS,
@@ -247,21 +248,25 @@ def games_new(request: HttpRequest) -> HttpResponse:
     game = create_game(
         players=players, akebono=values["akebono"], grand_master=values["grand_master"], setup=setup, who=who
     )
-    response = redirect("game-share", game.edit_token)
-    response.set_cookie(WHO_COOKIE, quote(who), max_age=60 * 60 * 24 * 30, samesite="Lax")
     if request.htmx:
         response = HttpResponse(status=204)
         response["HX-Redirect"] = reverse("game-share", args=[game.edit_token])
-        response.set_cookie(WHO_COOKIE, quote(who), max_age=60 * 60 * 24 * 30, samesite="Lax")
+    else:
+        response = redirect("game-share", game.edit_token)
+    return _remember_who(response, who)
+
+
+def _remember_who(response: HttpResponse, who: str) -> HttpResponse:
+    """This phone signs its changes as ``who`` (a cookie kept for a month)."""
+    response.set_cookie(WHO_COOKIE, quote(who), max_age=60 * 60 * 24 * 30, samesite="Lax")
     return response
 
 
 # --- the game ---------------------------------------------------------------------------------------------------
 
 
+@require_safe
 def game_page(request: HttpRequest, token: str) -> HttpResponse:
-    if request.method not in ("GET", "HEAD"):
-        return HttpResponseNotAllowed(["GET", "HEAD"])
     found = _load(request, token)
     if isinstance(found, HttpResponse):
         return found
@@ -269,10 +274,9 @@ def game_page(request: HttpRequest, token: str) -> HttpResponse:
     return _state_response(request, game, can_edit)
 
 
+@require_safe
 def game_state(request: HttpRequest, token: str) -> HttpResponse:
     """The polled partial. ``?v=N``: 204 (no body) while the game is at version N, else the fresh partial."""
-    if request.method not in ("GET", "HEAD"):
-        return HttpResponseNotAllowed(["GET", "HEAD"])
     raw = request.GET.get("v")
     seen = _int_or_none(raw) if raw is not None else None
     if raw is not None and seen is None:
@@ -342,9 +346,7 @@ def game_who(request: HttpRequest, token: str) -> HttpResponse:
     name = " ".join(request.POST.get("who", "").split())
     if not name or len(name) > NAME_MAX:
         return _error(request, 400, f"Give this phone a name of 1 to {NAME_MAX} characters.")
-    response = redirect("game", token)
-    response.set_cookie(WHO_COOKIE, quote(name), max_age=60 * 60 * 24 * 30, samesite="Lax")
-    return response
+    return _remember_who(redirect("game", token), name)
 
 
 def _svg(url: str) -> str:
@@ -353,9 +355,8 @@ def _svg(url: str) -> str:
     return svg
 
 
+@require_safe
 def game_share(request: HttpRequest, token: str) -> HttpResponse:
-    if request.method not in ("GET", "HEAD"):
-        return HttpResponseNotAllowed(["GET", "HEAD"])
     found = _load(request, token)
     if isinstance(found, HttpResponse):
         return found
@@ -378,9 +379,8 @@ def game_share(request: HttpRequest, token: str) -> HttpResponse:
     )
 
 
+@require_safe
 def game_log(request: HttpRequest, token: str) -> HttpResponse:
-    if request.method not in ("GET", "HEAD"):
-        return HttpResponseNotAllowed(["GET", "HEAD"])
     found = _load(request, token)
     if isinstance(found, HttpResponse):
         return found
