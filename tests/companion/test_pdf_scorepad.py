@@ -29,6 +29,7 @@ SIZES = {"A4": A4, "letter": letter}
 
 Item = tuple[str, float, float]  # text, x, y of one text run
 
+
 def read(pdf: bytes) -> tuple[PdfReader, list[Item]]:
     reader = PdfReader(io.BytesIO(pdf))
     items: list[Item] = []
