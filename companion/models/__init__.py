@@ -2,3 +2,4 @@
 
 from companion.models.games import Change, Game, Seat  # noqa: F401  (issue 5: tracked games)
 from companion.models.scoresheets import ScoreSheet  # noqa: F401  (issue 4: scoring walk-through)
+from companion.models.setup_progress import SetupProgress  # noqa: F401  (issue 3: setup checklist ticks)

@@ -3,6 +3,10 @@
 Thin views: parse the query string, call :mod:`setupgen`, render. Every address carries the options and the seed
 in its query string, so a link reproduces its setup (RULINGS R19). Hidden information is never in a page's HTML
 until the table asks for that one item (``show=ITEM``); htmx swaps in just that item.
+
+The checklist's ticks are kept on the server (companion/models/setup_progress.py), keyed by :func:`setup_key`, so a
+reload, a phone that slept or a second phone with the share link sees them: ``POST /setup/ticks?...`` saves one
+step (htmx, on each tap) or the whole form (without JavaScript, "Save ticks", then back to the page).
 """
 
 from __future__ import annotations
@@ -15,8 +19,10 @@ from urllib.parse import urlencode
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import path, reverse
-from django.views.decorators.http import require_safe
+from django.utils.cache import add_never_cache_headers
+from django.views.decorators.http import require_POST, require_safe
 
+from companion.models.setup_progress import change_ticks, tick, ticked
 from companion.pdf.setup_sheet import PAGE_SIZES, setup_sheet_pdf
 from companion.views.errors import json_error
 from setupgen import (
@@ -30,7 +36,7 @@ from setupgen import (
     hidden_items,
     new_seed,
 )
-from setupgen.checklist import Hidden, Section
+from setupgen.checklist import Hidden, Section, Step
 from setupgen.generate import MAX_PLAYERS, MIN_PLAYERS
 
 TRUE_WORDS = frozenset({"1", "true", "on", "yes"})
@@ -104,6 +110,17 @@ def options_query(options: Options, seed: str | None = None, **extra: str) -> st
 
 def game_url(options: Options, seed: str | None = None, **extra: str) -> str:
     return f"{reverse('setup-game')}?{options_query(options, seed, **extra)}"
+
+
+def setup_key(setup: Setup) -> str:
+    """What identifies a setup for its saved ticks: the generator's version, the normalized options and the seed
+    (RULINGS R19), e.g. ``v1?players=2&akebono=1&grand_master=1&seed=K7MX2QPA``. A new generator version makes a
+    new setup from the same seed, so its ticks start afresh."""
+    return f"v{setup.generator_version}?{options_query(setup.options, setup.seed)}"
+
+
+def ticks_url(options: Options, seed: str) -> str:
+    return f"{reverse('setup-ticks')}?{options_query(options, seed)}"
 
 
 def sentence(message: str) -> str:
@@ -186,14 +203,32 @@ def _entry(base: str, item: Hidden, revealed: bool) -> dict[str, Any]:
     }
 
 
-def _sections(setup: Setup, shown: str | None) -> list[dict[str, Any]]:
+def _sections(
+    setup: Setup, steps: tuple[Step, ...], shown: str | None, done: frozenset[str]
+) -> list[dict[str, Any]]:
     base = game_url(setup.options, setup.seed)
     groups: dict[Section, list[dict[str, Any]]] = {}
-    for step in checklist(setup):
+    for step in steps:
         groups.setdefault(step.section, []).append(
-            {"step": step, "hidden": [_entry(base, h, h.id == shown) for h in step.hidden]}
+            {
+                "step": step,
+                "done": step.id in done,
+                "hidden": [_entry(base, h, h.id == shown) for h in step.hidden],
+            }
         )
     return [{"section": section, "steps": steps} for section, steps in groups.items()]
+
+
+def _progress(
+    steps: tuple[Step, ...], done: frozenset[str], message: str = "", level: str = "ok"
+) -> dict[str, Any]:
+    """The tick count line (``#setup-progress``): how many steps are ticked, and what the last save did."""
+    return {
+        "done_count": sum(1 for step in steps if step.id in done),
+        "total": len(steps),
+        "message": message,
+        "level": level,
+    }
 
 
 def _summary(options: Options) -> str:
@@ -232,11 +267,17 @@ def setup_game(request: HttpRequest) -> HttpResponse:
             "setup_game.html#hidden-item",
             {"entry": _entry(game_url(options, setup.seed), ids[item_id], bool(show))},
         )
+    done = ticked(setup_key(setup))
+    steps = checklist(setup)
     context = {
         "setup": setup,
         "seed_spaced": spaced_seed(setup.seed),
         "summary": _summary(options),
-        "sections": _sections(setup, show or None),
+        "sections": _sections(setup, steps, show or None, done),
+        "done": sorted(done),
+        "shown": show,
+        "progress": _progress(steps, done, "Ticks saved." if request.GET.get("saved") == "1" else ""),
+        "ticks_url": ticks_url(options, setup.seed),
         "share_url": request.build_absolute_uri(game_url(options, setup.seed)),
         "reroll_url": game_url(options),
         "options_url": f"{reverse('setup-options')}?{options_query(options)}",
@@ -258,6 +299,70 @@ def setup_game(request: HttpRequest) -> HttpResponse:
     response = render(request, "setup_game.html#setup" if request.htmx else "setup_game.html", context)
     if request.htmx:
         response["HX-Push-Url"] = game_url(options, setup.seed)
+    add_never_cache_headers(response)  # the ticks change: a reload must ask again
+    return response
+
+
+def _ticks_error(request: HttpRequest, message: str, setup: Setup | None = None) -> HttpResponse:
+    """400: nothing was saved. htmx gets the tick count line with the message; a form, the error page."""
+    if request.htmx:
+        if setup is None:
+            progress: dict[str, Any] = {"total": None, "message": message, "level": "error"}
+        else:
+            progress = _progress(checklist(setup), ticked(setup_key(setup)), message, "error")
+        return render(request, "setup_game.html#progress", {"progress": progress}, status=400)
+    return render(request, "error.html", {"status": 400, "message": message}, status=400)
+
+
+@require_POST
+def setup_ticks(request: HttpRequest) -> HttpResponse:
+    """``POST /setup/ticks?players=N[&akebono=1][&grand_master=1]&seed=CODE``: save the checklist's ticks.
+
+    ``step=ID`` (htmx on each tap): tick that one step if ``done=ID`` is posted too, else untick it; htmx gets the
+    tick count line. Without ``step`` (the no-JavaScript "Save ticks" form): ``done`` lists the ticked boxes and
+    ``seen`` the ticks the page showed, so only what this phone changed is saved and another phone's ticks made
+    meanwhile stay. Then 303 back to the page. Bad options, a bad seed or an unknown step id: 400, nothing saved.
+    """
+    try:
+        options, seed = parse_request(request.GET, seed_required=True)
+        assert seed is not None
+        setup = generate(options, seed)
+    except (QueryError, SeedError) as exc:
+        return _ticks_error(request, sentence(str(exc)) + " Nothing was saved.")
+    all_steps = checklist(setup)
+    steps = {step.id: step for step in all_steps}
+    key = setup_key(setup)
+    posted = [value.strip() for value in request.POST.getlist("done")]
+    seen = [value.strip() for value in request.POST.getlist("seen")]
+    step_id = request.POST["step"].strip() if "step" in request.POST else None
+    unknown = [
+        value for value in (*posted, *seen, *([step_id] if step_id is not None else [])) if value not in steps
+    ]
+    if unknown:
+        message = f"This setup has no step {unknown[0][:40]!r}; nothing was saved."
+        return _ticks_error(request, message, setup)
+    # The no-JavaScript page may have one hidden item revealed (show=ITEM): it stays revealed after "Save ticks".
+    show = request.POST.get("show", "").strip()
+    if show and show not in {item.id for item in hidden_items(setup)}:
+        return _ticks_error(
+            request, f"This setup has no hidden item {show[:40]!r}; nothing was saved.", setup
+        )
+    back = game_url(options, setup.seed, **({"show": show} if show else {}))
+    if step_id is not None:
+        step = steps[step_id]
+        now = step.id in posted
+        done = tick(key, step.id, now)
+        message = f"Saved: “{step.title}” {'ticked' if now else 'unticked'}."
+        anchor = f"#step-{step.id}"
+    else:
+        done = change_ticks(key, add=set(posted) - set(seen), remove=set(seen) - set(posted))
+        message = "Ticks saved."
+        back = game_url(options, setup.seed, saved="1", **({"show": show} if show else {}))
+        anchor = "#setup-progress"
+    if request.htmx:
+        return render(request, "setup_game.html#progress", {"progress": _progress(all_steps, done, message)})
+    response = HttpResponseRedirect(back + anchor)
+    response.status_code = 303
     return response
 
 
@@ -305,6 +410,7 @@ def api_setup(request: HttpRequest) -> HttpResponse:
 urlpatterns = [
     path("setup/", setup_options, name="setup-options"),
     path("setup/game", setup_game, name="setup-game"),
+    path("setup/ticks", setup_ticks, name="setup-ticks"),
     path("setup/sheet.pdf", setup_sheet, name="setup-sheet"),
     path("api/v1/setup", api_setup, name="api-setup"),
 ]

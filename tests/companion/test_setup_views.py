@@ -16,6 +16,9 @@ from setupgen import GENERATOR_VERSION, Options, generate, hidden_items
 HX = {"HTTP_HX_REQUEST": "true"}
 GM = "players=2&akebono=1&grand_master=1"
 
+# The checklist page reads its saved ticks (companion/models/setup_progress.py).
+pytestmark = pytest.mark.django_db
+
 
 @pytest.fixture
 def client() -> Client:
