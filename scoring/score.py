@@ -125,8 +125,18 @@ def last_in_firefighting(table: Table) -> str | None:
 
 
 class Line(NamedTuple):
+    """A score pad line: its points, and a function making the one-line explanation of how they were made, so
+    callers that need only the points (running totals) never pay for the text."""
+
     points: int
-    explanation: str
+    explain: Callable[[], str]
+
+    @property
+    def explanation(self) -> str:
+        return self.explain()
+
+    def __repr__(self) -> str:
+        return f"Line({self.points}, {self.explanation!r})"
 
 
 def _plural(n: int, word: str, plural: str | None = None) -> str:
@@ -146,12 +156,16 @@ def variety_line(board: Board, player: PlayerState) -> Line:
     n = board.distinct
     points = VARIETY_POINTS[n]
     if not n:
-        return Line(0, "no characters = 0")
-    names = ", ".join(t.label for t in CHAR_TYPES if board.counts[t])
-    chosen = "".join(
-        f"; {cat.CHARACTER_BY_ID[card].name} as {t.label}" for card, t in player.wild_types.items()
-    )
-    return Line(points, f"{_plural(n, 'type')} ({names}{chosen}) = {points}")
+        return Line(0, lambda: "no characters = 0")
+
+    def explain() -> str:
+        names = ", ".join(t.label for t in CHAR_TYPES if board.counts[t])
+        chosen = "".join(
+            f"; {cat.CHARACTER_BY_ID[card].name} as {t.label}" for card, t in player.wild_types.items()
+        )
+        return f"{_plural(n, 'type')} ({names}{chosen}) = {points}"
+
+    return Line(points, explain)
 
 
 _FISH_BONUS_LABEL: Final = {
@@ -167,7 +181,7 @@ def fish_line(player: PlayerState) -> Line:
     """RULINGS R6: set value for the number of fish plus each token's end-game bonus."""
     k = len(player.fish)
     if not k:
-        return Line(0, "no fish = 0")
+        return Line(0, lambda: "no fish = 0")
     base = FISH_POINTS[min(k, MAX_FISH)]
     parts: list[tuple[str, int]] = [(_plural(k, "fish", "fish"), base)]
     for token_id in player.fish:
@@ -176,7 +190,7 @@ def fish_line(player: PlayerState) -> Line:
             label = _FISH_BONUS_LABEL[token_id]
             parts.append((label, token.points))
     total = sum([p for _, p in parts])
-    return Line(total, _sum_text(parts, total, "no fish"))
+    return Line(total, lambda: _sum_text(parts, total, "no fish"))
 
 
 def tobacco_value(rule: TobaccoRule, fixed: int, player: PlayerState, board: Board) -> tuple[int, str]:
@@ -204,7 +218,7 @@ def tobacco_value(rule: TobaccoRule, fixed: int, player: PlayerState, board: Boa
 
 def tobacco_line(player: PlayerState, board: Board) -> Line:
     if not player.tobacco:
-        return Line(0, "no tobacco pouch = 0")
+        return Line(0, lambda: "no tobacco pouch = 0")
     parts: list[tuple[str, int]] = []
     for token_id in player.tobacco:
         token = cat.TOKEN_BY_ID[token_id]
@@ -213,10 +227,13 @@ def tobacco_line(player: PlayerState, board: Board) -> Line:
         name = token.name if not counted else f"{token.name.split(' (')[0]} ({counted})"
         parts.append((name, value))
     subtotal = sum([p for _, p in parts])
-    text = _sum_text(parts, subtotal, "no tobacco pouch")
-    if player.pipes:
-        return Line(subtotal * 2, f"{text}, doubled by {_plural(len(player.pipes), 'pipe')} = {subtotal * 2}")
-    return Line(subtotal, f"{text} (no pipe: not doubled)")
+    pipes = len(player.pipes)
+    if pipes:
+        return Line(
+            subtotal * 2,
+            lambda: f"{_sum_text(parts, subtotal, '')}, doubled by {_plural(pipes, 'pipe')} = {subtotal * 2}",
+        )
+    return Line(subtotal, lambda: f"{_sum_text(parts, subtotal, '')} (no pipe: not doubled)")
 
 
 #: What a per-unit building counts (RULINGS R8), and the word for one unit.
@@ -257,7 +274,7 @@ def buildings_line(player: PlayerState, board: Board, fish: int) -> Line:
         name = cat.BUILDING_BY_ID[building_id].name
         parts.append((f"{name} ({counted})" if counted else name, value))
     total = sum([p for _, p in parts])
-    return Line(total, _sum_text(parts, total, "no building"))
+    return Line(total, lambda: _sum_text(parts, total, "no building"))
 
 
 def resources_line(player: PlayerState) -> Line:
@@ -270,7 +287,7 @@ def resources_line(player: PlayerState) -> Line:
     if player.mon:
         parts.append((f"{player.mon} mon", player.mon // MON_PER_POINT))
     total = sum([p for _, p in parts])
-    return Line(total, _sum_text(parts, total, "no koban, wood or mon"))
+    return Line(total, lambda: _sum_text(parts, total, "no koban, wood or mon"))
 
 
 #: What a threshold personality counts (RULINGS R10), the word for it, and whether it is a minimum.
@@ -318,7 +335,7 @@ def personalities_line(player: PlayerState, board: Board, last: str | None) -> L
         value, why = personality_value(personality_id, player, board, last)
         parts.append((f"{cat.PERSONALITY_BY_ID[personality_id].name} ({why})", value))
     total = sum([p for _, p in parts])
-    return Line(total, _sum_text(parts, total, "no personality"))
+    return Line(total, lambda: _sum_text(parts, total, "no personality"))
 
 
 # --- the whole table -------------------------------------------------------------------------------------------
@@ -337,7 +354,7 @@ def score_player(player: PlayerState, akebono: bool, last: str | None) -> dict[s
     board = board_of(player)
     fish = fish_line(player)
     lines = {
-        "score_track": Line(player.score_track, f"{player.score_track} IKI scored during the game"),
+        "score_track": Line(player.score_track, lambda: f"{player.score_track} IKI scored during the game"),
         "variety": variety_line(board, player),
         "fish": fish,
         "tobacco": tobacco_line(player, board),

@@ -24,21 +24,30 @@ def run(report: Report) -> None:
     assert answer["valid"], answer["errors"]
     table = read_table(data)
     cpu = time.process_time  # the core runs entirely in this process: CPU time is steady under load
+
+    def explained() -> None:
+        for s in score_table(table):
+            for line in s.lines.values():
+                _ = line.explanation
+
     read = median_seconds(lambda: read_table(data), clock=cpu) * 1e6
     check = median_seconds(lambda: validate(table), clock=cpu) * 1e6
     score = median_seconds(lambda: score_table(table), clock=cpu) * 1e6
+    texts = median_seconds(explained, clock=cpu) * 1e6
     core = median_seconds(lambda: evaluate_table(read_table(data)), clock=cpu) * 1e6
     whole = median_seconds(lambda: evaluate(data), clock=cpu) * 1e6
     report("read JSON -> Table (4 players, Akebono)", read, "µs")
     report("validate", check, "µs")
-    report("score (lines, explanations, ranks)", score, "µs")
+    report("score: lines, totals, ranks (texts on demand)", score, "µs", "what running totals pay")
+    report("score with every explanation built", texts, "µs")
+    report("read + validate + score (texts on demand)", core, "µs")
+    verdict = "ok" if whole <= TARGET_US else "MISSED"
     report(
-        "core: read + validate + score",
-        core,
+        "evaluate(): all of it, explanations, JSON answer",
+        whole,
         "µs",
-        f"target < {TARGET_US:.0f} µs: {core / TARGET_US:.2f}x target",
+        f"target < {TARGET_US:.0f} µs: {verdict} ({whole / TARGET_US:.2f}x)",
     )
-    report("evaluate(): the above + the JSON answer", whole, "µs")
 
     client = Client()
     body = json.dumps(data)
