@@ -2,8 +2,9 @@
 
 A sheet holds the table being scored as the JSON of :func:`scoring.table.read_table` (``docs/api.md``), saved as
 each entry is made. Two phones may edit one sheet at once: every change is a small :class:`Change` (set one
-number, add or remove one component, choose one wild type...) applied to a freshly re-read row inside a
-transaction with ``select_for_update`` (:func:`apply_changes`), so nobody's entry is overwritten by a stale table.
+number, add or remove one component, choose one wild type...) applied to a freshly read row and written only
+if the row is still the version read, else read and applied again (:func:`apply_changes`), so nobody's entry is
+overwritten by a stale table.
 
 Sheets are addressed by an unguessable token, never by their numeric id. What the rules allow is not decided here:
 :mod:`scoring.validate` judges the stored table on every render.
@@ -11,16 +12,20 @@ Sheets are addressed by an unguessable token, never by their numeric id. What th
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any, Final
 
-from django.db import models, transaction
+from django.db import connection, models
 from django.urls import reverse
+from django.utils import timezone
 
 from scoring import catalogue as cat
-from scoring.table import LIST_FIELDS, NUMBER_FIELDS, Table, read_table
+from scoring.errors import InputError
+from scoring.table import LIST_FIELDS, NUMBER_FIELDS, PlayerState, Table, read_table
 
 #: Player colours offered at the start. The rulebook only says "each player chooses a color" (Setup) without
 #: naming them; these are the usual four of the box plus two spares for a player who prefers another word.
@@ -70,8 +75,43 @@ class ScoreSheet(models.Model):
         return "akebono" in self.table.get("expansions", [])
 
     def read(self) -> Table:
-        """The stored table, read by the rules core (it was written by this module, so it always reads)."""
-        return read_table(self.table)
+        """The stored table, read by the rules core (it was written by this module, so it always reads).
+
+        Players already read are looked up by their stored JSON (an entry changes one player); anything the core
+        refuses is read again as a whole, so its error names the player's real place.
+        """
+        data = self.table
+        try:
+            top = read_table({**data, "players": []})
+            players = []
+            for p in data["players"]:
+                key = _player_key(p)
+                state = _READ.get(key)
+                if state is None:
+                    if len(_READ) >= _READ_MAX:
+                        _READ.clear()
+                    state = _READ[key] = read_table({"players": [p]}).players[0]
+                players.append(state)
+        except (InputError, TypeError, KeyError, AttributeError):
+            return read_table(data)
+        return replace(top, players=tuple(players))
+
+
+#: Players read by the rules core, by their stored JSON (:meth:`ScoreSheet.read`).
+_READ: dict[tuple[Any, ...], PlayerState] = {}
+_READ_MAX: Final = 4096
+
+
+def _player_key(p: Mapping[str, Any]) -> tuple[Any, ...]:
+    """Everything :func:`scoring.table.read_table` reads of a stored player, hashable (``type`` tells 1 from
+    True and 1.0, which read differently)."""
+    return (
+        tuple(p),
+        p["name"],
+        *((type(p[k]), p[k]) for k in NUMBER_FIELDS if k in p),
+        *(tuple(p[k]) for k in LIST_FIELDS if k in p),
+        tuple(p["wild_types"].items()) if "wild_types" in p else None,
+    )
 
 
 # --- changes -----------------------------------------------------------------------------------------------------
@@ -154,26 +194,89 @@ def _derive(sheet: ScoreSheet) -> None:
         sheet.table["firefighting_order"] = order
 
 
+@cache
+def _read_sql(vendor: str) -> str:
+    """SELECT of the columns an entry needs."""
+    q = connection.ops.quote_name
+    return (
+        f"SELECT {q('id')}, {q('table')}, {q('colours')}, {q('stack')}, {q('version')} "
+        f"FROM {q(ScoreSheet._meta.db_table)} WHERE {q('token')} = %s"
+    )
+
+
+@cache
+def _write_sql(vendor: str) -> str:
+    """UPDATE of what an entry changes, only if nobody wrote since the read (the version is still the one read)."""
+    q = connection.ops.quote_name
+    return (
+        f"UPDATE {q(ScoreSheet._meta.db_table)} SET {q('table')} = %s, {q('stack')} = %s, {q('version')} = %s, "
+        f"{q('updated')} = %s WHERE {q('id')} = %s AND {q('version')} = %s"
+    )
+
+
+def _json(value: Any) -> Any:
+    """A JSON column as the database hands it back (text on SQLite; Django has psycopg hand jsonb back as text)."""
+    return json.loads(value) if isinstance(value, (str, bytes)) else value
+
+
+#: Attempts at an entry while other phones keep writing between its read and its write.
+MAX_TRIES: Final = 20
+
+
+class SheetBusy(RuntimeError):
+    """Other phones wrote between every read and write of an entry (:data:`MAX_TRIES` times): nothing saved."""
+
+
 def apply_changes(
     token: str, changes: Iterable[Change] | Callable[[ScoreSheet], Iterable[Change]]
 ) -> ScoreSheet:
-    """Apply entries to the freshly re-read sheet under a row lock and save it; return the saved sheet.
+    """Apply entries to the freshly read sheet and save it; return the saved sheet.
 
-    ``changes`` may be a function of the locked sheet (a form is read against its players); whatever it raises
+    ``changes`` may be a function of the read sheet (a form is read against its players); whatever it raises
     leaves the sheet untouched. Raises :class:`ScoreSheet.DoesNotExist` for an unknown token. Only the fields the
     changes name are touched; with no change nothing is written.
+
+    Two phones never overwrite each other: the write names the version it read (``UPDATE ... WHERE version =
+    read``), and when another phone wrote in between, the row is read again and the same form applied to it,
+    as a row lock would have made it wait and read. Two statements written once, not the ORM's
+    ``select_for_update().get()`` and ``save(update_fields=...)`` in a transaction: building those queries and
+    the transaction cost several times the queries themselves, on every tap (docs/benchmarks.md). The returned
+    sheet has ``token``, ``table``, ``colours``, ``stack`` and ``version``; its other fields load on first use.
     """
-    with transaction.atomic():
-        sheet = ScoreSheet.objects.select_for_update().get(token=token)
-        todo = list(changes(sheet) if callable(changes) else changes)
-        if not todo:
-            return sheet
-        for change in todo:
-            _apply(sheet.table, sheet.stack, change)
-        _derive(sheet)
-        sheet.version += 1
-        sheet.save(update_fields=["table", "stack", "version", "updated"])
-    return sheet
+    vendor = connection.vendor
+    ops = connection.ops
+    for _ in range(MAX_TRIES):
+        with connection.cursor() as cursor:
+            cursor.execute(_read_sql(vendor), [token])
+            row = cursor.fetchone()
+            if row is None:
+                raise ScoreSheet.DoesNotExist(f"no score sheet {token[:8]}…")
+            read = row[4]
+            sheet = ScoreSheet.from_db(
+                connection.alias,
+                ["id", "token", "table", "colours", "stack", "version"],
+                [row[0], token, _json(row[1]), _json(row[2]), _json(row[3]), read],
+            )
+            todo = list(changes(sheet) if callable(changes) else changes)
+            if not todo:
+                return sheet
+            for change in todo:
+                _apply(sheet.table, sheet.stack, change)
+            _derive(sheet)
+            sheet.version = read + 1
+            sheet.updated = timezone.now()
+            values = [  # what the fields' get_db_prep_save() ends in, without their layers
+                ops.adapt_json_value(sheet.table, None),
+                ops.adapt_json_value(sheet.stack, None),
+                sheet.version,
+                ops.adapt_datetimefield_value(sheet.updated),
+                sheet.pk,
+                read,
+            ]
+            cursor.execute(_write_sql(vendor), values)
+            if cursor.rowcount == 1:
+                return sheet
+    raise SheetBusy("the sheet kept changing under this entry")
 
 
 # --- starting a sheet --------------------------------------------------------------------------------------------
@@ -266,6 +369,7 @@ __all__ = [
     "COLOURS",
     "Change",
     "ScoreSheet",
+    "SheetBusy",
     "SheetError",
     "apply_changes",
     "firefighting_order",

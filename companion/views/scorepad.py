@@ -2,8 +2,10 @@
 
 Views parse the form, hand entries to :func:`companion.models.scoresheets.apply_changes`, and render what the rules
 core (:mod:`scoring`) says about the stored table: every problem of :func:`scoring.validate.validate` is shown next
-to the entry its ``field`` names. With htmx a step is swapped in place (the ``step`` partial); without JavaScript
-the same forms post and redirect back. Every choice comes from :mod:`scoring.catalogue`; nothing takes a typed id.
+to the entry its ``field`` names. With htmx an entry is answered with only the pieces of the step it changed
+(:meth:`StepPage.reply`, out-of-band swaps), or with the whole step (the ``step`` partial) when the page was not
+showing the sheet's latest version; without JavaScript the same forms post and redirect back. Every choice comes
+from :mod:`scoring.catalogue`; nothing takes a typed id.
 
 Forms carry, beside each number and choice, the value the page showed (``was-…``): only what the person changed is
 applied, so two phones on one sheet never write back each other's stale values.
@@ -14,7 +16,7 @@ from __future__ import annotations
 import datetime
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from html import escape
@@ -23,10 +25,10 @@ from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
-from django.urls import path, register_converter, reverse
+from django.urls import get_script_prefix, path, register_converter, reverse
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET, require_http_methods
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, reswap
 
 from companion.models.scoresheets import (
     COLOURS,
@@ -36,6 +38,7 @@ from companion.models.scoresheets import (
     MIN_PLAYERS,
     Change,
     ScoreSheet,
+    SheetBusy,
     SheetError,
     apply_changes,
     start_sheet,
@@ -130,7 +133,6 @@ NUMBER_LABELS: Final = {
     "firefighting": "Firefighting space",
     "trade": "Trade space",
 }
-#: Column headings of the player board where the type's own plural reads oddly.
 RESOURCE_FIELDS: Final = ("mon", "koban", "wood", "rice", "sandals")
 PAD_SIZES: Final = {"a4": "A4", "letter": "letter"}
 #: Only malformed requests get their answer swapped in by htmx: its default leaves 4xx pages unswapped.
@@ -211,7 +213,7 @@ class Shown:
 
 
 class ProblemIndex:
-    """The validator's problems by entry; ``take`` hands out those of one entry, ``rest`` the ones left over."""
+    """The validator's problems with where each is shown, by the html id of the entry they name."""
 
     def __init__(self, report: Report, data: Mapping[str, Any], slugs: Iterable[str]) -> None:
         known = set(slugs)
@@ -219,23 +221,18 @@ class ProblemIndex:
         for problem, error in [*((p, True) for p in report.errors), *((p, False) for p in report.warnings)]:
             step, anchor = locate(problem.field, data)
             self.all.append(Shown(problem, step if step in known else "track", anchor, error))
-        self._taken: set[int] = set()
-        self._by_anchor: dict[str, list[Shown]] = {}
+        self._by_step: Counter[str] | None = None
+        self.by_anchor: dict[str, list[Shown]] = {}
         for shown in self.all:
-            self._by_anchor.setdefault(shown.anchor, []).append(shown)
+            self.by_anchor.setdefault(shown.anchor, []).append(shown)
 
-    def take(self, anchor: str) -> list[Shown]:
-        found = self._by_anchor.pop(anchor, None)
-        if not found:
-            return []
-        self._taken.update(id(s) for s in found)
-        return found
-
-    def rest(self, step: str) -> list[Shown]:
-        return [s for s in self.all if s.step == step and id(s) not in self._taken]
+    def at(self, anchor: str) -> list[Shown]:
+        return self.by_anchor.get(anchor, [])
 
     def errors_by_step(self) -> Counter[str]:
-        return Counter(s.step for s in self.all if s.error)
+        if self._by_step is None:
+            self._by_step = Counter(s.step for s in self.all if s.error)
+        return self._by_step
 
 
 # --- parsing a step's POST ---------------------------------------------------------------------------------------
@@ -327,6 +324,53 @@ def _parse_op(op: str, post: Mapping[str, str], names: list[str]) -> Change:
 
 
 # --- what a step shows -------------------------------------------------------------------------------------------
+# A step is HTML built here with plain string formatting (names escaped once, cached): the characters step shows up
+# to 4 x 85 card toggles, and an htmx entry is answered with only the pieces it changed (:meth:`StepPage.reply`),
+# each rendered by the same function as on the full page. A template partial per toggle made the characters step
+# many times slower (docs/benchmarks.md).
+
+#: What the page posts beside an entry with htmx (``hx-params``): the sheet version it shows and its entries with
+#: messages (:meth:`StepPage.state`). A tap posts these and its button's ``op``, a typed number or a chosen type
+#: these and its own field; only Save, Back, Next and the result post the whole form (so do all posts without
+#: JavaScript). Parsing every field of a 4-player form took longer than answering the entry.
+PAGE_STATE: Final = "v,marked,seen"
+#: The root element of an out-of-band fragment of an htmx reply replaces the page's element with its id.
+OOB: Final = ' hx-swap-oob="true"'
+#: The number fields each step shows, with their printed range where the track has one.
+STEP_NUMBERS: Final[Mapping[str, tuple[str, ...]]] = {
+    "track": ("score_track",),
+    "personalities": ("trade",),
+    "resources": RESOURCE_FIELDS,
+    "firefighting": ("firefighting",),
+}
+NUMBER_TOP: Final = {"trade": 10, "firefighting": 10}
+#: The lists whose problems without a single entry (``players[0].fish``) show under the player's name.
+HEAD_LISTS: Final[Mapping[str, tuple[str, ...]]] = {
+    "characters": ("characters", "retirement_tokens"),
+    "fish": ("fish",),
+    "tobacco": ("pipes", "tobacco"),
+    "buildings": ("buildings",),
+    "boats": ("boats",),
+    "personalities": ("personalities",),
+}
+#: Which lists each step shows as entries.
+STEP_LISTS: Final[Mapping[str, tuple[str, ...]]] = {
+    "characters": ("characters", "retirement_tokens"),
+    "fish": ("fish",),
+    "tobacco": ("pipes", "tobacco"),
+    "buildings": ("buildings",),
+    "boats": ("boats",),
+    "personalities": ("personalities",),
+}
+TOKEN_LIST: Final = {TokenKind.FISH: "fish", TokenKind.PIPE: "pipes", TokenKind.TOBACCO: "tobacco"}
+_LIST_ANCHOR: Final = re.compile(
+    r"^p(\d)-(characters|retirement_tokens|fish|pipes|tobacco|buildings|boats|personalities)-([a-z0-9-]+)$"
+)
+_NUMBER_ANCHOR: Final = re.compile(r"^p(\d)-([a-z_]+)$")
+_WILD_ANCHOR: Final = re.compile(r"^wild-p(\d)-([a-z0-9-]+)$")
+_ANY_ANCHOR: Final = re.compile(r"^(?:p\d-[a-z_]+(?:-[a-z0-9-]+)?|wild-p\d-[a-z0-9-]+)$")
+#: At most this many entries are read from a page's list of entries showing messages (``marked``).
+MAX_MARKED: Final = 400
 
 
 @dataclass
@@ -344,15 +388,6 @@ class Entry:
     remove_op: str = ""
     held_by: str = ""
     who: str = ""
-
-    @property
-    def counter(self) -> SafeString:
-        return SafeString(_counter_html(self))
-
-
-# --- the HTML of the repeated entries --------------------------------------------------------------------------
-# A step shows up to 4 x 85 card toggles: built here with plain string formatting (names escaped once, cached),
-# since a template partial per toggle made the characters step many times slower (docs/benchmarks.md).
 
 
 @cache
@@ -378,12 +413,12 @@ def _msgs(html_id: str, problems: list[Shown], cls: str = "") -> tuple[str, str]
     )
 
 
-def _chip_html(e: Entry) -> str:
+def _chip_html(e: Entry, oob: str = "") -> str:
     desc, msgs = _msgs(e.html_id, e.problems)
     note = f'<span class="sp-note">{_esc(e.note)}</span>' if e.note else ""
     held = f'<span class="sp-held">{_esc(e.held_by)} has it</span>' if e.held_by and not e.pressed else ""
     return (
-        f'<div class="sp-entry{" sp-has-problem" if e.problems else ""}">'
+        f'<div class="sp-entry{" sp-has-problem" if e.problems else ""}" id="e-{e.html_id}"{oob}>'
         f'<button type="submit" name="op" value="{e.op}" id="{e.html_id}" class="sp-chip" '
         f'aria-pressed="{"true" if e.pressed else "false"}"{desc}>'
         f'<span class="sp-name">{_esc(e.name)}<span class="visually-hidden"> for {_esc(e.who)}</span></span>'
@@ -391,12 +426,12 @@ def _chip_html(e: Entry) -> str:
     )
 
 
-def _counter_html(e: Entry) -> str:
+def _counter_html(e: Entry, oob: str = "") -> str:
     desc, msgs = _msgs(e.html_id, e.problems, "sp-counter-msg")
     name, who = _esc(e.name), _esc(e.who)
     note = f'<span class="sp-note">{_esc(e.note)}</span>' if e.note else ""
     return (
-        f'<div class="sp-counter{" sp-has-problem" if e.problems else ""}" id="{e.html_id}">'
+        f'<div class="sp-counter{" sp-has-problem" if e.problems else ""}" id="{e.html_id}"{oob}>'
         f'<div class="sp-counter-text"><span class="sp-name">{name}</span>{note}</div><div class="stepper">'
         f'<button type="submit" name="op" value="{e.remove_op}" id="{e.html_id}-less" '
         f'aria-label="One less {name} for {who}"{"" if e.count else " disabled"}>−</button>'
@@ -407,70 +442,31 @@ def _counter_html(e: Entry) -> str:
 
 
 def _number_html(
-    i: int, fld: str, value: int, who: str, post_url: str, problems: list[Shown], top: int | None
+    i: int,
+    fld: str,
+    value: int,
+    who: str,
+    post_url: str,
+    problems: list[Shown],
+    top: int | None,
+    oob: str = "",
 ) -> str:
     html_id = f"p{i}-{fld}"
     label, who = _esc(NUMBER_LABELS[fld]), _esc(who)
     desc, msgs = _msgs(html_id, problems)
     limit = f'<span class="small muted">0–{top}</span>' if top else ""
     return (
-        f'<div class="sp-number{" sp-has-problem" if problems else ""}">'
+        f'<div class="sp-number{" sp-has-problem" if problems else ""}" id="e-{html_id}"{oob}>'
         f'<label for="{html_id}">{label}<span class="visually-hidden"> for {who}</span></label><div class="stepper">'
         f'<button type="submit" name="op" value="bump|{i}|{fld}|-1" id="{html_id}-less" '
         f'aria-label="One less: {label} for {who}">−</button>'
         f'<input type="number" id="{html_id}" name="{html_id}" value="{value}" inputmode="numeric" step="1" '
-        f'hx-post="{post_url}" hx-trigger="change" hx-target="#step" hx-swap="outerHTML"{desc}>'
+        f'hx-post="{post_url}" hx-trigger="change" hx-target="#step" hx-swap="outerHTML" '
+        f'hx-params="{html_id},was-{html_id},{PAGE_STATE}"{desc}>'
         f'<input type="hidden" name="was-{html_id}" value="{value}">'
         f'<button type="submit" name="op" value="bump|{i}|{fld}|1" id="{html_id}-more" '
         f'aria-label="One more: {label} for {who}">+</button>{limit}</div>{msgs}</div>'
     )
-
-
-def chips(entries: Iterable[Entry]) -> SafeString:
-    return SafeString("".join(_chip_html(e) for e in entries))
-
-
-def _toggle(i: int, player: Mapping[str, Any], list_name: str, item: str, name: str, note: str,
-            idx: ProblemIndex, holders: Mapping[tuple[str, str], list[str]]) -> Entry:  # fmt: skip
-    pressed = item in player.get(list_name, [])
-    others = [n for n in holders.get((list_name, item), []) if n != player["name"]]
-    verb = "remove" if pressed else "add"
-    return Entry(
-        html_id=f"p{i}-{list_name}-{item}",
-        name=name,
-        note=note,
-        pressed=pressed,
-        op=f"{verb}|{i}|{list_name}|{item}",
-        problems=idx.take(f"p{i}-{list_name}-{item}"),
-        held_by=", ".join(others),
-        who=player["name"],
-    )
-
-
-def _number(
-    i: int, player: Mapping[str, Any], fld: str, idx: ProblemIndex, post_url: str, top: int | None = None
-) -> SafeString:
-    value = player.get(fld, 0)
-    problems = idx.take(f"p{i}-{fld}")
-    return SafeString(_number_html(i, fld, int(value), player["name"], post_url, problems, top))
-
-
-def _season_tokens(i: int, player: Mapping[str, Any], kind: TokenKind, expansions: frozenset[Expansion],
-                   idx: ProblemIndex, holders: Mapping[tuple[str, str], list[str]]) -> list[dict[str, Any]]:  # fmt: skip
-    list_name = {"fish": "fish", "pipe": "pipes", "tobacco": "tobacco"}[kind.value]
-    groups = []
-    for season in (*SEASONS, None):
-        tokens = cat.tokens_of(kind, season, expansions)
-        entries = [_toggle(i, player, list_name, t.id, t.name, t.effect, idx, holders) for t in tokens]
-        if tokens:
-            groups.append(
-                {
-                    "label": season.label if season else "Special tokens",
-                    "chips": chips(entries),
-                    "problems": any(e.problems for e in entries),
-                }
-            )
-    return groups
 
 
 @cache
@@ -494,6 +490,33 @@ def _card_groups(
     return tuple(groups)
 
 
+@cache
+def _card_group_of(expansions: frozenset[Expansion]) -> Mapping[str, str]:
+    """The group key each card (and each unnamed ``any-{type}``) is shown in."""
+    out = {cat.ANY_PREFIX + t.value: t.value for t in CHAR_TYPES}
+    for key, _label, _ctype, cards in _card_groups(expansions):
+        out.update((c.id, key) for c in cards)
+    return out
+
+
+@cache
+def _token_groups(
+    kind: TokenKind, expansions: frozenset[Expansion]
+) -> tuple[tuple[str, tuple[Any, ...]], ...]:
+    """The tokens of one kind by season (then the special ones), as the step lists them."""
+    out = []
+    for season in (*SEASONS, None):
+        tokens = cat.tokens_of(kind, season, expansions)
+        if tokens:
+            out.append((season.label if season else "Special tokens", tokens))
+    return tuple(out)
+
+
+@cache
+def _token_ids(kind: TokenKind, expansions: frozenset[Expansion]) -> frozenset[str]:
+    return frozenset(t.id for _label, tokens in _token_groups(kind, expansions) for t in tokens)
+
+
 def _card_group_label(c: Character) -> str:
     if c.starting:
         return "Starting"
@@ -504,126 +527,50 @@ def _card_group_label(c: Character) -> str:
 
 
 CARD_GROUP_LABEL: Final = {c.id: _card_group_label(c) for c in cat.CHARACTERS}
+_TYPE_OPTIONS: Final = tuple((t.value, _esc(t.label)) for t in CHAR_TYPES)
 
 
-def _characters(i: int, player: Mapping[str, Any], table: Table, idx: ProblemIndex,
-                holders: Mapping[tuple[str, str], list[str]], open_group: str) -> dict[str, Any]:  # fmt: skip
-    state = table.players[i]
-    board = board_of(state)
-    expansions = table.expansions
-    held = Counter(player.get("characters", []))
-    groups = []
-    for key, label, ctype, cards in _card_groups(expansions):
-        entries = [
-            _toggle(i, player, "characters", c.id, c.name, CARD_GROUP_LABEL[c.id], idx, holders)
-            for c in cards
-        ]
-        unnamed = None
-        if ctype is not None:
-            any_id = cat.ANY_PREFIX + ctype.value
-            unnamed = Entry(
-                html_id=f"p{i}-characters-{any_id}",
-                name=f"Unnamed {ctype.label}",
-                note="One more of this type, without naming the card.",
-                pressed=held[any_id] > 0,
-                op="",
-                problems=idx.take(f"p{i}-characters-{any_id}"),
-                count=held[any_id],
-                add_op=f"add|{i}|characters|{any_id}",
-                remove_op=f"remove|{i}|characters|{any_id}",
-                who=player["name"],
-            )
-        chosen = _held_names(state, ctype)
-        groups.append(
-            {
-                "key": key,
-                "html_id": f"p{i}-group-{key}",
-                "label": label,
-                "count": board.counts[ctype] if ctype else len(chosen),
-                "held": chosen,
-                "chips": chips(entries),
-                "unnamed": unnamed,
-                "open": open_group == f"p{i}-group-{key}"
-                or any(e.problems for e in entries)
-                or bool(unnamed and unnamed.problems),
-            }
-        )
-    wild = []
-    for card in dict.fromkeys(player.get("characters", [])):
-        if card in cat.CHARACTER_BY_ID and wild_kind(card, state) is not Wild.NO:
-            chosen_type = player.get("wild_types", {}).get(card, "")
-            wild.append(
-                {
-                    "html_id": f"wild-p{i}-{card}",
-                    "name": cat.CHARACTER_BY_ID[card].name,
-                    "value": chosen_type,
-                    "problems": idx.take(f"wild-p{i}-{card}"),
-                }
-            )
-    for card in player.get("wild_types", {}):  # chosen types the rules refuse: shown so they can be cleared
-        if not any(w["html_id"] == f"wild-p{i}-{card}" for w in wild) and card in cat.CHARACTER_BY_ID:
-            wild.append(
-                {
-                    "html_id": f"wild-p{i}-{card}",
-                    "name": cat.CHARACTER_BY_ID[card].name,
-                    "value": player["wild_types"][card],
-                    "problems": idx.take(f"wild-p{i}-{card}"),
-                }
-            )
-    tokens = []
-    held_tokens = Counter(player.get("retirement_tokens", []))
-    for t in cat.RETIREMENT_TOKENS:
-        if t.expansion in expansions or held_tokens[t.id]:
-            tokens.append(
-                Entry(
-                    html_id=f"p{i}-retirement_tokens-{t.id}",
-                    name=t.name,
-                    note=t.effect,
-                    pressed=held_tokens[t.id] > 0,
-                    op="",
-                    problems=idx.take(f"p{i}-retirement_tokens-{t.id}"),
-                    count=held_tokens[t.id],
-                    add_op=f"add|{i}|retirement_tokens|{t.id}",
-                    remove_op=f"remove|{i}|retirement_tokens|{t.id}",
-                    who=player["name"],
-                )
-            )
-    return {
-        "groups": groups,
-        "wild": wild,
-        "tokens": SafeString("".join(_counter_html(t) for t in tokens)),
-        "tokens_open": open_group == f"p{i}-group-tokens" or any(t.problems for t in tokens),
-        "tokens_held": [f"{t.name} ×{t.count}" if t.count > 1 else t.name for t in tokens if t.count],
-        "list_problems": idx.take(f"p{i}-characters") + idx.take(f"p{i}-retirement_tokens"),
-    }
-
-
-def _held_names(state: PlayerState, ctype: CharType | None) -> list[str]:
-    """The cards a player's board shows in one type column (RULINGS R4/R5: wild cards in their chosen column);
-    ``ctype`` None lists the wild cards still waiting for a type."""
-    names: list[str] = []
-    unnamed = 0
+def _held_by_type(state: PlayerState) -> dict[CharType | None, list[str]]:
+    """The cards a player's board shows in each type column (RULINGS R4/R5: wild cards in their chosen column);
+    the key None lists the wild cards still waiting for a type."""
+    names: dict[CharType | None, list[str]] = {}
+    unnamed: Counter[CharType | None] = Counter()
     for card in state.characters:
-        if effective_type(card, state) is not ctype:
-            continue
+        ctype = effective_type(card, state)
         if cat.any_type(card) is not None:
-            unnamed += 1
+            unnamed[ctype] += 1
         elif wild_kind(card, state) is not Wild.NO:
-            names.append(f"{cat.CHARACTER_BY_ID[card].name} (chosen)")
+            names.setdefault(ctype, []).append(f"{cat.CHARACTER_BY_ID[card].name} (chosen)")
         else:
-            names.append(cat.CHARACTER_BY_ID[card].name)
-    if unnamed:
-        names.append(f"{unnamed} unnamed")
+            names.setdefault(ctype, []).append(cat.CHARACTER_BY_ID[card].name)
+    for ctype, n in unnamed.items():
+        names.setdefault(ctype, []).append(f"{n} unnamed")
     return names
 
 
-def _holders(data: Mapping[str, Any]) -> dict[tuple[str, str], list[str]]:
-    out: dict[tuple[str, str], list[str]] = {}
-    for p in data["players"]:
-        for key in LIST_FIELDS:
-            for item in p.get(key, []):
-                out.setdefault((key, item), []).append(p["name"])
-    return out
+#: Lines already scored, by player state: an entry changes one player, so the others' lines are looked up.
+_LINES: dict[tuple[Any, ...], dict[str, Any]] = {}
+_LINES_MAX: Final = 2048
+
+
+def _lines(player: PlayerState, akebono: bool, last: str | None) -> tuple[dict[str, Any], int]:
+    """:func:`scoring.score.score_player`, remembered: it depends on nothing but its arguments. With a digest of
+    those arguments, which changes whenever the lines or their explanations may."""
+    key = (
+        akebono,
+        last,
+        *(getattr(player, f) for f in _STATE_FIELDS),
+        tuple(sorted(player.wild_types.items())),
+    )
+    lines = _LINES.get(key)
+    if lines is None:
+        if len(_LINES) >= _LINES_MAX:
+            _LINES.clear()
+        lines = _LINES[key] = score_player(player, akebono, last)
+    return lines, hash(key)
+
+
+_STATE_FIELDS: Final = ("name", *NUMBER_FIELDS, *LIST_FIELDS)
 
 
 def _provisional(table: Table) -> list[dict[str, Any]]:
@@ -631,8 +578,8 @@ def _provisional(table: Table) -> list[dict[str, Any]]:
     last = last_in_firefighting(table)
     out = []
     for p in table.players:
-        lines = score_player(p, table.akebono, last)
-        out.append({"lines": lines, "total": sum(line.points for line in lines.values())})
+        lines, digest = _lines(p, table.akebono, last)
+        out.append({"lines": lines, "total": sum(line.points for line in lines.values()), "digest": digest})
     return out
 
 
@@ -650,165 +597,683 @@ def _setup_note(table: Table) -> dict[str, Any]:
     }
 
 
-def step_context(sheet: ScoreSheet, step: Step, open_group: str = "", bad: str = "") -> dict[str, Any]:
-    data = sheet.table
-    table = sheet.read()
-    steps = steps_for(table.akebono)
-    report = validate(table)
-    idx = ProblemIndex(report, data, (s.slug for s in steps))
-    holders = _holders(data)
-    scores = _provisional(table)
-    expansions = table.expansions
-    setup = table.setup
-    post_url = step_url(sheet, step.slug)
-    players = []
-    for i, player in enumerate(data["players"]):
-        colour = sheet.colours[i] if i < len(sheet.colours) else ""
-        line = scores[i]["lines"].get(step.line) if step.line else None
-        p: dict[str, Any] = {
-            "index": i,
-            "name": player["name"],
-            "colour": colour,
-            "line": line,
-            "total": scores[i]["total"],
-            "problems": idx.take(f"p{i}-name"),
-        }
-        if step.slug == "track":
-            p["numbers"] = [_number(i, player, "score_track", idx, post_url)]
-        elif step.slug == "characters":
-            p.update(_characters(i, player, table, idx, holders, open_group))
-        elif step.slug == "fish":
-            p["token_groups"] = _season_tokens(i, player, TokenKind.FISH, expansions, idx, holders)
-            p["list_problems"] = idx.take(f"p{i}-fish")
-        elif step.slug == "tobacco":
-            p["pipe_groups"] = _season_tokens(i, player, TokenKind.PIPE, expansions, idx, holders)
-            p["pipes_held"] = [cat.TOKEN_BY_ID[t].name for t in player.get("pipes", [])]
-            p["pipes_open"] = open_group == f"p{i}-group-pipes" or any(
-                g["problems"] for g in p["pipe_groups"]
-            )
-            p["tobacco_groups"] = _season_tokens(i, player, TokenKind.TOBACCO, expansions, idx, holders)
-            p["list_problems"] = idx.take(f"p{i}-pipes") + idx.take(f"p{i}-tobacco")
-        elif step.slug == "buildings":
-            shown = [b for b in cat.BUILDINGS if b.expansion in expansions]
-            if setup and setup.buildings is not None:
-                shown = [b for b in shown if b.id in setup.buildings]
-            extra = [b for b in player.get("buildings", []) if b not in {x.id for x in shown}]
-            shown += [cat.BUILDING_BY_ID[b] for b in extra]
-            p["chips"] = chips(
-                _toggle(i, player, "buildings", b.id, b.name, b.scoring, idx, holders) for b in shown
-            )
-            p["list_problems"] = idx.take(f"p{i}-buildings")
-        elif step.slug == "boats":
-            sides = setup.boat_sides if setup else {}
-            entries = []
-            for b in cat.BUILDABLE_BOATS:
-                side = sides.get(b.id)
-                text = (b.side_b if side == "B" and b.side_b else b.side_a) if side else b.side_a
-                note = f"Side {side}: {text}" if side else f"Boat {b.number}, costs {b.cost}"
-                entries.append(_toggle(i, player, "boats", b.id, b.name, note, idx, holders))
-            p["chips"] = chips(entries)
-            p["list_problems"] = idx.take(f"p{i}-boats")
-        elif step.slug == "personalities":
-            groups = []
-            for season in SEASONS:
-                ps = cat.personalities_of_season(season)
-                if (
-                    setup
-                    and setup.personalities is not None
-                    and sheet.table.get("setup", {}).get("boat_sides", {}).get("ferry-boat") != "B"
-                ):
-                    ps = tuple(
-                        x for x in ps if x.id in setup.personalities or x.id in player["personalities"]
-                    )
-                groups.append(
-                    {
-                        "label": season.label,
-                        "chips": chips(
-                            _toggle(
-                                i,
-                                player,
-                                "personalities",
-                                x.id,
-                                x.name,
-                                f"{x.timing}: {x.effect}",
-                                idx,
-                                holders,
-                            )
-                            for x in ps
-                        ),
-                    }
-                )
-            p["token_groups"] = groups
-            p["list_problems"] = idx.take(f"p{i}-personalities")
-            p["numbers"] = [_number(i, player, "trade", idx, post_url, 10)]
-        elif step.slug == "resources":
-            p["numbers"] = [_number(i, player, f, idx, post_url) for f in RESOURCE_FIELDS]
-        elif step.slug == "firefighting":
-            p["numbers"] = [_number(i, player, "firefighting", idx, post_url, 10)]
-        players.append(p)
-    shared = []
-    if step.slug == "firefighting":
-        by_space: dict[int, list[int]] = {}
-        for i, player in enumerate(data["players"]):
-            by_space.setdefault(int(player.get("firefighting", 0)), []).append(i)
-        for space in sorted(by_space, reverse=True):
-            members = by_space[space]
-            if len(members) > 1:
-                shared.append(
-                    {
-                        "space": space,
-                        "players": [
-                            {
-                                "index": i,
-                                "name": data["players"][i]["name"],
-                                "html_id": f"stack-p{i}",
-                                "value": _place(sheet.stack.get(data["players"][i]["name"]), len(members)),
-                            }
-                            for i in members
-                        ],
-                        "places": list(range(1, len(members) + 1)),
-                    }
-                )
-    position = [s.slug for s in steps].index(step.slug)
-    by_step = idx.errors_by_step()
-    nav = [
-        {
-            "slug": s.slug,
-            "title": s.title,
-            "url": step_url(sheet, s.slug),
-            "current": s is step,
-            "errors": by_step.get(s.slug, 0),
-            "number": n + 1,
-        }
-        for n, s in enumerate(steps)
-    ]
-    return {
-        "sheet": sheet,
-        "step": step,
-        "nav": nav,
-        "number": position + 1,
-        "count": len(steps),
-        "players": players,
-        "prev_url": step_url(sheet, steps[position - 1].slug) if position else None,
-        "next_url": step_url(sheet, steps[position + 1].slug) if position + 1 < len(steps) else None,
-        "result_url": reverse("scorepad-result", args=[sheet.token]),
-        "post_url": post_url,
-        "order_problems": idx.take("firefighting-order"),
-        "shared": shared,
-        "top_problems": idx.rest(step.slug),
-        "other_errors": [n for n in nav if n["errors"] and not n["current"]],
-        "error_count": len(report.errors),
-        "line_label": LINE_LABELS.get(step.line or "", ""),
-        "types": [(t.value, t.label) for t in CHAR_TYPES],
-        "setup_note": _setup_note(table),
-        "bad": bad,
-        "htmx_config": HTMX_CONFIG,
-    }
-
-
 def _place(rank: int | None, size: int) -> int | str:
     """The 1-based stack place shown for a stored rank, "" when none is stored for this group size."""
     return rank + 1 if rank is not None and 0 <= rank < size else ""
+
+
+@cache
+def _score_prefix(script_prefix: str) -> str:
+    return reverse("scorepad-new")
+
+
+def parse_seen(raw: str) -> dict[str, str]:
+    """The digests a page posted (``key:digest`` pairs; anything else is ignored, and its piece sent)."""
+    pairs = (item.partition(":") for item in raw.split()[:MAX_MARKED])
+    return {key: value for key, _, value in pairs if value}
+
+
+def parse_marked(raw: str | None) -> set[str] | None:
+    """The entries a page shows messages beside (its hidden ``marked`` field); None when the page sent none."""
+    if raw is None:
+        return None
+    return {a for a in raw.split()[:MAX_MARKED] if _ANY_ANCHOR.match(a)}
+
+
+class StepPage:
+    """One step of a stored sheet as the rules core sees it: the validator's problems placed beside the entries
+    they name (RULINGS R16), the provisional scores, and every piece of the page as HTML with a stable id.
+
+    The full page and the htmx reply to an entry (:meth:`reply`) are made of the same pieces.
+    """
+
+    def __init__(self, sheet: ScoreSheet, step: Step, open_group: str = "", bad: str = "") -> None:
+        self.sheet = sheet
+        self.step = step
+        self.open_group = open_group
+        self.bad = bad
+        self.data = sheet.table
+        self.players: list[dict[str, Any]] = self.data["players"]
+        self.table = sheet.read()
+        self.expansions = self.table.expansions
+        self.setup = self.table.setup
+        self.steps = steps_for(self.table.akebono)
+        self.report = validate(self.table)
+        self.problems = ProblemIndex(self.report, self.data, (s.slug for s in self.steps))
+        self.scores = _provisional(self.table)
+        self.base = f"{_score_prefix(get_script_prefix())}{sheet.token}/"  # not a reverse() per link
+        self.post_url = self.url(step.slug)
+        self._boards: dict[int, Any] = {}
+        self._marked: set[str] | None = None
+        self._digests: dict[str, str] | None = None
+        self._shown: dict[tuple[int, str], Collection[str]] = {}
+        self._held: dict[int, dict[CharType | None, list[str]]] = {}
+
+    def url(self, slug: str) -> str:
+        return f"{self.base}{slug}/"
+
+    def board(self, i: int) -> Any:
+        if i not in self._boards:
+            self._boards[i] = board_of(self.table.players[i])
+        return self._boards[i]
+
+    # --- where problems are shown ---
+
+    def shown_items(self, i: int, list_name: str) -> Collection[str]:
+        """The ids of one list the step shows as entries in player ``i``'s column."""
+        key = (i, list_name)
+        if key not in self._shown:
+            self._shown[key] = self._shown_items(i, list_name)
+        return self._shown[key]
+
+    def _shown_items(self, i: int, list_name: str) -> Collection[str]:
+        slug = self.step.slug
+        if list_name not in STEP_LISTS.get(slug, ()):
+            return ()
+        if list_name == "characters":
+            return _card_group_of(self.expansions)
+        if list_name == "retirement_tokens":
+            held = self.players[i].get("retirement_tokens", [])
+            return {t.id for t in cat.RETIREMENT_TOKENS if t.expansion in self.expansions or t.id in held}
+        if list_name in ("fish", "pipes", "tobacco"):
+            kind = {"fish": TokenKind.FISH, "pipes": TokenKind.PIPE, "tobacco": TokenKind.TOBACCO}[list_name]
+            return _token_ids(kind, self.expansions)
+        if list_name == "buildings":
+            return {b.id for b in self.buildings(i)}
+        if list_name == "boats":
+            return {b.id for b in cat.BUILDABLE_BOATS}
+        return {x.id for _label, ps in self.personalities(i) for x in ps}
+
+    def wild_cards(self, i: int) -> list[str]:
+        """The cards of player ``i`` whose type is chosen (RULINGS R5), and chosen types the rules refuse (shown
+        so they can be cleared)."""
+        player, state = self.players[i], self.table.players[i]
+        cards = [
+            c
+            for c in dict.fromkeys(player.get("characters", []))
+            if c in cat.CHARACTER_BY_ID and wild_kind(c, state) is not Wild.NO
+        ]
+        cards += [c for c in player.get("wild_types", {}) if c not in cards and c in cat.CHARACTER_BY_ID]
+        return cards
+
+    def is_entry(self, anchor: str) -> bool:
+        """Whether ``anchor`` is an entry of this step (its problems are shown beside it)."""
+        if m := _LIST_ANCHOR.match(anchor):
+            i = int(m[1])
+            return i < len(self.players) and m[3] in self.shown_items(i, m[2])
+        if m := _WILD_ANCHOR.match(anchor):
+            i = int(m[1])
+            return self.step.slug == "characters" and i < len(self.players) and m[2] in self.wild_cards(i)
+        if m := _NUMBER_ANCHOR.match(anchor):
+            return int(m[1]) < len(self.players) and m[2] in STEP_NUMBERS.get(self.step.slug, ())
+        return False
+
+    def head_problems(self, i: int) -> list[Shown]:
+        at = self.problems.at
+        return at(f"p{i}-name") + [s for key in HEAD_LISTS.get(self.step.slug, ()) for s in at(f"p{i}-{key}")]
+
+    def _placed(self, anchor: str) -> bool:
+        if anchor == "firefighting-order":
+            return self.step.slug == "firefighting"
+        m = _NUMBER_ANCHOR.match(anchor)
+        if (
+            m
+            and int(m[1]) < len(self.players)
+            and (m[2] == "name" or m[2] in HEAD_LISTS.get(self.step.slug, ()))
+        ):
+            return True
+        return self.is_entry(anchor)
+
+    def top_problems(self) -> list[Shown]:
+        """This step's problems that no entry or column shows: above the form."""
+        return [s for s in self.problems.all if s.step == self.step.slug and not self._placed(s.anchor)]
+
+    def marked(self) -> set[str]:
+        """The entries of this step shown with messages."""
+        if self._marked is None:
+            self._marked = {a for a in self.problems.by_anchor if self.is_entry(a)}
+        return self._marked
+
+    # --- entries ---
+
+    def toggle(self, i: int, list_name: str, item: str, name: str, note: str, oob: str = "") -> str:
+        player = self.players[i]
+        pressed = item in player.get(list_name, ())
+        others = [p["name"] for p in self.players if p is not player and item in p.get(list_name, ())]
+        html_id = f"p{i}-{list_name}-{item}"
+        return _chip_html(
+            Entry(
+                html_id=html_id,
+                name=name,
+                note=note,
+                pressed=pressed,
+                op=f"{'remove' if pressed else 'add'}|{i}|{list_name}|{item}",
+                problems=self.problems.at(html_id),
+                held_by=", ".join(others),
+                who=player["name"],
+            ),
+            oob,
+        )
+
+    def item_text(self, list_name: str, item: str) -> tuple[str, str]:
+        """A toggle's name and printed note."""
+        if list_name == "characters":
+            return cat.CHARACTER_BY_ID[item].name, CARD_GROUP_LABEL[item]
+        if list_name in ("fish", "pipes", "tobacco"):
+            token = cat.TOKEN_BY_ID[item]
+            return token.name, token.effect
+        if list_name == "buildings":
+            building = cat.BUILDING_BY_ID[item]
+            return building.name, building.scoring
+        if list_name == "boats":
+            boat = cat.BOAT_BY_ID[item]
+            side = self.setup.boat_sides.get(item) if self.setup else None
+            if side:
+                return (
+                    boat.name,
+                    f"Side {side}: {boat.side_b if side == 'B' and boat.side_b else boat.side_a}",
+                )
+            return boat.name, f"Boat {boat.number}, costs {boat.cost}"
+        x = cat.PERSONALITY_BY_ID[item]
+        return x.name, f"{x.timing}: {x.effect}"
+
+    def chip(self, i: int, list_name: str, item: str, oob: str = "") -> str:
+        name, note = self.item_text(list_name, item)
+        return self.toggle(i, list_name, item, name, note, oob)
+
+    def chips(self, i: int, list_name: str, items: Iterable[str]) -> str:
+        return "".join(self.chip(i, list_name, item) for item in items)
+
+    def unnamed(self, i: int, ctype: CharType, oob: str = "") -> str:
+        any_id = cat.ANY_PREFIX + ctype.value
+        count = self.players[i].get("characters", []).count(any_id)
+        html_id = f"p{i}-characters-{any_id}"
+        return _counter_html(
+            Entry(
+                html_id=html_id,
+                name=f"Unnamed {ctype.label}",
+                note="One more of this type, without naming the card.",
+                pressed=count > 0,
+                op="",
+                problems=self.problems.at(html_id),
+                count=count,
+                add_op=f"add|{i}|characters|{any_id}",
+                remove_op=f"remove|{i}|characters|{any_id}",
+                who=self.players[i]["name"],
+            ),
+            oob,
+        )
+
+    def retirement(self, i: int, token_id: str, oob: str = "") -> str:
+        t = cat.RETIREMENT_TOKEN_BY_ID[token_id]
+        count = self.players[i].get("retirement_tokens", []).count(token_id)
+        html_id = f"p{i}-retirement_tokens-{token_id}"
+        return _counter_html(
+            Entry(
+                html_id=html_id,
+                name=t.name,
+                note=t.effect,
+                pressed=count > 0,
+                op="",
+                problems=self.problems.at(html_id),
+                count=count,
+                add_op=f"add|{i}|retirement_tokens|{token_id}",
+                remove_op=f"remove|{i}|retirement_tokens|{token_id}",
+                who=self.players[i]["name"],
+            ),
+            oob,
+        )
+
+    def number(self, i: int, fld: str, oob: str = "") -> str:
+        html_id = f"p{i}-{fld}"
+        value = int(self.players[i].get(fld, 0))
+        top = NUMBER_TOP.get(fld)
+        return _number_html(
+            i, fld, value, self.players[i]["name"], self.post_url, self.problems.at(html_id), top, oob
+        )
+
+    def wild(self, i: int, oob: str = "") -> str:
+        """Player ``i``'s "counts as" choices: one select per card whose type is chosen (RULINGS R5)."""
+        out = [f'<div class="sp-wilds" id="p{i}-wild"{oob}>']
+        chosen = self.players[i].get("wild_types", {})
+        for card in self.wild_cards(i):
+            html_id = f"wild-p{i}-{card}"
+            value = chosen.get(card, "")
+            problems = self.problems.at(html_id)
+            desc, msgs = _msgs(html_id, problems)
+            options = "".join(
+                f'<option value="{v}"{" selected" if v == value else ""}>{label}</option>'
+                for v, label in _TYPE_OPTIONS
+            )
+            out.append(
+                f'<div class="sp-wild{" sp-has-problem" if problems else ""}">'
+                f'<label for="{html_id}">{_esc(cat.CHARACTER_BY_ID[card].name)} counts as</label>'
+                f'<select id="{html_id}" name="{html_id}" hx-post="{self.post_url}" hx-trigger="change" '
+                f'hx-target="#step" hx-swap="outerHTML" hx-params="{html_id},was-{html_id},{PAGE_STATE}"{desc}><option value="">Choose a type…</option>{options}'
+                f'</select><input type="hidden" name="was-{html_id}" value="{_esc(value)}">{msgs}</div>'
+            )
+        out.append("</div>")
+        return "".join(out)
+
+    # --- the characters step's groups ---
+
+    def _group(self, key: str) -> tuple[str, str, CharType | None, tuple[Character, ...]]:
+        return next(g for g in _card_groups(self.expansions) if g[0] == key)
+
+    def char_summary(self, i: int, key: str, oob: str = "") -> str:
+        _key, label, ctype, _cards = self._group(key)
+        if i not in self._held:
+            self._held[i] = _held_by_type(self.table.players[i])
+        held = self._held[i].get(ctype, [])
+        count = self.board(i).counts[ctype] if ctype else len(held)
+        names = f' <span class="sp-group-held">{_esc(", ".join(held))}</span>' if held else ""
+        return (
+            f'<summary id="p{i}-group-{key}-sum"{oob}><span class="sp-group-name">{_esc(label)}</span> '
+            f'<span class="pill">{count}</span>{names}</summary>'
+        )
+
+    def char_group(self, i: int, key: str, force_open: bool = False, oob: str = "") -> str:
+        _key, _label, ctype, cards = self._group(key)
+        html_id = f"p{i}-group-{key}"
+        chips = "".join(self.toggle(i, "characters", c.id, c.name, CARD_GROUP_LABEL[c.id]) for c in cards)
+        unnamed = self.unnamed(i, ctype) if ctype is not None else ""
+        at = self.problems.by_anchor
+        opened = (
+            force_open
+            or self.open_group == html_id
+            or any(f"p{i}-characters-{c.id}" in at for c in cards)
+            or (ctype is not None and f"p{i}-characters-{cat.ANY_PREFIX}{ctype.value}" in at)
+        )
+        return (
+            f'<details class="sp-group" id="{html_id}"{" open" if opened else ""}{oob}>'
+            f'{self.char_summary(i, key)}{unnamed}<div class="sp-chips">{chips}</div></details>'
+        )
+
+    def _retirement_shown(self, i: int) -> list[str]:
+        held = self.players[i].get("retirement_tokens", [])
+        return [t.id for t in cat.RETIREMENT_TOKENS if t.expansion in self.expansions or t.id in held]
+
+    def tokens_summary(self, i: int, oob: str = "") -> str:
+        held = Counter(self.players[i].get("retirement_tokens", []))
+        names = [
+            f"{t.name} ×{held[t.id]}" if held[t.id] > 1 else t.name
+            for t in cat.RETIREMENT_TOKENS
+            if held[t.id] and t.id in self._retirement_shown(i)
+        ]
+        shown = f' <span class="sp-group-held">{_esc(", ".join(names))}</span>' if names else ""
+        return (
+            f'<summary id="p{i}-group-tokens-sum"{oob}><span class="sp-group-name">Retirement tokens</span> '
+            f'<span class="pill">{len(names)}</span>{shown}</summary>'
+        )
+
+    def tokens_group(self, i: int, force_open: bool = False, oob: str = "") -> str:
+        shown = self._retirement_shown(i)
+        opened = (
+            force_open
+            or self.open_group == f"p{i}-group-tokens"
+            or any(f"p{i}-retirement_tokens-{t}" in self.problems.by_anchor for t in shown)
+        )
+        counters = "".join(self.retirement(i, t) for t in shown)
+        return (
+            f'<details class="sp-group" id="p{i}-group-tokens"{" open" if opened else ""}{oob}>'
+            f"{self.tokens_summary(i)}{counters}</details>"
+        )
+
+    def pipes_summary(self, i: int, oob: str = "") -> str:
+        held = [cat.TOKEN_BY_ID[t].name for t in self.players[i].get("pipes", [])]
+        names = f' <span class="sp-group-held">{_esc(", ".join(held))}</span>' if held else ""
+        return (
+            f'<summary id="p{i}-group-pipes-sum"{oob}><span class="sp-group-name">Pipes</span> '
+            f'<span class="pill">{len(held)}</span>{names}</summary>'
+        )
+
+    def pipes_group(self, i: int, force_open: bool = False, oob: str = "") -> str:
+        groups = _token_groups(TokenKind.PIPE, self.expansions)
+        opened = (
+            force_open
+            or self.open_group == f"p{i}-group-pipes"
+            or any(f"p{i}-pipes-{t.id}" in self.problems.by_anchor for _label, ts in groups for t in ts)
+        )
+        seasons = "".join(
+            f'<h4 class="sp-season">{_esc(label)}</h4>'
+            f'<div class="sp-chips">{self.chips(i, "pipes", (t.id for t in tokens))}</div>'
+            for label, tokens in groups
+        )
+        return (
+            f'<details class="sp-group" id="p{i}-group-pipes"{" open" if opened else ""}{oob}>'
+            f"{self.pipes_summary(i)}{seasons}</details>"
+        )
+
+    def group_of(self, anchor: str) -> str | None:
+        """The html id of the folding group an entry sits in, if any."""
+        m = _LIST_ANCHOR.match(anchor)
+        if not m:
+            return None
+        i, list_name, item = m[1], m[2], m[3]
+        if list_name == "characters":
+            return f"p{i}-group-{_card_group_of(self.expansions)[item]}"
+        if list_name == "retirement_tokens":
+            return f"p{i}-group-tokens"
+        if list_name == "pipes":
+            return f"p{i}-group-pipes"
+        return None
+
+    def group(self, group_id: str, oob: str = "") -> str:
+        i_text, _, key = group_id[1:].partition("-group-")
+        i = int(i_text)
+        if key == "tokens":
+            return self.tokens_group(i, True, oob)
+        if key == "pipes":
+            return self.pipes_group(i, True, oob)
+        return self.char_group(i, key, True, oob)
+
+    # --- the lists of other steps ---
+
+    def buildings(self, i: int) -> list[Any]:
+        """The buildings in play (all of the edition when the setup is not known), then any others held."""
+        shown = [b for b in cat.BUILDINGS if b.expansion in self.expansions]
+        if self.setup and self.setup.buildings is not None:
+            shown = [b for b in shown if b.id in self.setup.buildings]
+        ids = {b.id for b in shown}
+        return shown + [cat.BUILDING_BY_ID[b] for b in self.players[i].get("buildings", []) if b not in ids]
+
+    def personalities(self, i: int) -> list[tuple[str, tuple[Any, ...]]]:
+        """The personalities by season: those on the bridge this game when known (all of them when the Ferry
+        Boat's side B lets players meet any), and any others held."""
+        held = self.players[i].get("personalities", [])
+        setup = self.setup
+        known = (
+            setup is not None
+            and setup.personalities is not None
+            and setup.boat_sides.get("ferry-boat") != "B"
+        )
+        out = []
+        for season in SEASONS:
+            ps = cat.personalities_of_season(season)
+            if known:
+                assert setup is not None and setup.personalities is not None
+                ps = tuple(x for x in ps if x.id in setup.personalities or x.id in held)
+            out.append((season.label, ps))
+        return out
+
+    # --- a player's column ---
+
+    def body(self, i: int) -> str:
+        slug = self.step.slug
+        if slug == "characters":
+            groups = "".join(self.char_group(i, key) for key, *_ in _card_groups(self.expansions))
+            return f"{self.wild(i)}{groups}{self.tokens_group(i)}"
+        if slug == "fish":
+            return "".join(
+                f'<h3 class="sp-season">{_esc(label)}</h3>'
+                f'<div class="sp-chips">{self.chips(i, "fish", (t.id for t in tokens))}</div>'
+                for label, tokens in _token_groups(TokenKind.FISH, self.expansions)
+            )
+        if slug == "tobacco":
+            pouches = "".join(
+                f'<h4 class="sp-season">{_esc(label)}</h4>'
+                f'<div class="sp-chips">{self.chips(i, "tobacco", (t.id for t in tokens))}</div>'
+                for label, tokens in _token_groups(TokenKind.TOBACCO, self.expansions)
+            )
+            return f"{self.pipes_group(i)}<h3>Tobacco pouches</h3>{pouches}"
+        if slug == "buildings":
+            items = (b.id for b in self.buildings(i))
+            return f'<div class="sp-chips">{self.chips(i, "buildings", items)}</div>'
+        if slug == "boats":
+            items = (b.id for b in cat.BUILDABLE_BOATS)
+            return f'<div class="sp-chips">{self.chips(i, "boats", items)}</div>'
+        out = []
+        if slug == "personalities":
+            out = [
+                f'<h3 class="sp-season">{_esc(label)}</h3>'
+                f'<div class="sp-chips">{self.chips(i, "personalities", (x.id for x in ps))}</div>'
+                for label, ps in self.personalities(i)
+            ]
+        out += [self.number(i, fld) for fld in STEP_NUMBERS.get(slug, ())]
+        return "".join(out)
+
+    def head(self, i: int, oob: str = "") -> str:
+        """The player's name, this step's points and explanation, and the problems of the whole column."""
+        player = self.players[i]
+        colour = self.sheet.colours[i] if i < len(self.sheet.colours) else ""
+        line = self.scores[i]["lines"].get(self.step.line) if self.step.line else None
+        points = explain = ""
+        if line is not None:
+            label = _esc(LINE_LABELS.get(self.step.line or "", ""))
+            points = f'<span class="sp-points">{line.points}<span class="visually-hidden"> IKI for {label}</span></span>'
+            explain = f'<p class="small muted sp-explain">{_esc(line.explanation)}</p>'
+        return (
+            f'<div class="sp-top" id="p{i}-top"{oob}><h2 id="p{i}-head" class="sp-head">'
+            f'<span class="sp-dot sp-c-{_esc(colour)}" aria-hidden="true"></span> '
+            f'<span class="sp-who">{_esc(player["name"])}</span> {points}</h2>{explain}'
+            f"{_problems_html(self.head_problems(i))}</div>"
+        )
+
+    # --- around the columns ---
+
+    def nav(self, oob: str = "") -> str:
+        by_step = self.problems.errors_by_step()
+        items = []
+        for n, s in enumerate(self.steps, 1):
+            title = _esc(s.title)
+            current = s is self.step
+            text = f". {title}" if current else f'<span class="visually-hidden">. {title}</span>'
+            errors = by_step.get(s.slug, 0)
+            bad = (
+                f' <span class="sp-bad"><span class="visually-hidden">, </span>{errors}'
+                f'<span class="visually-hidden"> to fix</span></span>'
+                if errors
+                else ""
+            )
+            aria = ' aria-current="step"' if current else ""
+            items.append(f'<li><a href="{self.url(s.slug)}" title="{title}"{aria}>{n}{text}{bad}</a></li>')
+        return f'<nav class="sp-steps" id="sp-nav" aria-label="Score pad steps"{oob}><ol>{"".join(items)}</ol></nav>'
+
+    def messages(self, oob: str = "") -> str:
+        """Above the form: a refused request's message, the step's problems no entry shows, the other steps'."""
+        out = [f'<div class="sp-msgs" id="sp-msgs"{oob}>']
+        if self.bad:
+            out.append(
+                f'<p class="message error" role="alert" id="bad-input">{_esc(self.bad)} Nothing was changed.</p>'
+            )
+        out.append(_problems_html(self.top_problems()))
+        by_step = self.problems.errors_by_step()
+        others = [
+            f'<a href="{self.url(s.slug)}">{_esc(s.title)} ({by_step[s.slug]})</a>'
+            for s in self.steps
+            if by_step.get(s.slug) and s is not self.step
+        ]
+        if others:
+            out.append(f'<p class="message warning sp-elsewhere">Also to fix: {", ".join(others)}</p>')
+        out.append("</div>")
+        return "".join(out)
+
+    def totals(self, oob: str = "") -> str:
+        """The running totals bar; as an htmx fragment only its content is replaced, so the status is read."""
+        parts = []
+        for i, player in enumerate(self.players):
+            colour = self.sheet.colours[i] if i < len(self.sheet.colours) else ""
+            parts.append(
+                f'<span class="sp-total"><span class="sp-dot sp-c-{_esc(colour)}" aria-hidden="true"></span>'
+                f"{_esc(player['name'])} <strong>{self.scores[i]['total']}</strong></span>"
+            )
+        if self.report.errors:
+            parts.append(f'<span class="sp-total sp-tofix">{len(self.report.errors)} to fix</span>')
+        if oob:
+            return f'<div id="sp-totals" hx-swap-oob="innerHTML">{"".join(parts)}</div>'
+        return (
+            f'<div class="sticky-total sp-totals" id="sp-totals" role="status" aria-label="Running totals">'
+            f"{''.join(parts)}</div>"
+        )
+
+    def state(self, oob: str = "") -> str:
+        """What the page shows, posted back with every entry: the sheet's version, the entries with messages,
+        and a digest of what each piece around the entries was made from."""
+        marked = " ".join(sorted(self.marked()))
+        seen = " ".join(f"{key}:{value}" for key, value in self.digests().items())
+        return (
+            f'<div id="sp-state"{oob}><input type="hidden" name="v" value="{self.sheet.version}">'
+            f'<input type="hidden" name="marked" value="{marked}">'
+            f'<input type="hidden" name="seen" value="{seen}"></div>'
+        )
+
+    def digests(self) -> dict[str, str]:
+        """What the steps bar, the messages, the totals and each column's head are made of, as short digests: a
+        reply sends only those whose digest is not the one the page posted (another server process digests
+        differently, and then sends them all)."""
+        if self._digests is None:
+            by_step = tuple(sorted(self.problems.errors_by_step().items()))
+            made: dict[str, Any] = {
+                "nav": by_step,
+                "msgs": (self.bad, by_step, tuple((s.problem.message, s.error) for s in self.top_problems())),
+                "totals": (tuple(score["total"] for score in self.scores), len(self.report.errors)),
+            }
+            for i in range(
+                len(self.players)
+            ):  # the scored player, not the explanation (made only when shown)
+                made[f"p{i}"] = (
+                    self.scores[i]["digest"],
+                    tuple((s.problem.message, s.error) for s in self.head_problems(i)),
+                )
+            self._digests = {key: format(hash(value) & 0xFFFFFFFFFFFF, "x") for key, value in made.items()}
+        return self._digests
+
+    def order(self, oob: str = "") -> str:
+        """The firefighting step's stack order for players sharing a space (RULINGS R12)."""
+        by_space: dict[int, list[int]] = {}
+        for i, player in enumerate(self.players):
+            by_space.setdefault(int(player.get("firefighting", 0)), []).append(i)
+        out = [f'<div id="firefighting-order" class="sp-order"{oob}>']
+        out.append(_problems_html(self.problems.at("firefighting-order")))
+        for space in sorted(by_space, reverse=True):
+            members = by_space[space]
+            if len(members) < 2:
+                continue
+            out.append(
+                f'<fieldset class="card"><legend>Stack on space {space}: who is on top?</legend>'
+                '<p class="small muted">These players share a space; the marker higher in the stack ranks first '
+                "(RULINGS R12).</p>"
+            )
+            for i in members:
+                name = self.players[i]["name"]
+                html_id = f"stack-p{i}"
+                value = _place(self.sheet.stack.get(name), len(members))
+                options = "".join(
+                    f'<option value="{place}"{" selected" if place == value else ""}>'
+                    f"{'1 (top)' if place == 1 else place}</option>"
+                    for place in range(1, len(members) + 1)
+                )
+                out.append(
+                    f'<label for="{html_id}">{_esc(name)}\'s place in the stack</label>'
+                    f'<select id="{html_id}" name="{html_id}" hx-post="{self.post_url}" hx-trigger="change" '
+                    f'hx-target="#step" hx-swap="outerHTML" hx-params="{html_id},was-{html_id},{PAGE_STATE}"><option value="">Not given</option>{options}</select>'
+                    f'<input type="hidden" name="was-{html_id}" value="{value}">'
+                )
+            out.append("</fieldset>")
+        out.append("</div>")
+        return "".join(out)
+
+    # --- the whole step, or only what an entry changed ---
+
+    def context(self) -> dict[str, Any]:
+        steps = self.steps
+        position = steps.index(self.step)
+        return {
+            "sheet": self.sheet,
+            "step": self.step,
+            "number": position + 1,
+            "count": len(steps),
+            "nav": SafeString(self.nav()),
+            "messages": SafeString(self.messages()),
+            "players": [
+                {"head": SafeString(self.head(i)), "body": SafeString(self.body(i)), "index": i}
+                for i in range(len(self.players))
+            ],
+            "order": SafeString(self.order()) if self.step.slug == "firefighting" else "",
+            "state": SafeString(self.state()),
+            "totals": SafeString(self.totals()),
+            "post_url": self.post_url,
+            "prev_url": self.url(steps[position - 1].slug) if position else None,
+            "next_url": self.url(steps[position + 1].slug) if position + 1 < len(steps) else None,
+            "setup_note": _setup_note(self.table),
+            "htmx_config": HTMX_CONFIG,
+            "page_state": PAGE_STATE,
+        }
+
+    def _pieces(self) -> dict[str, Callable[[str], str]]:
+        return {"nav": self.nav, "msgs": self.messages, "totals": self.totals}
+
+    def reply(self, changes: Iterable[Change], marked_before: set[str], seen: Mapping[str, str]) -> str:
+        """The htmx answer to an entry made on the page this sheet's previous version showed: only the pieces
+        that changed, each replacing its own element (hx-swap-oob).
+
+        The page state; the steps bar, the messages above the form, the totals and each column's head (points
+        and column problems) when what they show changed (``seen``: the digests the page posted). Then the entries the changes touch (a component in every column, since
+        "X has it" shows beside the others' toggles), the entries whose messages come or go, in whichever
+        column they are (an entry that gains a message has its folded group sent open), and the summaries of
+        a player's character groups when their board changed.
+        """
+        slug = self.step.slug
+        count = len(self.players)
+        now = self.digests()
+        fresh = {key for key, value in now.items() if seen.get(key) != value}
+        parts = [self.state(OOB)]
+        parts += [piece(OOB) for key, piece in self._pieces().items() if key in fresh]
+        parts += [self.head(i, OOB) for i in range(count) if f"p{i}" in fresh]
+        if slug == "firefighting":
+            parts.append(self.order(OOB))
+        anchors: set[str] = set()
+        boards: set[int] = set()
+        pipes: set[int] = set()
+        for ch in changes:
+            if ch.op in ("set", "bump"):
+                anchors.add(f"p{ch.player}-{ch.field}")
+            elif ch.op in ("add", "remove"):
+                if ch.field == "retirement_tokens" or cat.any_type(ch.item) is not None:
+                    anchors.add(f"p{ch.player}-{ch.field}-{ch.item}")
+                else:
+                    anchors.update(f"p{j}-{ch.field}-{ch.item}" for j in range(count))
+                if ch.field in ("characters", "retirement_tokens"):
+                    boards.add(ch.player)
+                elif ch.field == "pipes":
+                    pipes.add(ch.player)
+            elif ch.op == "wild":
+                boards.add(ch.player)
+        after = self.marked()
+        opened = {g for a in after - marked_before if (g := self.group_of(a))}
+        anchors |= marked_before | after
+        for group_id in sorted(opened):
+            parts.append(self.group(group_id, OOB))
+        wilds = set()
+        for anchor in sorted(anchors):
+            if not self.is_entry(anchor) or self.group_of(anchor) in opened:
+                continue
+            if m := _WILD_ANCHOR.match(anchor):
+                wilds.add(int(m[1]))
+            elif m := _LIST_ANCHOR.match(anchor):
+                i, list_name, item = int(m[1]), m[2], m[3]
+                if list_name == "retirement_tokens":
+                    parts.append(self.retirement(i, item, OOB))
+                elif (ctype := cat.any_type(item)) is not None:
+                    parts.append(self.unnamed(i, ctype, OOB))
+                else:
+                    parts.append(self.chip(i, list_name, item, OOB))
+            elif m := _NUMBER_ANCHOR.match(anchor):
+                parts.append(self.number(int(m[1]), m[2], OOB))
+        if slug == "characters":
+            for i in sorted(boards | wilds):
+                parts.append(self.wild(i, OOB))
+            for i in sorted(boards):
+                parts += [
+                    self.char_summary(i, key, OOB)
+                    for key, *_ in _card_groups(self.expansions)
+                    if f"p{i}-group-{key}" not in opened
+                ]
+                if f"p{i}-group-tokens" not in opened:
+                    parts.append(self.tokens_summary(i, OOB))
+        if slug == "tobacco":
+            parts += [self.pipes_summary(i, OOB) for i in sorted(pipes) if f"p{i}-group-pipes" not in opened]
+        return "".join(parts)
 
 
 def step_url(sheet: ScoreSheet, slug: str) -> str:
@@ -824,9 +1289,9 @@ def sheet_start(request: HttpRequest, token: str) -> HttpResponse:
     return HttpResponseRedirect(step_url(sheet, STEPS[0].slug))
 
 
-def _render_step(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
+def _render_step(request: HttpRequest, page: StepPage, status: int = 200) -> HttpResponse:
     name = "scorepad_step.html#step" if request.htmx else "scorepad_step.html"
-    return render(request, name, context, status=status)
+    return render(request, name, page.context(), status=status)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -838,23 +1303,28 @@ def step_view(request: HttpRequest, token: str, slug: str) -> HttpResponse:
         sheet = _sheet(token)
         if step not in steps_for(sheet.akebono):
             raise Http404("no such step")
-        return _render_step(request, step_context(sheet, step, request.GET.get("open", "")[:60]))
+        return _render_step(request, StepPage(sheet, step, request.GET.get("open", "")[:60]))
     post = {k: request.POST.get(k, "") for k in request.POST}
+    made: list[Change] = []
 
-    def changes(locked: ScoreSheet) -> list[Change]:
-        if step not in steps_for(locked.akebono):
+    def changes(read: ScoreSheet) -> list[Change]:
+        if step not in steps_for(read.akebono):
             raise Http404("no such step")
-        return parse_changes(post, locked.names)
+        made[:] = parse_changes(post, read.names)  # again if another phone wrote meanwhile
+        return made
 
     try:
-        sheet = apply_changes(token, changes)  # one locked read, the form read against it, one write
+        sheet = apply_changes(token, changes)  # one read, the form read against it, one write
     except ScoreSheet.DoesNotExist:
         raise Http404("no such score sheet") from None
+    except SheetBusy:
+        busy = "Other phones kept changing this sheet at the same moment; make the entry again."
+        return _render_step(request, StepPage(_sheet(token), step, bad=busy), status=409)
     except BadInput as exc:
-        return _render_step(request, step_context(_sheet(token), step, bad=exc.message), status=400)
+        return _render_step(request, StepPage(_sheet(token), step, bad=exc.message), status=400)
     open_group = _group_of(post.get("op", ""))
     steps = steps_for(sheet.akebono)
-    where = [s.slug for s in steps].index(step.slug)
+    where = steps.index(step)
     go = post.get("go", "")
     target = None
     if go == "next":
@@ -866,7 +1336,13 @@ def step_view(request: HttpRequest, token: str, slug: str) -> HttpResponse:
     if target is not None:
         return HttpResponseClientRedirect(target) if request.htmx else HttpResponseRedirect(target)
     if request.htmx:
-        return _render_step(request, step_context(sheet, step, open_group))
+        # The page showed the sheet as it was just before these changes (nobody else wrote in between): answer
+        # with only what they changed. Otherwise (another phone wrote, or an older page) the whole step.
+        marked = parse_marked(request.POST.get("marked"))
+        if marked is not None and post.get("v") == str(sheet.version - (1 if made else 0)):
+            seen = parse_seen(request.POST.get("seen", ""))
+            return reswap(HttpResponse(StepPage(sheet, step).reply(made, marked, seen)), "none")
+        return _render_step(request, StepPage(sheet, step, open_group))
     query = f"?{urlencode({'open': open_group})}" if open_group else ""
     anchor = _anchor_of(post.get("op", ""))
     return HttpResponseRedirect(f"{step_url(sheet, step.slug)}{query}{'#' + anchor if anchor else ''}")

@@ -14,7 +14,16 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from pypdf import PdfReader
 
-from companion.models.scoresheets import ScoreSheet, SheetError, firefighting_order, start_sheet
+from companion.models.scoresheets import (
+    MAX_TRIES,
+    Change,
+    ScoreSheet,
+    SheetBusy,
+    SheetError,
+    apply_changes,
+    firefighting_order,
+    start_sheet,
+)
 from companion.views.scorepad import STEPS, locate, steps_for
 from setupgen import Options, generate
 
@@ -617,3 +626,227 @@ def test_names_are_escaped_everywhere(client: Client) -> None:
         body = client.get(step(sheet, slug)).content.decode()
         assert "<i>A&B</i>" not in body
         assert "&lt;i&gt;A&amp;B&lt;/i&gt;" in body
+
+
+# --- htmx entries answered with only what they changed (docs/benchmarks.md "Scoring walk-through") --------------
+
+
+def page_state(body: str) -> dict[str, str]:
+    """What a step page posts back with every htmx entry: the sheet version it shows, its entries with messages."""
+    return dict(re.findall(r'<input type="hidden" name="(v|marked|seen)" value="([^"]*)">', body))
+
+
+def swapped(body: str) -> list[str]:
+    """The ids of the elements an htmx reply replaces out of band."""
+    return re.findall(r'<[a-z]+ [^>]*?id="([^"]+)"[^>]*? hx-swap-oob="', body)
+
+
+def shown(state: dict[str, str]) -> dict[str, str]:
+    return {k: state[k] for k in ("v", "marked")}
+
+
+class Phone:
+    """A phone on one step: posts as htmx does, with the page state the last reply left."""
+
+    def __init__(self, client: Client, url: str) -> None:
+        self.client, self.url = client, url
+        self.state = page_state(text(client.get(url)))
+
+    def post(self, data: dict[str, str]) -> Any:
+        r = self.client.post(self.url, {**self.state, **data}, **HX)
+        self.state = page_state(text(r))
+        return r
+
+
+def test_a_tap_is_answered_with_its_toggle_in_every_column_and_the_totals(client: Client) -> None:
+    sheet = sheet_of(3)
+    phone = Phone(client, step(sheet, "buildings"))
+    assert shown(phone.state) == {"v": "1", "marked": ""}
+    r = phone.post({"op": "add|0|buildings|inn"})
+    body = text(r)
+    assert r.status_code == 200
+    assert r["HX-Reswap"] == "none"  # everything is out of band
+    assert 'id="step"' not in body
+    ids = swapped(body)
+    assert {"e-p0-buildings-inn", "e-p1-buildings-inn", "e-p2-buildings-inn"} <= set(ids)
+    assert not any(i.startswith("e-") and not i.endswith("-inn") for i in ids)  # the other buildings stay
+    assert {"sp-totals", "sp-state", "p0-top"} <= set(ids)  # Anaïs's Inn line and the totals
+    assert not {"sp-nav", "sp-msgs", "p1-top", "p2-top"} & set(ids)  # no problem, no other line changed
+    assert re.search(r'id="p0-buildings-inn" class="sp-chip" aria-pressed="true"', body)
+    assert body.count("Anaïs has it") == 2  # beside David's and Chiyo's Inn
+    assert shown(phone.state) == {"v": "2", "marked": ""}
+    assert len(r.content) * 4 < len(client.get(step(sheet, "buildings"), **HX).content)
+    sheet.refresh_from_db()
+    assert sheet.table["players"][0]["buildings"] == ["inn"]
+
+
+def test_a_message_in_another_column_comes_and_goes_with_the_partial_replies(client: Client) -> None:
+    """RULINGS R8 (each building once): David's second Inn is refused beside his entry, whoever tapped last."""
+    sheet = sheet_of(3)
+    phone = Phone(client, step(sheet, "buildings"))
+    phone.post({"op": "add|0|buildings|inn"})
+    body = text(phone.post({"op": "add|1|buildings|inn"}))
+    assert "held by Anaïs and David" in msg_of(body, "p1-buildings-inn")
+    assert 'aria-describedby="p1-buildings-inn-msg"' in body
+    assert "1 to fix" in body
+    assert (
+        '<span class="visually-hidden">, </span>1<span class="visually-hidden"> to fix' in body
+    )  # steps bar
+    assert phone.state["marked"] == "p1-buildings-inn"
+    assert "held by Anaïs and David" in msg_of(text(client.get(step(sheet, "buildings"))), "p1-buildings-inn")
+    # Anaïs gives hers up, on her own column: David's entry, in another column, loses its message.
+    body = text(phone.post({"op": "remove|0|buildings|inn"}))
+    assert "e-p1-buildings-inn" in swapped(body)
+    assert msg_of(body, "p1-buildings-inn") == ""
+    assert "to fix" not in body
+    assert shown(phone.state) == {"v": "4", "marked": ""}
+
+
+def test_a_new_message_opens_the_folded_group_it_is_in(client: Client) -> None:
+    """RULINGS R5: a retired Puppeteer asks for its type; the group showing the card is sent open."""
+    sheet = sheet_of()
+    phone = Phone(client, step(sheet, "characters"))
+    body = text(phone.post({"op": "add|1|characters|puppeteer"}))
+    assert {"p1-wild", "p1-group-special-sum", "p1-group-tokens-sum"} <= set(swapped(body))
+    assert "p1-group-special" not in swapped(body)  # the tapped group stays as the player left it
+    body = text(phone.post({"op": "add|1|retirement_tokens|puppeteer"}))
+    assert re.search(r'<details class="sp-group" id="p1-group-special" open hx-swap-oob="true">', body)
+    assert "choose one" in msg_of(body, "p1-characters-puppeteer")
+    assert '<select id="wild-p1-puppeteer"' in body
+    assert phone.state["marked"] == "p1-characters-puppeteer"
+    body = text(phone.post({"wild-p1-puppeteer": "artisan", "was-wild-p1-puppeteer": ""}))
+    assert '<option value="artisan" selected>' in body
+    assert msg_of(body, "p1-characters-puppeteer") == ""
+    assert re.search(r'<summary id="p1-group-artisan-sum" hx-swap-oob="true">.*?Puppeteer \(chosen\)', body)
+
+
+def test_a_typed_number_is_answered_with_its_field_and_the_points(client: Client) -> None:
+    sheet = sheet_of()
+    phone = Phone(client, step(sheet, "track"))
+    r = phone.post({"p0-score_track": "28", "was-p0-score_track": "0"})
+    body = text(r)
+    assert "e-p0-score_track" in swapped(body)
+    assert "e-p1-score_track" not in swapped(body)
+    assert 'name="was-p0-score_track" value="28"' in body
+    assert "28 IKI scored during the game" in body
+    assert re.search(r"Anaïs <strong>28</strong>", body)
+    r = phone.post({"p0-score_track": "-4", "was-p0-score_track": "28"})
+    assert "cannot be negative" in msg_of(text(r), "p0-score_track")
+    assert phone.state["marked"] == "p0-score_track"
+
+
+def test_a_shared_firefighting_space_sends_the_stack_question(client: Client) -> None:
+    sheet = sheet_of(3, prefill={"Anaïs": {"firefighting": 5}})
+    phone = Phone(client, step(sheet, "firefighting"))
+    body = text(phone.post({"p1-firefighting": "5", "was-p1-firefighting": "0"}))
+    assert "firefighting-order" in swapped(body)
+    assert 'id="stack-p0"' in body
+    assert 'id="stack-p1"' in body
+    phone.post({"stack-p1": "1", "was-stack-p1": ""})
+    body = text(phone.post({"stack-p0": "2", "was-stack-p0": ""}))
+    assert '<option value="2" selected>2</option>' in body
+    sheet.refresh_from_db()
+    assert sheet.table["firefighting_order"] == ["David", "Anaïs", "Chiyo"]
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        {},  # a page from before the partial replies
+        {"v": "1"},
+        {"v": "x", "marked": ""},
+        {"v": "99", "marked": ""},
+    ],
+)
+def test_without_a_matching_page_state_the_whole_step_is_sent(client: Client, state: dict[str, str]) -> None:
+    sheet = sheet_of()
+    r = client.post(step(sheet, "fish"), {**state, "op": "add|0|fish|fish-spring"}, **HX)
+    assert r.status_code == 200
+    assert text(r).lstrip().startswith('<div id="step"')
+    assert "HX-Reswap" not in r
+
+
+def test_after_another_phone_wrote_the_whole_step_is_sent(client: Client) -> None:
+    sheet = sheet_of()
+    url = step(sheet, "fish")
+    a = Phone(client, url)
+    b = Phone(Client(), url)
+    assert "hx-swap-oob" in text(b.post({"op": "add|1|fish|fish-winter"}))  # B's page was up to date
+    r = a.post({"op": "add|0|fish|fish-spring"})  # A's page does not show B's fish yet
+    body = text(r)
+    assert body.lstrip().startswith('<div id="step"')
+    assert re.search(r'id="p1-fish-fish-winter" class="sp-chip" aria-pressed="true"', body)
+    assert re.search(r'id="p0-fish-fish-spring" class="sp-chip" aria-pressed="true"', body)
+    assert shown(a.state) == {"v": "3", "marked": ""}
+    assert "hx-swap-oob" in text(a.post({"op": "remove|0|fish|fish-spring"}))  # in step again: partial
+
+
+def test_marked_entries_are_read_defensively(client: Client) -> None:
+    sheet = sheet_of()
+    url = step(sheet, "fish")
+    state = page_state(text(client.get(url)))
+    bogus = "<script> p9-fish-x wild-p7-y players[0] p0-mon " + "p1-fish-fish-spring " * 500
+    r = client.post(url, {**state, "marked": bogus, "op": "add|0|fish|fish-spring"}, **HX)
+    assert r.status_code == 200
+    body = text(r)
+    assert "<script>" not in body
+    assert "e-p1-fish-fish-spring" in swapped(body)  # named by the page: sent again (it has no message now)
+
+
+def test_without_javascript_the_page_state_changes_nothing(client: Client) -> None:
+    sheet = sheet_of()
+    state = page_state(text(client.get(step(sheet, "fish"))))
+    r = client.post(step(sheet, "fish"), {**state, "op": "add|1|fish|fish-winter"})
+    assert r.status_code == 302
+    assert r["Location"] == f"/score/{sheet.token}/fish/#p1-fish-fish-winter"
+    body = text(client.get(r["Location"]))
+    assert re.search(r'id="p1-fish-fish-winter" class="sp-chip" aria-pressed="true"', body)
+    assert shown(page_state(body)) == {"v": "2", "marked": ""}
+
+
+@pytest.mark.parametrize("slug", ["characters", "fish", "resources"])
+def test_queries_of_a_partial_reply_do_not_grow_with_players(client: Client, slug: str) -> None:
+    counts = []
+    for players in (2, 4):
+        sheet = sheet_of(players)
+        phone = Phone(client, step(sheet, slug))
+        with CaptureQueriesContext(connection) as post:
+            r = phone.post({"op": "bump|1|mon|1"})
+        assert "hx-swap-oob" in text(r)
+        counts.append(len(post))
+        ScoreSheet.objects.all().delete()
+    assert counts[0] == counts[1]
+
+
+def test_an_entry_written_between_the_read_and_the_write_is_kept() -> None:
+    """Another phone writes after this entry read the sheet: the write refuses the stale version, the entry is
+    applied again to the fresh row, and both are kept."""
+    sheet = sheet_of()
+    reads = []
+
+    def changes(read: ScoreSheet) -> list[Change]:
+        reads.append(read.version)
+        if len(reads) == 1:  # the other phone, in between
+            apply_changes(sheet.token, [Change("set", 1, "mon", value=7)])
+        return [Change("bump", 0, "mon", value=2)]
+
+    saved = apply_changes(sheet.token, changes)
+    assert reads == [1, 2]
+    assert saved.version == 3
+    sheet.refresh_from_db()
+    assert [p["mon"] for p in sheet.table["players"]] == [2, 7]
+    assert sheet.version == 3
+
+
+def test_an_entry_that_never_gets_a_quiet_moment_saves_nothing(client: Client) -> None:
+    sheet = sheet_of()
+
+    def changes(read: ScoreSheet) -> list[Change]:
+        apply_changes(sheet.token, [Change("bump", 1, "koban", value=1)])
+        return [Change("set", 0, "mon", value=5)]
+
+    with pytest.raises(SheetBusy):
+        apply_changes(sheet.token, changes)
+    sheet.refresh_from_db()
+    assert sheet.table["players"][0]["mon"] == 0
+    assert sheet.table["players"][1]["koban"] == MAX_TRIES  # the other phone's entries all landed

@@ -249,3 +249,30 @@ def test_a_malformed_entry_gets_its_message_swapped_in(live_server: Any, page: A
     _number(page, "p0-mon", 9)
     expect(page.locator("#bad-input")).to_have_count(0)
     screenshot(page, "scorepad-bad-input")
+
+
+def test_partial_replies_move_messages_between_columns(live_server: Any, page: Any, screenshot: Any) -> None:
+    """An htmx entry swaps in only what it changed: a typed number keeps the focus where Tab took it, and a
+    message that another player's tap raises or clears appears or goes in that player's column (RULINGS R8)."""
+    url = _start(page, live_server.url)
+    field = page.locator("#p0-score_track")
+    field.fill("28")
+    field.press("Tab")
+    expect(page.locator("input[name='was-p0-score_track']")).to_have_value("28")
+    expect(page.locator("#p0-score_track-more")).to_be_focused()
+    expect(page.locator(".sp-totals")).to_contain_text("Anaïs 28")
+
+    page.goto(url.replace("/track/", "/buildings/"))
+    _tap(page, "p0-buildings-inn")
+    expect(page.locator("#p1-buildings-inn")).to_contain_text("Anaïs has it")
+    _tap(page, "p1-buildings-inn")
+    expect(page.locator("#p1-buildings-inn-msg")).to_contain_text("held by Anaïs and David")
+    expect(page.locator(".sp-totals")).to_contain_text("1 to fix")
+    expect(page.locator("#sp-nav a[aria-current=step]")).to_contain_text("1 to fix")
+    screenshot(page, "scorepad-partial-problem")
+    page.locator("#p0-buildings-inn").click()
+    expect(page.locator("#p0-buildings-inn")).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#p1-buildings-inn-msg")).to_have_count(0)
+    expect(page.locator(".sp-totals")).not_to_contain_text("to fix")
+    expect(page.locator("input[name='v']")).to_have_value("5")
+    screenshot(page, "scorepad-partial-cleared")
