@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Final
 
@@ -130,6 +131,7 @@ NEW_CHARACTER_PAIRS: Final = tuple((m, cat.new_characters_of_month(m)) for m in 
 
 
 _LISTS: Final = LIST_FIELDS
+_NUMBERS_OF: Final = attrgetter(*NUMBER_FIELDS)
 
 
 def _held(player: PlayerState) -> Iterator[tuple[str, str, str]]:
@@ -262,8 +264,10 @@ class _Checker:
         players = self.table.players
         repeated: set[str] = set()  # the lists in which some id appears more than once across the table
         for key in _LISTS:
-            items = [item for p in players for item in getattr(p, key) if not item.startswith(cat.ANY_PREFIX)]
-            if len(set(items)) != len(items):
+            items = [item for p in players for item in getattr(p, key)]
+            if len(set(items)) != len(items) and any(
+                n > 1 and not item.startswith(cat.ANY_PREFIX) for item, n in Counter(items).items()
+            ):
                 repeated.add(key)
         if not repeated:  # the usual case: nothing to report
             return
@@ -328,6 +332,14 @@ class _Checker:
     # -- one player --
 
     def check_numbers(self, p: PlayerState, where: str) -> None:
+        if (
+            min(_NUMBERS_OF(p)) >= 0
+            and p.firefighting <= TRACK_MAX["firefighting"]
+            and p.trade <= TRACK_MAX["trade"]
+            and (self.table.akebono or not p.trade)
+            and p.score_track <= SCORE_TRACK_WARNING
+        ):
+            return  # the usual case: every number in range
         for key in NUMBER_FIELDS:
             value = getattr(p, key)
             if value < 0:
@@ -409,8 +421,8 @@ class _Checker:
             season = cat.TOKEN_BY_ID[f].season
             if season is None:
                 continue
-            if season.value in seasons:
-                first = _name(seasons[season.value])
+            if season in seasons:
+                first = _name(seasons[season])
                 self.add(
                     Code.FISH_SAME_SEASON,
                     p.name,
@@ -418,7 +430,7 @@ class _Checker:
                     f"{p.name} has two {season.value} fish ({first} and {_name(f)}): at most "
                     "one fish can be bought each season (RULINGS R6).",
                 )
-            seasons.setdefault(season.value, f)
+            seasons.setdefault(season, f)
         if len(p.fish) > MAX_FISH:
             self.add(
                 Code.TOO_MANY_FISH,
