@@ -10,23 +10,16 @@ change nothing.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
-from django.db import connection
 
-from companion.benchmarks.polling import ROOT, Browserless, served
+from companion.benchmarks.polling import Browserless, served
 from companion.models.games import Conflict, Game, NewPlayer, apply_change, create_game
+from tests.concurrency import THREADS, at_once, gunicorn_database_url, run_scenario
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-THREADS = 6
 
 
 def _game() -> Game:
@@ -42,48 +35,8 @@ def _game() -> Game:
     )
 
 
-def _at_once(work: Callable[[int], Any]) -> list[Any]:
-    """Run ``work(i)`` in THREADS threads released together; each returns its result or its exception."""
-    barrier = threading.Barrier(THREADS)
-    results: list[Any] = [None] * THREADS
-
-    def run(i: int) -> None:
-        try:
-            barrier.wait()
-            results[i] = work(i)
-        except Exception as exc:
-            results[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(THREADS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    return results
-
-
-def _in_memory_sqlite() -> bool:
-    return connection.vendor == "sqlite" and connection.is_in_memory_db()
-
-
-orm_threads = pytest.mark.skipif(
-    "_in_memory_sqlite()",
-    reason="shared-cache in-memory SQLite: covered over HTTP against a SQLite file below",
-)
-
-
-def _database_url() -> str | None:
-    """The run's test database for gunicorn: None on SQLite (served() makes a file), the test DB on PostgreSQL."""
-    if connection.vendor == "sqlite":
-        return None
-    s = connection.settings_dict
-    return f"postgres://{s['USER'] or ''}:{s['PASSWORD'] or ''}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
-
-
 def test_concurrent_http_requests_never_lose_an_update() -> None:
-    with served(_database_url()) as (host, port):
+    with served(gunicorn_database_url()) as (host, port):
         creator = Browserless(host, port)
         token = creator.new_game()
         phones = [Browserless(host, port) for _ in range(THREADS)]
@@ -99,7 +52,7 @@ def test_concurrent_http_requests_never_lose_an_update() -> None:
             )
             return status
 
-        assert _at_once(add) == [200] * THREADS
+        assert at_once(add) == [200] * THREADS
         status, _, page = creator.request("GET", f"/games/{token}/")
         assert status == 200
         assert f'id="score-1">{3 * THREADS}<' in page.decode()
@@ -111,7 +64,7 @@ def test_concurrent_http_requests_never_lose_an_update() -> None:
             )
             return status
 
-        statuses = _at_once(move)
+        statuses = at_once(move)
         assert sorted(statuses) == [302] + [409] * (THREADS - 1)
         winner = statuses.index(302) + 1
         _, _, page = creator.request("GET", f"/games/{token}/")
@@ -125,7 +78,7 @@ def test_concurrent_http_requests_never_lose_an_update() -> None:
 
 def scenario_additive_changes_all_land() -> None:
     game = _game()
-    results = _at_once(lambda i: apply_change(game.pk, op="score-add", who=f"phone {i}", seat=1, value=3))
+    results = at_once(lambda i: apply_change(game.pk, op="score-add", who=f"phone {i}", seat=1, value=3))
     assert [r for r in results if isinstance(r, BaseException)] == []
     game.refresh_from_db()
     assert game.seats.get(seat=1).score == 3 * THREADS
@@ -135,7 +88,7 @@ def scenario_additive_changes_all_land() -> None:
 
 def scenario_firefighting_steps_all_land_and_stack() -> None:
     game = _game()
-    results = _at_once(lambda i: apply_change(game.pk, op="fire-add", who=f"phone {i}", seat=1 + i % 2))
+    results = at_once(lambda i: apply_change(game.pk, op="fire-add", who=f"phone {i}", seat=1 + i % 2))
     assert [r for r in results if isinstance(r, BaseException)] == []
     seats = {s.seat: s for s in Game.objects.get(pk=game.pk).seats.all()}
     assert seats[1].firefighting == THREADS // 2
@@ -146,7 +99,7 @@ def scenario_firefighting_steps_all_land_and_stack() -> None:
 def scenario_conflicting_set_changes(op: str) -> None:
     game = _game()
     seen = game.version
-    results = _at_once(
+    results = at_once(
         lambda i: apply_change(game.pk, op=op, who=f"phone {i}", seat=2, value=i + 1, seen=seen)
     )
     winners = [r for r in results if isinstance(r, Game)]
@@ -163,7 +116,7 @@ def scenario_conflicting_set_changes(op: str) -> None:
 def scenario_next_phase_advances_once() -> None:
     game = _game()
     seen = game.version
-    results = _at_once(lambda i: apply_change(game.pk, op="next", who=f"phone {i}", seen=seen))
+    results = at_once(lambda i: apply_change(game.pk, op="next", who=f"phone {i}", seen=seen))
     assert sum(isinstance(r, Game) for r in results) == 1, results
     assert sum(isinstance(r, Conflict) for r in results) == THREADS - 1, results
     game.refresh_from_db()
@@ -179,35 +132,7 @@ SCENARIOS: dict[str, Callable[[], None]] = {
     "next": scenario_next_phase_advances_once,
 }
 
-_RUNNER = """
-import django
-django.setup()
-from django.core.management import call_command
-call_command("migrate", verbosity=0)
-from tests.companion.test_games_concurrency import SCENARIOS
-SCENARIOS[{name!r}]()
-print("ok")
-"""
-
 
 @pytest.mark.parametrize("name", list(SCENARIOS))
 def test_orm_threads_at_once(name: str, tmp_path: Path) -> None:
-    """Threads through the ORM, each with its own connection: in-process on PostgreSQL; on SQLite in a subprocess
-    on a database file with the settings' WAL + BEGIN IMMEDIATE (the in-memory test database's shared-cache table
-    locks are not what a deployment runs)."""
-    if not _in_memory_sqlite():
-        SCENARIOS[name]()
-        return
-    env = dict(os.environ, DJANGO_SETTINGS_MODULE="companion.settings")
-    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"
-    done = subprocess.run(
-        [sys.executable, "-c", _RUNNER.format(name=name)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.strip().endswith("ok")
+    run_scenario(__name__, name, tmp_path)

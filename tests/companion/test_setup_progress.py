@@ -6,23 +6,19 @@ options and seed (RULINGS R19), so another seed or other options start with no t
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connection
 from django.test import Client
 
-from companion.benchmarks.polling import ROOT, Browserless, served
+from companion.benchmarks.polling import Browserless, served
 from companion.models.setup_progress import SetupProgress, change_ticks, tick, ticked
 from companion.views.setup import setup_key
 from setupgen import GENERATOR_VERSION, Options, checklist, generate, hidden_items
+from tests.concurrency import THREADS, at_once, gunicorn_database_url, run_scenario
 
 HX: dict[str, Any] = {"HTTP_HX_REQUEST": "true"}
 GM = "players=2&akebono=1&grand_master=1"
@@ -309,38 +305,14 @@ def test_csrf_is_required(client: Client) -> None:
 
 # --- two phones at once ---------------------------------------------------------------------------------------
 
-THREADS = 6
-
-
-def _at_once(work: Callable[[int], Any]) -> list[Any]:
-    """Run ``work(i)`` in THREADS threads released together; each returns its result or its exception."""
-    barrier = threading.Barrier(THREADS)
-    results: list[Any] = [None] * THREADS
-
-    def run(i: int) -> None:
-        try:
-            barrier.wait()
-            results[i] = work(i)
-        except Exception as exc:
-            results[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(THREADS)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    return results
-
 
 def scenario_ticks_of_different_steps_all_land() -> None:
     """THREADS phones each tick a different step at the same moment, twice over (a first tick creates the row)."""
     key = "v0?test-concurrency"
-    results = _at_once(lambda i: tick(key, STEPS[i], True))
+    results = at_once(lambda i: tick(key, STEPS[i], True))
     assert [r for r in results if isinstance(r, BaseException)] == []
     assert ticked(key) == set(STEPS[:THREADS])
-    results = _at_once(lambda i: tick(key, STEPS[i], False) if i % 2 else tick(key, STEPS[THREADS + i], True))
+    results = at_once(lambda i: tick(key, STEPS[i], False) if i % 2 else tick(key, STEPS[THREADS + i], True))
     assert [r for r in results if isinstance(r, BaseException)] == []
     expected = {STEPS[i] for i in range(0, THREADS, 2)} | {STEPS[THREADS + i] for i in range(0, THREADS, 2)}
     assert ticked(key) == expected
@@ -349,54 +321,18 @@ def scenario_ticks_of_different_steps_all_land() -> None:
 
 SCENARIOS: dict[str, Callable[[], None]] = {"different-steps": scenario_ticks_of_different_steps_all_land}
 
-_RUNNER = """
-import django
-django.setup()
-from django.core.management import call_command
-call_command("migrate", verbosity=0)
-from tests.companion.test_setup_progress import SCENARIOS
-SCENARIOS[{name!r}]()
-print("ok")
-"""
-
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("name", list(SCENARIOS))
 def test_orm_threads_ticking_at_once(name: str, tmp_path: Path) -> None:
-    """Threads through the ORM, each with its own connection: in-process on PostgreSQL; on SQLite in a subprocess
-    on a database file with the settings' WAL + BEGIN IMMEDIATE (the in-memory test database's shared-cache table
-    locks are not what a deployment runs)."""
-    if not (connection.vendor == "sqlite" and connection.is_in_memory_db()):
-        SCENARIOS[name]()
-        return
-    env = dict(os.environ, DJANGO_SETTINGS_MODULE="companion.settings")
-    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"
-    done = subprocess.run(
-        [sys.executable, "-c", _RUNNER.format(name=name)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.strip().endswith("ok")
-
-
-def _database_url() -> str | None:
-    """gunicorn's database: None on SQLite (served() makes and migrates a file), the test database on PostgreSQL."""
-    if connection.vendor == "sqlite":
-        return None
-    s = connection.settings_dict
-    return f"postgres://{s['USER'] or ''}:{s['PASSWORD'] or ''}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+    run_scenario(__name__, name, tmp_path)
 
 
 @pytest.mark.django_db(transaction=True)
-def test_phones_ticking_different_steps_over_http_at_once() -> None:
+def test_phones_ticking_different_steps_over_httpat_once() -> None:
     """THREADS phones (gunicorn, 2 workers x 4 threads) each tap a different box at the same moment (htmx): every
     tick lands, and a reload on any phone shows them all."""
-    with served(_database_url()) as (host, port):
+    with served(gunicorn_database_url()) as (host, port):
         phones = [Browserless(host, port) for _ in range(THREADS)]
         for phone in phones:
             assert phone.request("GET", PAGE)[0] == 200  # the CSRF cookie
@@ -407,7 +343,7 @@ def test_phones_ticking_different_steps_over_http_at_once() -> None:
             )
             return status
 
-        assert _at_once(tap) == [200] * THREADS
+        assert at_once(tap) == [200] * THREADS
         status, _, page = Browserless(host, port).request("GET", PAGE)
         assert status == 200
         assert checked(page.decode()) == set(STEPS[:THREADS])
