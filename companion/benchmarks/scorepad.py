@@ -5,6 +5,7 @@ players (must not grow with the players), and the filled 4-player pad served fro
 
 from __future__ import annotations
 
+import copy
 import gzip
 import itertools
 import re
@@ -21,6 +22,7 @@ from django.test.utils import CaptureQueriesContext
 from companion.benchmarks import Report, median_seconds
 from companion.models.scoresheets import ScoreSheet, start_sheet
 from companion.views.scorepad import filled_pad_for, steps_for
+from scoring.examples import WORKED_EXAMPLE
 from scoring.validate import validate
 
 RATIO_TARGET = 3.0
@@ -115,19 +117,7 @@ def _partial(body: bytes) -> bool:
 
 #: A 4-player Akebono game near its end: the worked example's Anaïs (iki-rulebook.txt) and three more players.
 PREFILL: dict[str, dict[str, Any]] = {
-    "Anaïs": {
-        "score_track": 28,
-        "characters": ["salt-peddler", "book-lender", "sake-peddler", "dice-maker", "carpenter", "puppeteer"],
-        "wild_types": {"puppeteer": "shop-seller"},
-        "retirement_tokens": ["puppeteer"],
-        "buildings": ["restaurant"],
-        "fish": ["fish-spring-bonus", "fish-summer-bonus", "fish-autumn"],
-        "pipes": ["pipe-spring-1"],
-        "tobacco": ["tobacco-autumn-2", "tobacco-winter-1"],
-        "mon": 5,
-        "koban": 1,
-        "firefighting": 6,
-    },
+    "Anaïs": {k: v for k, v in copy.deepcopy(WORKED_EXAMPLE)["players"][0].items() if k != "name"},
     "David": {"score_track": 40, "characters": ["cotton-peddler", "monk"], "firefighting": 3, "trade": 4},
     "Chiyo": {
         "score_track": 35,

@@ -3,6 +3,7 @@ as an htmx partial, entries valid and invalid, malformed requests, two phones at
 
 from __future__ import annotations
 
+import copy
 import html
 import io
 import re
@@ -25,26 +26,14 @@ from companion.models.scoresheets import (
     start_sheet,
 )
 from companion.views.scorepad import STEPS, locate, steps_for
+from scoring.examples import WORKED_EXAMPLE
 from setupgen import Options, generate
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
 
-# The rulebook's worked example (iki-rulebook.txt "END OF THE GAME AND SCORING"; tests/scoring/test_worked_example).
-ANAIS = {
-    "score_track": 28,
-    "characters": ["salt-peddler", "book-lender", "sake-peddler", "dice-maker", "carpenter", "puppeteer"],
-    "wild_types": {"puppeteer": "shop-seller"},
-    "retirement_tokens": ["puppeteer"],
-    "buildings": ["restaurant"],
-    "fish": ["fish-spring-bonus", "fish-summer-bonus", "fish-autumn"],
-    "pipes": ["pipe-spring-1"],
-    "tobacco": ["tobacco-autumn-2", "tobacco-winter-1"],
-    "mon": 5,
-    "koban": 1,
-    "firefighting": 6,
-}
-DAVID = {"score_track": 40, "characters": ["cotton-peddler"], "firefighting": 3}
+# The rulebook's worked example (iki-rulebook.txt "END OF THE GAME AND SCORING"), as sheet prefills.
+ANAIS, DAVID = ({k: v for k, v in p.items() if k != "name"} for p in copy.deepcopy(WORKED_EXAMPLE)["players"])
 
 
 def sheet_of(
