@@ -14,6 +14,8 @@ Routes (docs/api.md "Games", docs/sync.md):
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 from urllib.parse import quote, unquote
 
@@ -23,7 +25,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils.safestring import mark_safe
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_POST, require_safe
 
 from companion.models.games import (
     COLOURS,
@@ -70,11 +72,32 @@ def _error(request: HttpRequest, status: int, message: str) -> HttpResponse:
     return render(request, "error.html", {"status": status, "message": message}, status=status)
 
 
-def _load(request: HttpRequest, token: str) -> tuple[Game, bool] | HttpResponse:
-    found = game_by_token(token) if TOKEN_RE.fullmatch(token) else None
-    if found is None:
-        return _error(request, 404, "There is no game at this address. Check the link you were given.")
-    return found
+NO_GAME = "There is no game at this address. Check the link you were given."
+VIEW_ONLY = "This is the view-only link: it cannot change the game. Ask the table for the edit link."
+
+GameView = Callable[[HttpRequest, Game, bool], HttpResponse]
+
+
+def _game_view(*, edit: bool) -> Callable[[GameView], Callable[[HttpRequest, str], HttpResponse]]:
+    """A view of the game a token opens: 404 for no such game; with ``edit``, 403 for the view-only token.
+
+    The view is called as ``view(request, game, can_edit)``.
+    """
+
+    def decorate(view: GameView) -> Callable[[HttpRequest, str], HttpResponse]:
+        @wraps(view)
+        def wrapper(request: HttpRequest, token: str) -> HttpResponse:
+            found = game_by_token(token) if TOKEN_RE.fullmatch(token) else None
+            if found is None:
+                return _error(request, 404, NO_GAME)
+            game, can_edit = found
+            if edit and not can_edit:
+                return _error(request, 403, VIEW_ONLY)
+            return view(request, game, can_edit)
+
+        return wrapper
+
+    return decorate
 
 
 def _who(request: HttpRequest) -> str:
@@ -266,11 +289,8 @@ def _remember_who(response: HttpResponse, who: str) -> HttpResponse:
 
 
 @require_safe
-def game_page(request: HttpRequest, token: str) -> HttpResponse:
-    found = _load(request, token)
-    if isinstance(found, HttpResponse):
-        return found
-    game, can_edit = found
+@_game_view(edit=False)
+def game_page(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
     return _state_response(request, game, can_edit)
 
 
@@ -281,38 +301,24 @@ def game_state(request: HttpRequest, token: str) -> HttpResponse:
     seen = _int_or_none(raw) if raw is not None else None
     if raw is not None and seen is None:
         return _error(request, 400, "The version (?v=) must be a whole number.")
-    if not TOKEN_RE.fullmatch(token):
-        return _error(request, 404, "There is no game at this address. Check the link you were given.")
-    current = version_of(token)
-    if current is None:
-        return _error(request, 404, "There is no game at this address. Check the link you were given.")
-    if seen == current:
-        response = HttpResponse(status=204)
+    if seen is not None and TOKEN_RE.fullmatch(token) and version_of(token) == seen:
+        response = HttpResponse(status=204)  # the fast path of every poll: one indexed query, no game loaded
         response["Cache-Control"] = "no-store"
         return response
-    found = _load(request, token)
-    if isinstance(found, HttpResponse):
-        return found
-    game, can_edit = found
+    return _fresh_state(request, token)
+
+
+@_game_view(edit=False)
+def _fresh_state(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
     context = _state_context(request, game, can_edit)
     response = render(request, "games.html#state", context)
     response["Cache-Control"] = "no-store"
     return response
 
 
-def game_change(request: HttpRequest, token: str) -> HttpResponse:
-    if request.method != "POST":
-        return HttpResponseNotAllowed(["POST"])
-    found = _load(request, token)
-    if isinstance(found, HttpResponse):
-        return found
-    game, can_edit = found
-    if not can_edit:
-        return _error(
-            request,
-            403,
-            "This is the view-only link: it cannot change the game. Ask the table for the edit link.",
-        )
+@require_POST
+@_game_view(edit=True)
+def game_change(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
     op = request.POST.get("op", "")
     seat = _int_or_none(request.POST.get("seat"))
     value = _int_or_none(request.POST.get("value"))
@@ -330,23 +336,17 @@ def game_change(request: HttpRequest, token: str) -> HttpResponse:
         return _state_response(request, game, True, status=400, message=str(exc), level="error")
     if request.htmx:
         return _state_response(request, game, True)
-    return redirect("game", token)
+    return redirect("game", game.edit_token)
 
 
-def game_who(request: HttpRequest, token: str) -> HttpResponse:
+@require_POST
+@_game_view(edit=True)
+def game_who(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
     """Remember the name this phone signs its changes with (a cookie; changes nothing in the game)."""
-    if request.method != "POST":
-        return HttpResponseNotAllowed(["POST"])
-    found = _load(request, token)
-    if isinstance(found, HttpResponse):
-        return found
-    _game, can_edit = found
-    if not can_edit:
-        return _error(request, 403, "This is the view-only link: it cannot change the game.")
     name = " ".join(request.POST.get("who", "").split())
     if not name or len(name) > NAME_MAX:
         return _error(request, 400, f"Give this phone a name of 1 to {NAME_MAX} characters.")
-    return _remember_who(redirect("game", token), name)
+    return _remember_who(redirect("game", game.edit_token), name)
 
 
 def _svg(url: str) -> str:
@@ -356,11 +356,8 @@ def _svg(url: str) -> str:
 
 
 @require_safe
-def game_share(request: HttpRequest, token: str) -> HttpResponse:
-    found = _load(request, token)
-    if isinstance(found, HttpResponse):
-        return found
-    game, can_edit = found
+@_game_view(edit=False)
+def game_share(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
     view_url = request.build_absolute_uri(game.view_url())
     links = []
     if can_edit:
@@ -380,11 +377,8 @@ def game_share(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_safe
-def game_log(request: HttpRequest, token: str) -> HttpResponse:
-    found = _load(request, token)
-    if isinstance(found, HttpResponse):
-        return found
-    game, can_edit = found
+@_game_view(edit=False)
+def game_log(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
     token_back = game.edit_token if can_edit else game.view_token
     return render(
         request, "games_log.html", {"game": game, "changes": game.changes.all(), "token": token_back}
@@ -402,16 +396,10 @@ def _scoring_setup(game: Game) -> dict[str, Any]:
     return data
 
 
-def game_end(request: HttpRequest, token: str) -> HttpResponse:
+@require_POST
+@_game_view(edit=True)
+def game_end(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
     """After New Year's Day: open the scoring walk-through with score track, firefighting, trade and setup."""
-    if request.method != "POST":
-        return HttpResponseNotAllowed(["POST"])
-    found = _load(request, token)
-    if isinstance(found, HttpResponse):
-        return found
-    game, can_edit = found
-    if not can_edit:
-        return _error(request, 403, "This is the view-only link: it cannot change the game.")
     if game.scoresheet_url:
         return redirect(game.scoresheet_url)
     if not game.finished:
