@@ -786,39 +786,28 @@ class StepPage:
 
     def unnamed(self, i: int, ctype: CharType, oob: str = "") -> str:
         any_id = cat.ANY_PREFIX + ctype.value
-        count = self.players[i].get("characters", []).count(any_id)
-        html_id = f"p{i}-characters-{any_id}"
-        return _counter_html(
-            Entry(
-                html_id=html_id,
-                name=f"Unnamed {ctype.label}",
-                note="One more of this type, without naming the card.",
-                pressed=count > 0,
-                op="",
-                problems=self.problems.at(html_id),
-                count=count,
-                add_op=f"add|{i}|characters|{any_id}",
-                remove_op=f"remove|{i}|characters|{any_id}",
-                who=self.players[i]["name"],
-            ),
-            oob,
-        )
+        note = "One more of this type, without naming the card."
+        return self._counter(i, "characters", any_id, f"Unnamed {ctype.label}", note, oob)
 
     def retirement(self, i: int, token_id: str, oob: str = "") -> str:
         t = cat.RETIREMENT_TOKEN_BY_ID[token_id]
-        count = self.players[i].get("retirement_tokens", []).count(token_id)
-        html_id = f"p{i}-retirement_tokens-{token_id}"
+        return self._counter(i, "retirement_tokens", token_id, t.name, t.effect, oob)
+
+    def _counter(self, i: int, list_name: str, item: str, name: str, note: str, oob: str) -> str:
+        """A -/+ counter of how many ``item`` a player's ``list_name`` holds."""
+        count = self.players[i].get(list_name, []).count(item)
+        html_id = f"p{i}-{list_name}-{item}"
         return _counter_html(
             Entry(
                 html_id=html_id,
-                name=t.name,
-                note=t.effect,
+                name=name,
+                note=note,
                 pressed=count > 0,
                 op="",
                 problems=self.problems.at(html_id),
                 count=count,
-                add_op=f"add|{i}|retirement_tokens|{token_id}",
-                remove_op=f"remove|{i}|retirement_tokens|{token_id}",
+                add_op=f"add|{i}|{list_name}|{item}",
+                remove_op=f"remove|{i}|{list_name}|{item}",
                 who=self.players[i]["name"],
             ),
             oob,
