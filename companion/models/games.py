@@ -42,7 +42,6 @@ TOKEN_BYTES = 18
 NAME_MAX = 40
 SCORE_MAX = 999
 QUICK_SCORES = (1, 2, 3, 5, -1)
-COLOURS = ("red", "blue", "green", "yellow", "purple", "black")
 """Colours a player may pick (the same as the scoring walk-through offers), used for a swatch only."""
 
 
