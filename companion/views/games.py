@@ -28,7 +28,6 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST, require_safe
 
 from companion.models.games import (
-    COLOURS,
     NAME_MAX,
     QUICK_SCORES,
     SCORE_MAX,
@@ -44,6 +43,7 @@ from companion.models.games import (
     turn_order,
     version_of,
 )
+from companion.models.scoresheets import COLOURS
 from scoring.calendar import (
     FIRE_MONTHS,
     NEW_YEAR,
