@@ -21,6 +21,7 @@ from scoring.components import (
     Season,
     Token,
     TokenKind,
+    Wild,
 )
 from scoring.data.characters import CHARACTERS
 from scoring.data.components import (
@@ -66,6 +67,10 @@ ANY_CHARACTER_IDS: Final = tuple(ANY_PREFIX + t.value for t in CHAR_TYPES)
 
 STARTING_CHARACTERS: Final = tuple(c for c in CHARACTERS if c.starting)
 NEW_CHARACTERS: Final = tuple(c for c in CHARACTERS if c.new_character)
+STARTING_IDS: Final = frozenset(c.id for c in STARTING_CHARACTERS)
+NEW_CHARACTER_IDS: Final = frozenset(c.id for c in NEW_CHARACTERS)
+#: Cards whose type may be their owner's choice (RULINGS R5): the Puppeteer once retired, the two month-12 cards.
+WILD_IDS: Final = frozenset(c.id for c in CHARACTERS if c.wild is not Wild.NO)
 BUILDABLE_BOATS: Final = tuple(b for b in BOATS if b.buildable)
 TWO_SIDED_BOATS: Final = tuple(b for b in BUILDABLE_BOATS if b.two_sided)
 
@@ -87,13 +92,6 @@ def expansions_of(names: Iterable[str]) -> frozenset[Expansion]:
 
 def in_play(expansion: Expansion, expansions: frozenset[Expansion]) -> bool:
     return expansion in expansions
-
-
-def characters_of_season(season: Season, expansions: frozenset[Expansion]) -> tuple[Character, ...]:
-    """The season's base deck (14 cards): New Characters have their own deck and are not included."""
-    return tuple(
-        c for c in CHARACTERS if c.season is season and not c.new_character and c.expansion in expansions
-    )
 
 
 def new_characters_of_month(month: int) -> tuple[Character, ...]:

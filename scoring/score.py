@@ -46,10 +46,6 @@ LINE_LABELS: Final = {
 }
 
 
-_WILD_IDS: Final = frozenset(c.id for c in cat.CHARACTERS if c.wild is not Wild.NO)
-_NEW_CHARACTER_IDS: Final = frozenset(c.id for c in cat.NEW_CHARACTERS)
-
-
 def lines_for(akebono: bool) -> tuple[str, ...]:
     return AKEBONO_LINES if akebono else BASE_LINES
 
@@ -69,7 +65,7 @@ def wild_kind(card_id: str, player: PlayerState) -> Wild:
 
 def effective_type(card_id: str, player: PlayerState) -> CharType | None:
     """The type a card counts as on this player's board; None for a wild card whose type was not chosen."""
-    if card_id in _WILD_IDS and wild_kind(card_id, player) is not Wild.NO:
+    if card_id in cat.WILD_IDS and wild_kind(card_id, player) is not Wild.NO:
         return player.wild_types.get(card_id)
     return cat.PRINTED_TYPE[card_id]
 
@@ -93,9 +89,7 @@ def board_of(player: PlayerState) -> Board:
 
 
 def new_character_count(player: PlayerState) -> int:
-    return sum(
-        1 for c in player.characters if c in cat.CHARACTER_BY_ID and cat.CHARACTER_BY_ID[c].new_character
-    )
+    return sum(1 for c in player.characters if c in cat.NEW_CHARACTER_IDS)
 
 
 # --- firefighting order (RULINGS R12) --------------------------------------------------------------------------

@@ -123,9 +123,6 @@ def _name(component_id: str, key: str = "") -> str:
     return f"an unnamed {placeholder.label}" if placeholder else component_id
 
 
-STARTING_IDS: Final = frozenset(c.id for c in cat.STARTING_CHARACTERS)
-NEW_CHARACTER_IDS: Final = frozenset(c.id for c in cat.NEW_CHARACTERS)
-WILD_IDS: Final = frozenset(c.id for c in cat.CHARACTERS if c.wild is not Wild.NO)
 SOURCED_TOKENS: Final = frozenset(t.id for t in cat.TOKENS if t.source)
 NEW_CHARACTER_PAIRS: Final = tuple((m, cat.new_characters_of_month(m)) for m in range(1, 13))
 
@@ -469,7 +466,7 @@ class _Checker:
             )
 
     def check_starting(self, p: PlayerState, where: str) -> None:
-        starting = [c for c in p.characters if c in STARTING_IDS]
+        starting = [c for c in p.characters if c in cat.STARTING_IDS]
         if len(starting) > 1:
             self.add(
                 Code.STARTING_CHARACTERS,
@@ -535,7 +532,7 @@ class _Checker:
                     f"{_name(card)} cannot take a chosen type: {why} (RULINGS R5).",
                 )
         for i, card in enumerate(p.characters):
-            if card in WILD_IDS and card not in p.wild_types and wild_kind(card, p) is not Wild.NO:
+            if card in cat.WILD_IDS and card not in p.wild_types and wild_kind(card, p) is not Wild.NO:
                 self.add(
                     Code.WILD_TYPE_MISSING,
                     p.name,
@@ -618,7 +615,7 @@ class _Checker:
         """RULINGS R14: both New Characters of one month at the table (one of each pair is removed at setup)."""
         holder: dict[str, tuple[int, str]] = {}
         for i, p in enumerate(self.table.players):
-            for c in NEW_CHARACTER_IDS.intersection(p.characters):
+            for c in cat.NEW_CHARACTER_IDS.intersection(p.characters):
                 holder.setdefault(c, (i, p.name))
         if len(holder) < 2:
             return
