@@ -25,17 +25,12 @@ from typing import Any, Final
 
 from scoring.catalogue import CHARACTER_BY_ID, PERSONALITY_BY_ID, TOKEN_BY_ID
 from scoring.components import SEASONS, Season
+from scoring.rules import FIRE_MONTHS, FIRE_STRENGTH, PAYDAY_MONTHS, TRACK_MAX
 
 MONTHS: Final = 13
 """Months 1-12, then month 13: New Year's Day (base rulebook, "GENERAL SETUP": "The 13th month represents New
 Year's Day")."""
 NEW_YEAR: Final = 13
-PAYDAY_MONTHS: Final = (3, 6, 9, 12)
-FIRE_MONTHS: Final = (5, 8, 11)
-FIRE_STRENGTH: Final[Mapping[int, tuple[int, int, int]]] = {2: (4, 7, 9), 3: (5, 8, 10), 4: (5, 8, 10)}
-"""RULINGS R16: strength 5/8/10 with 3-4 players, 4/7/9 with 2 (printed on the calendar)."""
-TRACK_MAX: Final = 10
-"""RULINGS R11: the firefighting and trade tracks run 0-10."""
 TRADE_BONUSES: Final = ((2, "1 mon"), (4, "1 sandal"), (6, "1 rice"), (8, "1 Koban"), (10, "5 IKI"))
 """Akebono "Trade track income": the bonus spaces, cumulative (RULINGS R11: space 10 is the last bonus)."""
 NEUTRAL_PLACER_ON_ODD_MONTHS: Final = "sun"

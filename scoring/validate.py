@@ -17,18 +17,14 @@ from types import MappingProxyType
 from typing import Final
 
 from scoring import catalogue as cat
+from scoring import rules
 from scoring.components import SEASONS, Expansion, Wild
 from scoring.score import MAX_FISH, firefighting_groups, wild_kind
 from scoring.table import LIST_FIELDS, NUMBER_FIELDS, PlayerState, Setup, Table
 
-MIN_PLAYERS: Final = 2
-MAX_PLAYERS: Final = 4
 MAX_BOATS: Final = 2  # RULINGS R13 (Akebono "A player cannot build more than 2 boats")
 MAX_BUILDINGS: Final = 4  # RULINGS R13: each building holds one of the 4 Kobuns for good
-SETUP_BUILDINGS: Final = 6  # RULINGS R15/R18
-SETUP_PERSONALITIES_PER_SEASON: Final = 2  # RULINGS R18
-MAX_ONGOING_BUILDINGS: Final = 2  # RULINGS R18 (Akebono setup)
-TRACK_MAX: Final = {"firefighting": 10, "trade": 10}  # RULINGS R11
+TRACK_MAX: Final = {"firefighting": rules.TRACK_MAX, "trade": rules.TRACK_MAX}  # RULINGS R11
 SCORE_TRACK_WARNING: Final = 150  # RULINGS R14
 MONTHS: Final = 12
 #: RULINGS R14 (inferred bound, catalogue INFERRED["character-limit"]): the starting character plus one hire a
@@ -190,7 +186,7 @@ class _Checker:
 
     def check_players(self) -> None:
         n = len(self.table.players)
-        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        if not rules.MIN_PLAYERS <= n <= rules.MAX_PLAYERS:
             self.add(Code.PLAYER_COUNT, None, "players", f"IKI is played by 2 to 4 players, not {n}.")
         seen: dict[str, int] = {}
         for i, p in enumerate(self.table.players):
@@ -210,21 +206,21 @@ class _Checker:
             return
         if setup.buildings is not None:
             b = setup.buildings
-            if len(b) != SETUP_BUILDINGS or len(set(b)) != len(b):
+            if len(b) != rules.BUILDINGS_IN_PLAY or len(set(b)) != len(b):
                 self.add(
                     Code.SETUP_BUILDINGS,
                     None,
                     "setup.buildings",
-                    f"A game has {SETUP_BUILDINGS} different buildings in play (RULINGS R15); "
+                    f"A game has {rules.BUILDINGS_IN_PLAY} different buildings in play (RULINGS R15); "
                     f"the setup lists {len(b)} ({len(set(b))} different).",
                 )
             ongoing = [x for x in dict.fromkeys(b) if cat.BUILDING_BY_ID[x].ongoing]
-            if self.table.akebono and len(ongoing) > MAX_ONGOING_BUILDINGS:
+            if self.table.akebono and len(ongoing) > rules.MAX_ONGOING_BUILDINGS:
                 self.add(
                     Code.SETUP_ONGOING,
                     None,
                     "setup.buildings",
-                    f"With Akebono at most {MAX_ONGOING_BUILDINGS} buildings with an ongoing ability are in "
+                    f"With Akebono at most {rules.MAX_ONGOING_BUILDINGS} buildings with an ongoing ability are in "
                     f"play (RULINGS R18); the setup has {len(ongoing)}: "
                     f"{_join(_name(x) for x in ongoing)}.",
                 )
@@ -233,7 +229,7 @@ class _Checker:
         if setup.personalities is not None:
             ps = setup.personalities
             counts = Counter(cat.PERSONALITY_BY_ID[x].season for x in ps)
-            wrong = [s.label for s in SEASONS if counts[s] != SETUP_PERSONALITIES_PER_SEASON]
+            wrong = [s.label for s in SEASONS if counts[s] != rules.PERSONALITIES_PER_SEASON]
             if wrong or len(set(ps)) != len(ps):
                 self.add(
                     Code.SETUP_PERSONALITIES,

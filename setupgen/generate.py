@@ -28,28 +28,28 @@ from scoring.catalogue import (
     tokens_of,
 )
 from scoring.components import SEASONS, Building, Expansion, TokenKind
+from scoring.rules import (
+    BUILDINGS_IN_PLAY,
+    FIRE_MONTHS,
+    FIRE_STRENGTH,
+    MAX_ONGOING_BUILDINGS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PERSONALITIES_PER_SEASON,
+)
 from setupgen.seed import SeedError, new_seed, normalize_seed
 
 #: Part of what is stored with a setup: a seed reproduces its setup only under the same version.
 GENERATOR_VERSION: Final = 1
 
-MIN_PLAYERS: Final = 2
-MAX_PLAYERS: Final = 4
 GRAND_MASTER: Final = "grand-master"
 
 #: Months at whose end a fire breaks out, and its strength with 3-4 / 2 players (RULINGS R16).
-FIRE_MONTHS: Final = (5, 8, 11)
-FIRE_STRENGTH: Final[Mapping[bool, tuple[int, int, int]]] = MappingProxyType(
-    {False: (5, 8, 10), True: (4, 7, 9)}
-)
 #: The 4 Fire tiles name the 4 Nagayas (rulebook "Months 5, 8 and 11: Fire").
 NAGAYAS: Final = (1, 2, 3, 4)
 #: The 12 blocking tiles: 1, 2, 3, 4 three times each (RULINGS R17, inferred; catalogue INFERRED["blocking-tiles"]).
 BLOCKING_TILES: Final = (1, 2, 3, 4) * 3
 #: At most this many buildings with an ongoing ability on display with Akebono (Akebono "Setup" step 8, R18).
-MAX_ONGOING_BUILDINGS: Final = 2
-BUILDINGS_SHOWN: Final = 6
-PERSONALITIES_PER_SEASON: Final = 2
 TOKEN_KINDS: Final = (TokenKind.FISH, TokenKind.PIPE, TokenKind.TOBACCO)
 
 Side = Literal["A", "B"]
@@ -229,7 +229,7 @@ def draft_order(first_player: int, players: int) -> tuple[int, ...]:
 
 def draw_base_buildings(rng: random.Random) -> tuple[str, ...]:
     """6 of the 10 base buildings at random (RULINGS R15)."""
-    return tuple(b.id for b in _shuffled(rng, _BASE_BUILDINGS)[:BUILDINGS_SHOWN])
+    return tuple(b.id for b in _shuffled(rng, _BASE_BUILDINGS)[:BUILDINGS_IN_PLAY])
 
 
 def display_buildings(deck: Sequence[Building]) -> tuple[str, ...]:
@@ -240,7 +240,7 @@ def display_buildings(deck: Sequence[Building]) -> tuple[str, ...]:
         if building.ongoing and sum(b.ongoing for b in shown) >= MAX_ONGOING_BUILDINGS:
             continue
         shown.append(building)
-        if len(shown) == BUILDINGS_SHOWN:
+        if len(shown) == BUILDINGS_IN_PLAY:
             break
     return tuple(b.id for b in shown)
 
@@ -253,7 +253,7 @@ def draw_akebono_buildings(rng: random.Random) -> tuple[str, ...]:
 
 def draw_fires(rng: random.Random, players: int) -> tuple[Fire, ...]:
     """Three independent draws of the 4 Fire tiles, reshuffled after each fire (RULINGS R16)."""
-    strengths = FIRE_STRENGTH[players == 2]
+    strengths = FIRE_STRENGTH[players]
     return tuple(
         Fire(month, strength, _pick(rng, NAGAYAS))
         for month, strength in zip(FIRE_MONTHS, strengths, strict=True)

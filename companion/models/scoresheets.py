@@ -25,13 +25,12 @@ from django.utils import timezone
 
 from scoring import catalogue as cat
 from scoring.errors import InputError
+from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
 from scoring.table import LIST_FIELDS, NUMBER_FIELDS, PlayerState, Table, read_table
 
 #: Player colours offered at the start. The rulebook only says "each player chooses a color" (Setup) without
 #: naming them; these are the usual four of the box plus two spares for a player who prefers another word.
 COLOURS: Final = ("red", "blue", "green", "yellow", "purple", "black")
-MIN_PLAYERS: Final = 2
-MAX_PLAYERS: Final = 4
 MAX_NAME_LENGTH: Final = 24
 #: Entries beyond this size are refused as malformed before they reach the rules (nothing in IKI comes close).
 MAX_NUMBER: Final = 9999

@@ -37,6 +37,7 @@ from scoring.components import (
     TokenKind,
     Wild,
 )
+from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
 from scoring.score import (
     FISH_POINTS,
     KOBAN_POINTS,
@@ -49,8 +50,6 @@ from scoring.score import (
 
 #: Page sizes by the lower-cased name callers pass ("A4", "letter"), in points (portrait).
 PAGE_SIZES: Final[Mapping[str, tuple[float, float]]] = {"a4": A4, "letter": letter}
-MIN_PLAYERS: Final = 2
-MAX_PLAYERS: Final = 4
 MONTHS: Final = (
     "January",
     "February",

@@ -57,12 +57,12 @@ from scoring.calendar import (
     trade_income,
 )
 from scoring.catalogue import BOAT_BY_ID, BUILDING_BY_ID, CHARACTER_BY_ID, STARTING_TILE_BY_ID
+from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
 
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{22,64}")
 WHO_COOKIE = "iki_who"
 WHO_DEFAULT = "a phone"
 LOG_ON_PAGE = 8
-MAX_PLAYERS = 4
 
 
 # --- helpers ----------------------------------------------------------------------------------------------------
@@ -249,7 +249,7 @@ def games_new(request: HttpRequest) -> HttpResponse:
         if colour not in COLOURS:
             errors.append(f"Player {i}: choose a colour from the list.")
         players.append(NewPlayer(name, colour))
-    if not 2 <= len(players) <= MAX_PLAYERS:
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         errors.append(f"IKI is played by 2 to 4 players: fill in 2 to 4 names (you gave {len(players)}).")
     if len({p.name.casefold() for p in players}) != len(players):
         errors.append("Give each player a different name.")
