@@ -26,8 +26,17 @@ def _start(page: Any, base: str, names: tuple[str, str] = ("Anaïs", "David")) -
     return page.url
 
 
+def _settled(page: Any) -> None:
+    """Wait until htmx has no request in flight and has finished swapping and settling what came back: only then
+    does a freshly swapped-in control listen for its events (a person is never that quick; a robot is)."""
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
+    )
+
+
 def _number(page: Any, html_id: str, value: int) -> None:
     """Type a number and leave the field: htmx saves it and swaps the step in."""
+    _settled(page)
     field = page.locator(f"#{html_id}")
     field.fill(str(value))
     field.press("Tab")
@@ -35,6 +44,7 @@ def _number(page: Any, html_id: str, value: int) -> None:
 
 
 def _tap(page: Any, html_id: str) -> None:
+    _settled(page)
     button = page.locator(f"#{html_id}")
     button.click()
     expect(page.locator(f"#{html_id}")).to_have_attribute("aria-pressed", "true")
@@ -75,6 +85,7 @@ def test_worked_example_end_to_end(live_server: Any, page: Any, screenshot: Any)
     expect(wild).to_be_visible()
     # The retired Puppeteer asks for its type (RULINGS R5) until one is chosen.
     expect(page.locator("#p0-characters-puppeteer-msg")).to_contain_text("choose one")
+    _settled(page)
     wild.select_option("shop-seller")
     expect(page.locator("input[name='was-wild-p0-puppeteer']")).to_have_value("shop-seller")
     _card(page, 1, "street-peddler", "cotton-peddler")
