@@ -12,14 +12,16 @@ Sheets are addressed by an unguessable token, never by their numeric id. What th
 
 from __future__ import annotations
 
-import json
 import secrets
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any, Final
 
-from django.db import connection, models
+import orjson
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models.base import ModelState
 from django.urls import reverse
 from django.utils import timezone
 
@@ -61,6 +63,17 @@ class ScoreSheet(models.Model):
     def __str__(self) -> str:
         return f"score sheet {self.token[:6]}… ({', '.join(self.names)})"
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save, moving the version on (as :func:`apply_changes` does) so that no entry started from the row as
+        it was (``_ROWS``, in any process) can overwrite this save."""
+        if not self._state.adding:
+            self.version += 1
+            fields = kwargs.get("update_fields")
+            if fields is not None:
+                kwargs["update_fields"] = {*fields, "version"}
+        _ROWS.pop(self.token, None)
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self) -> str:
         """The walk-through's first step."""
         return reverse("scorepad-step", args=[self.token, "track"])
@@ -99,6 +112,10 @@ class ScoreSheet(models.Model):
 #: Players read by the rules core, by their stored JSON (:meth:`ScoreSheet.read`).
 _READ: dict[tuple[Any, ...], PlayerState] = {}
 _READ_MAX: Final = 4096
+
+
+def forget_read_players() -> None:
+    _READ.clear()
 
 
 def _player_key(p: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -215,7 +232,59 @@ def _write_sql(vendor: str) -> str:
 
 def _json(value: Any) -> Any:
     """A JSON column as the database hands it back (text on SQLite; Django has psycopg hand jsonb back as text)."""
-    return json.loads(value) if isinstance(value, (str, bytes)) else value
+    return orjson.loads(value) if isinstance(value, (str, bytes)) else value
+
+
+def _db_json(value: Any, text: bytes, vendor: str) -> Any:
+    """A JSON column's new value (already serialized by orjson as ``text``) as the write's parameter: what
+    ``JSONField.get_db_prep_save`` makes, text on SQLite and psycopg's ``Jsonb`` on PostgreSQL."""
+    if vendor == "postgresql":
+        from psycopg.types.json import Jsonb
+
+        return Jsonb(value, dumps=lambda _value: text)
+    return text.decode()
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    """A sheet's row as this process last read or wrote it, committed (:func:`apply_changes`)."""
+
+    pk: int
+    version: int
+    table: bytes
+    colours: Any
+    stack: bytes
+
+
+#: The rows of the sheets this process wrote last, by token: an entry starts from its ``_Row`` and writes with
+#: the version it holds, and only reads the row when that write finds another version (another process wrote).
+_ROWS: dict[str, _Row] = {}
+_ROWS_MAX: Final = 1024
+
+
+def _remember(db: BaseDatabaseWrapper, token: str, row: _Row) -> None:
+    if db.in_atomic_block:  # the write may yet be rolled back: only committed rows are remembered
+        _ROWS.pop(token, None)
+        return
+    if len(_ROWS) >= _ROWS_MAX:
+        _ROWS.clear()
+    _ROWS[token] = row
+
+
+def forget_rows() -> None:
+    """Forget every remembered row: the next entry on each sheet reads it first."""
+    _ROWS.clear()
+
+
+def _loaded(alias: str, **fields: Any) -> ScoreSheet:
+    """A sheet with the fields an entry reads, as ``Model.from_db`` makes it, without ``Model.__init__`` (its
+    per-field work and signals were a tenth of an entry's time); the other fields load on first use."""
+    sheet = ScoreSheet.__new__(ScoreSheet)
+    state = ModelState()
+    state.adding = False
+    state.db = alias
+    sheet.__dict__.update(fields, _state=state)
+    return sheet
 
 
 #: Attempts at an entry while other phones keep writing between its read and its write.
@@ -241,32 +310,47 @@ def apply_changes(
     ``select_for_update().get()`` and ``save(update_fields=...)`` in a transaction: building those queries and
     the transaction cost several times the queries themselves, on every tap (docs/benchmarks.md). The returned
     sheet has ``token``, ``table``, ``colours``, ``stack`` and ``version``; its other fields load on first use.
+
+    When this process wrote the sheet last (``_ROWS``: the row it committed), the entry starts from that row
+    without reading it: the write's version check is the same, and when another process (or a save()) wrote
+    since, it finds another version, writes nothing, and the entry reads the row and is made again. So an entry
+    is one statement on the phone's own process, two when another worker wrote last.
     """
-    vendor = connection.vendor
-    ops = connection.ops
+    db = connections[DEFAULT_DB_ALIAS]  # the connection of this thread, looked up once
+    vendor = db.vendor
+    ops = db.ops
+    remembered = _ROWS.pop(token, None)  # put back once written: a failed entry leaves nothing behind
     for _ in range(MAX_TRIES):
-        with connection.cursor() as cursor:
-            cursor.execute(_read_sql(vendor), [token])
-            row = cursor.fetchone()
-            if row is None:
-                raise ScoreSheet.DoesNotExist(f"no score sheet {token[:8]}…")
-            read = row[4]
-            sheet = ScoreSheet.from_db(
-                connection.alias,
-                ["id", "token", "table", "colours", "stack", "version"],
-                [row[0], token, _json(row[1]), _json(row[2]), _json(row[3]), read],
+        with db.cursor() as cursor:
+            if remembered is not None:
+                pk, read, colours = remembered.pk, remembered.version, remembered.colours
+                table, stack = orjson.loads(remembered.table), orjson.loads(remembered.stack)
+            else:
+                cursor.execute(_read_sql(vendor), [token])
+                found = cursor.fetchone()
+                if found is None:
+                    raise ScoreSheet.DoesNotExist(f"no score sheet {token[:8]}…")
+                pk, read, colours = found[0], found[4], _json(found[2])
+                table, stack = _json(found[1]), _json(found[3])
+            sheet = _loaded(
+                db.alias, id=pk, token=token, table=table, colours=colours, stack=stack, version=read
             )
             todo = list(changes(sheet) if callable(changes) else changes)
             if not todo:
+                if remembered is not None:  # nothing to write, so nothing checks the version: read the row
+                    remembered = None
+                    continue
                 return sheet
+            remembered = None  # if the write finds another version, the next try reads the row
             for change in todo:
                 _apply(sheet.table, sheet.stack, change)
             _derive(sheet)
             sheet.version = read + 1
             sheet.updated = timezone.now()
+            table_text, stack_text = orjson.dumps(sheet.table), orjson.dumps(sheet.stack)
             values = [  # what the fields' get_db_prep_save() ends in, without their layers
-                ops.adapt_json_value(sheet.table, None),
-                ops.adapt_json_value(sheet.stack, None),
+                _db_json(sheet.table, table_text, vendor),
+                _db_json(sheet.stack, stack_text, vendor),
                 sheet.version,
                 ops.adapt_datetimefield_value(sheet.updated),
                 sheet.pk,
@@ -274,6 +358,7 @@ def apply_changes(
             ]
             cursor.execute(_write_sql(vendor), values)
             if cursor.rowcount == 1:
+                _remember(db, token, _Row(pk, sheet.version, table_text, colours, stack_text))
                 return sheet
     raise SheetBusy("the sheet kept changing under this entry")
 

@@ -41,6 +41,7 @@ from companion.models.scoresheets import (
     SheetBusy,
     SheetError,
     apply_changes,
+    forget_read_players,
     start_sheet,
 )
 from scoring import catalogue as cat
@@ -571,6 +572,13 @@ def _lines(player: PlayerState, akebono: bool, last: str | None) -> tuple[dict[s
 
 
 _STATE_FIELDS: Final = ("name", *NUMBER_FIELDS, *LIST_FIELDS)
+
+
+def forget_cached_players() -> None:
+    """Empty the caches of players read (:meth:`ScoreSheet.read`) and scored (:func:`_lines`): the benchmark
+    leaves in them only what the previous request put there."""
+    _LINES.clear()
+    forget_read_players()
 
 
 def _provisional(table: Table) -> list[dict[str, Any]]:
