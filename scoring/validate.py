@@ -146,6 +146,11 @@ def _join(names: Iterable[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+#: :meth:`_Checker.own_problems` by ``id(player)``: (the player, what else the checks read, the problems).
+_OWN: dict[int, tuple[PlayerState, tuple[int, frozenset[Expansion], Setup | None], tuple[Problem, ...]]] = {}
+_OWN_MAX: Final = 4096
+
+
 class _Checker:
     """Collects the problems of one table; each ``check_*`` method enforces one ruling."""
 
@@ -165,22 +170,39 @@ class _Checker:
         self.check_components_across_table()
         self.check_type_supply()
         for i, p in enumerate(t.players):
-            where = f"players[{i}]"
-            self.check_numbers(p, where)
-            self.check_edition(p, where)
-            self.check_in_setup(p, where)
-            self.check_fish(p, where)
-            self.check_boats(p, where)
-            self.check_buildings(p, where)
-            self.check_starting(p, where)
-            self.check_token_sources(p, where)
-            self.check_wild_types(p, where)
-            self.check_character_count(p, where)
+            self.problems.extend(self.own_problems(p, i))
         self.check_firefighting_order()
         self.check_new_character_pairs()
         errors = tuple(p for p in self.problems if p.severity is Severity.ERROR)
         warnings = tuple(p for p in self.problems if p.severity is Severity.WARNING)
         return Report(errors, warnings)
+
+    def own_problems(self, p: PlayerState, i: int) -> tuple[Problem, ...]:
+        """The problems of the checks that read one player (and the table's editions and setup), remembered by
+        the player's object: a caller that hands the same objects again (the score sheets of ``companion`` keep
+        each player they read) has the unchanged players' looked up."""
+        t = self.table
+        known = _OWN.get(id(p))
+        if known is not None and known[0] is p and known[1] == (i, t.expansions, t.setup):
+            return known[2]
+        start = len(self.problems)
+        where = f"players[{i}]"
+        self.check_numbers(p, where)
+        self.check_edition(p, where)
+        self.check_in_setup(p, where)
+        self.check_fish(p, where)
+        self.check_boats(p, where)
+        self.check_buildings(p, where)
+        self.check_starting(p, where)
+        self.check_token_sources(p, where)
+        self.check_wild_types(p, where)
+        self.check_character_count(p, where)
+        own = tuple(self.problems[start:])
+        del self.problems[start:]
+        if len(_OWN) >= _OWN_MAX:
+            _OWN.clear()
+        _OWN[id(p)] = (p, (i, t.expansions, t.setup), own)  # holding p: its id is not reused meanwhile
+        return own
 
     # -- the table as a whole --
 

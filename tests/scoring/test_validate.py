@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -306,3 +307,20 @@ def test_ryokan_tie_resolved_by_the_order() -> None:
     player(2, firefighting=2)(table)
     table["firefighting_order"] = ["Anaïs", "Dominique", "David"]
     assert validate(read_table(table)).errors == ()
+
+
+def test_a_player_handed_again_is_judged_in_its_new_place_and_setup() -> None:
+    """The checks of one player are remembered by the player's object (validate._Checker.own_problems): the same
+    object in another seat, or under another setup, must still be judged there (RULINGS R13)."""
+    data = valid_table()
+    data["players"][0]["buildings"] = ["inn", "public-bathhouse"]  # the public bathhouse is not in the setup
+    first = read_table(data)
+    problem = next(p for p in validate(first).errors if p.code is Code.NOT_IN_SETUP)
+    assert problem.field.startswith("players[0].buildings")
+    swapped = replace(first, players=(first.players[1], first.players[0], first.players[2]))
+    moved = next(p for p in validate(swapped).errors if p.code is Code.NOT_IN_SETUP)
+    assert moved.field.startswith("players[1].buildings")
+    assert first.setup is not None and first.setup.buildings is not None
+    in_play = replace(first.setup, buildings=(*first.setup.buildings[:5], "public-bathhouse"))
+    assert Code.NOT_IN_SETUP not in {p.code for p in validate(replace(first, setup=in_play)).errors}
+    assert validate(first) == validate(first)
