@@ -13,7 +13,8 @@ Sheets are addressed by an unguessable token, never by their numeric id. What th
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any, Final
@@ -56,6 +57,8 @@ class ScoreSheet(models.Model):
     version = models.PositiveIntegerField(default=1)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
+    #: Each player's stored JSON as :meth:`read` last read it (orjson bytes), () before or when unreadable.
+    player_keys: tuple[bytes, ...] = ()
 
     class Meta:
         app_label = "companion"
@@ -89,45 +92,43 @@ class ScoreSheet(models.Model):
     def read(self) -> Table:
         """The stored table, read by the rules core (it was written by this module, so it always reads).
 
-        Players already read are looked up by their stored JSON (an entry changes one player); anything the core
-        refuses is read again as a whole, so its error names the player's real place.
+        What was already read is looked up by its stored JSON (an entry changes one player), serialized by
+        orjson: :attr:`player_keys` keeps each player's, for caches of what the core says of a player. Anything
+        the core refuses is read again as a whole, so its error names the player's real place.
         """
         data = self.table
         try:
-            top = read_table({**data, "players": []})
+            top_key = orjson.dumps({**data, "players": []})
+            top = _READ_TOPS.get(top_key)
+            if top is None:
+                if len(_READ_TOPS) >= _READ_MAX:
+                    _READ_TOPS.clear()
+                top = _READ_TOPS[top_key] = read_table({**data, "players": []})
+            keys = tuple(orjson.dumps(p) for p in data["players"])
             players = []
-            for p in data["players"]:
-                key = _player_key(p)
+            for key, p in zip(keys, data["players"], strict=True):
                 state = _READ.get(key)
                 if state is None:
                     if len(_READ) >= _READ_MAX:
                         _READ.clear()
                     state = _READ[key] = read_table({"players": [p]}).players[0]
                 players.append(state)
-        except (InputError, TypeError, KeyError, AttributeError):
+        except (InputError, TypeError, KeyError, AttributeError):  # orjson.JSONEncodeError is a TypeError
+            self.player_keys = ()
             return read_table(data)
+        self.player_keys = keys
         return replace(top, players=tuple(players))
 
 
-#: Players read by the rules core, by their stored JSON (:meth:`ScoreSheet.read`).
-_READ: dict[tuple[Any, ...], PlayerState] = {}
+#: Players and the rest of tables read by the rules core, by their stored JSON (:meth:`ScoreSheet.read`).
+_READ: dict[bytes, PlayerState] = {}
+_READ_TOPS: dict[bytes, Table] = {}
 _READ_MAX: Final = 4096
 
 
 def forget_read_players() -> None:
     _READ.clear()
-
-
-def _player_key(p: Mapping[str, Any]) -> tuple[Any, ...]:
-    """Everything :func:`scoring.table.read_table` reads of a stored player, hashable (``type`` tells 1 from
-    True and 1.0, which read differently)."""
-    return (
-        tuple(p),
-        p["name"],
-        *((type(p[k]), p[k]) for k in NUMBER_FIELDS if k in p),
-        *(tuple(p[k]) for k in LIST_FIELDS if k in p),
-        tuple(p["wild_types"].items()) if "wild_types" in p else None,
-    )
+    _READ_TOPS.clear()
 
 
 # --- changes -----------------------------------------------------------------------------------------------------
@@ -211,23 +212,51 @@ def _derive(sheet: ScoreSheet) -> None:
 
 
 @cache
-def _read_sql(vendor: str) -> str:
-    """SELECT of the columns an entry needs."""
+def _read_sql(vendor: str, native: bool) -> str:
+    """SELECT of the columns an entry needs (``native``: with the driver's own placeholders)."""
     q = connection.ops.quote_name
-    return (
+    return _placeholders(
         f"SELECT {q('id')}, {q('table')}, {q('colours')}, {q('stack')}, {q('version')} "
-        f"FROM {q(ScoreSheet._meta.db_table)} WHERE {q('token')} = %s"
+        f"FROM {q(ScoreSheet._meta.db_table)} WHERE {q('token')} = %s",
+        vendor,
+        native,
     )
 
 
 @cache
-def _write_sql(vendor: str) -> str:
+def _write_sql(vendor: str, native: bool) -> str:
     """UPDATE of what an entry changes, only if nobody wrote since the read (the version is still the one read)."""
     q = connection.ops.quote_name
-    return (
+    return _placeholders(
         f"UPDATE {q(ScoreSheet._meta.db_table)} SET {q('table')} = %s, {q('stack')} = %s, {q('version')} = %s, "
-        f"{q('updated')} = %s WHERE {q('id')} = %s AND {q('version')} = %s"
+        f"{q('updated')} = %s WHERE {q('id')} = %s AND {q('version')} = %s",
+        vendor,
+        native,
     )
+
+
+def _placeholders(sql: str, vendor: str, native: bool) -> str:
+    return sql.replace("%s", "?") if native and vendor == "sqlite" else sql
+
+
+@contextmanager
+def _cursor(db: BaseDatabaseWrapper) -> Iterator[tuple[Any, bool]]:
+    """A cursor for an entry's statements, and whether it is the driver's own (``native``: placeholders as the
+    driver takes them). Django's cursor whenever anything watches the queries (DEBUG, the test utilities'
+    ``CaptureQueriesContext``, ``execute_wrapper``); else the driver's, with Django's error translation: Django's
+    wrapping (its placeholder rewriting and layers) cost as much as the statement itself, on every tap."""
+    if db.queries_logged or db.execute_wrappers:
+        with db.cursor() as cursor:
+            yield cursor, False
+        return
+    db.ensure_connection()
+    db.validate_no_broken_transaction()
+    with db.wrap_database_errors:
+        cursor = db.connection.cursor()
+        try:
+            yield cursor, True
+        finally:
+            cursor.close()
 
 
 def _json(value: Any) -> Any:
@@ -321,12 +350,12 @@ def apply_changes(
     ops = db.ops
     remembered = _ROWS.pop(token, None)  # put back once written: a failed entry leaves nothing behind
     for _ in range(MAX_TRIES):
-        with db.cursor() as cursor:
+        with _cursor(db) as (cursor, native):
             if remembered is not None:
                 pk, read, colours = remembered.pk, remembered.version, remembered.colours
                 table, stack = orjson.loads(remembered.table), orjson.loads(remembered.stack)
             else:
-                cursor.execute(_read_sql(vendor), [token])
+                cursor.execute(_read_sql(vendor, native), [token])
                 found = cursor.fetchone()
                 if found is None:
                     raise ScoreSheet.DoesNotExist(f"no score sheet {token[:8]}…")
@@ -356,7 +385,7 @@ def apply_changes(
                 sheet.pk,
                 read,
             ]
-            cursor.execute(_write_sql(vendor), values)
+            cursor.execute(_write_sql(vendor, native), values)
             if cursor.rowcount == 1:
                 _remember(db, token, _Row(pk, sheet.version, table_text, colours, stack_text))
                 return sheet

@@ -554,14 +554,21 @@ _LINES: dict[tuple[Any, ...], dict[str, Any]] = {}
 _LINES_MAX: Final = 2048
 
 
-def _lines(player: PlayerState, akebono: bool, last: str | None) -> tuple[dict[str, Any], int]:
+def _lines(
+    player: PlayerState, akebono: bool, last: str | None, stored: bytes = b""
+) -> tuple[dict[str, Any], int]:
     """:func:`scoring.score.score_player`, remembered: it depends on nothing but its arguments. With a digest of
-    those arguments, which changes whenever the lines or their explanations may."""
-    key = (
-        akebono,
-        last,
-        *(getattr(player, f) for f in _STATE_FIELDS),
-        tuple(sorted(player.wild_types.items())),
+    those arguments, which changes whenever the lines or their explanations may. ``stored``: the player's stored
+    JSON (:attr:`ScoreSheet.player_keys`), which stands for the player read from it."""
+    key: tuple[Any, ...] = (
+        (akebono, last, stored)
+        if stored
+        else (
+            akebono,
+            last,
+            *(getattr(player, f) for f in _STATE_FIELDS),
+            tuple(sorted(player.wild_types.items())),
+        )
     )
     lines = _LINES.get(key)
     if lines is None:
@@ -574,21 +581,22 @@ def _lines(player: PlayerState, akebono: bool, last: str | None) -> tuple[dict[s
 _STATE_FIELDS: Final = ("name", *NUMBER_FIELDS, *LIST_FIELDS)
 
 
+def _provisional(table: Table, stored: tuple[bytes, ...] = ()) -> list[dict[str, Any]]:
+    """Every player's lines so far (the core's scoring; a final result needs a valid table). ``stored``: the
+    players' stored JSON, when read from a sheet."""
+    last = last_in_firefighting(table)
+    out = []
+    for i, p in enumerate(table.players):
+        lines, digest = _lines(p, table.akebono, last, stored[i] if i < len(stored) else b"")
+        out.append({"lines": lines, "total": sum(line.points for line in lines.values()), "digest": digest})
+    return out
+
+
 def forget_cached_players() -> None:
     """Empty the caches of players read (:meth:`ScoreSheet.read`) and scored (:func:`_lines`): the benchmark
     leaves in them only what the previous request put there."""
     _LINES.clear()
     forget_read_players()
-
-
-def _provisional(table: Table) -> list[dict[str, Any]]:
-    """Every player's lines so far (the core's scoring; a final result needs a valid table)."""
-    last = last_in_firefighting(table)
-    out = []
-    for p in table.players:
-        lines, digest = _lines(p, table.akebono, last)
-        out.append({"lines": lines, "total": sum(line.points for line in lines.values()), "digest": digest})
-    return out
 
 
 def _setup_note(table: Table) -> dict[str, Any]:
@@ -648,7 +656,7 @@ class StepPage:
         self.steps = steps_for(self.table.akebono)
         self.report = validate(self.table)
         self.problems = ProblemIndex(self.report, self.data, (s.slug for s in self.steps))
-        self.scores = _provisional(self.table)
+        self.scores = _provisional(self.table, sheet.player_keys)
         self.base = f"{_score_prefix(get_script_prefix())}{sheet.token}/"  # not a reverse() per link
         self.post_url = self.url(step.slug)
         self._boards: dict[int, Any] = {}
