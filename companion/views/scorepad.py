@@ -143,6 +143,7 @@ HTMX_CONFIG: Final = (
 )
 
 
+@cache
 def steps_for(akebono: bool) -> tuple[Step, ...]:
     return tuple(s for s in STEPS if akebono or not s.akebono_only)
 
@@ -489,6 +490,13 @@ def _card_groups(
     if wild_cards:
         groups.append(("wild", "Cards whose type you choose", None, wild_cards))
     return tuple(groups)
+
+
+@cache
+def _card_group_by_key(
+    expansions: frozenset[Expansion],
+) -> Mapping[str, tuple[str, str, CharType | None, tuple[Character, ...]]]:
+    return {g[0]: g for g in _card_groups(expansions)}
 
 
 @cache
@@ -863,7 +871,7 @@ class StepPage:
     # --- the characters step's groups ---
 
     def _group(self, key: str) -> tuple[str, str, CharType | None, tuple[Character, ...]]:
-        return next(g for g in _card_groups(self.expansions) if g[0] == key)
+        return _card_group_by_key(self.expansions)[key]
 
     def char_summary(self, i: int, key: str, oob: str = "") -> str:
         _key, label, ctype, _cards = self._group(key)
@@ -1230,6 +1238,11 @@ class StepPage:
         anchors: set[str] = set()
         boards: set[int] = set()
         pipes: set[int] = set()
+        # The character groups whose summaries a board change can alter: a card whose type is printed (or an
+        # unnamed one) only counts in its own column; anything else (a wild card, a retirement token that
+        # makes the Puppeteer wild, a chosen type) may move cards between columns, and all are sent.
+        columns: dict[int, set[str] | None] = {}
+        group_of_card = _card_group_of(self.expansions)
         for ch in changes:
             if ch.op in ("set", "bump"):
                 anchors.add(f"p{ch.player}-{ch.field}")
@@ -1240,10 +1253,16 @@ class StepPage:
                     anchors.update(f"p{j}-{ch.field}-{ch.item}" for j in range(count))
                 if ch.field in ("characters", "retirement_tokens"):
                     boards.add(ch.player)
+                    key = group_of_card.get(ch.item) if ch.field == "characters" else None
+                    known = columns.get(ch.player, set())
+                    columns[ch.player] = (
+                        known | {key} if key and known is not None and ch.item not in cat.WILD_IDS else None
+                    )
                 elif ch.field == "pipes":
                     pipes.add(ch.player)
             elif ch.op == "wild":
                 boards.add(ch.player)
+                columns[ch.player] = None
         after = self.marked()
         opened = {g for a in after - marked_before if (g := self.group_of(a))}
         anchors |= marked_before | after
@@ -1269,12 +1288,13 @@ class StepPage:
             for i in sorted(boards | wilds):
                 parts.append(self.wild(i, OOB))
             for i in sorted(boards):
+                changed = columns.get(i)
                 parts += [
                     self.char_summary(i, key, OOB)
                     for key, *_ in _card_groups(self.expansions)
-                    if f"p{i}-group-{key}" not in opened
+                    if f"p{i}-group-{key}" not in opened and (changed is None or key in changed)
                 ]
-                if f"p{i}-group-tokens" not in opened:
+                if f"p{i}-group-tokens" not in opened and changed is None:
                     parts.append(self.tokens_summary(i, OOB))
         if slug == "tobacco":
             parts += [self.pipes_summary(i, OOB) for i in sorted(pipes) if f"p{i}-group-pipes" not in opened]

@@ -27,6 +27,7 @@ from companion.models.scoresheets import (
     start_sheet,
 )
 from companion.views.scorepad import STEPS, locate, steps_for
+from scoring.components import CHAR_TYPES
 from scoring.examples import WORKED_EXAMPLE
 from setupgen import Options, generate
 
@@ -668,6 +669,30 @@ def test_a_tap_is_answered_with_its_toggle_in_every_column_and_the_totals(client
     assert len(r.content) * 4 < len(client.get(step(sheet, "buildings"), **HX).content)
     sheet.refresh_from_db()
     assert sheet.table["players"][0]["buildings"] == ["inn"]
+
+
+@pytest.mark.parametrize(
+    ("op", "groups"),
+    [
+        ("add|0|characters|salt-peddler", {"street-peddler"}),  # a printed type: its own column
+        ("add|0|characters|any-artisan", {"artisan"}),  # an unnamed card likewise
+        # The Puppeteer's retirement makes it a card whose type is chosen (RULINGS R5): every column may move.
+        (
+            "add|0|retirement_tokens|puppeteer",
+            {*(t.value for t in CHAR_TYPES), "tokens"},  # (a base game: no column of cards always chosen)
+        ),
+    ],
+)
+def test_a_board_change_sends_the_summaries_of_the_columns_it_can_alter(
+    client: Client, op: str, groups: set[str]
+) -> None:
+    """A group's summary (its count and cards) comes alone, or inside the whole group when it opens."""
+    sheet = sheet_of(2, prefill={"Anaïs": {"characters": ["puppeteer", "monk"]}})
+    phone = Phone(client, step(sheet, "characters"))
+    ids = swapped(text(phone.post({"op": op})))
+    assert {
+        i.removeprefix("p0-group-").removesuffix("-sum") for i in ids if i.startswith("p0-group-")
+    } == groups
 
 
 def test_a_message_in_another_column_comes_and_goes_with_the_partial_replies(client: Client) -> None:
