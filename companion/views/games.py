@@ -44,6 +44,7 @@ from companion.models.games import (
     version_of,
 )
 from companion.models.scoresheets import COLOURS
+from companion.views import is_htmx
 from scoring.calendar import (
     FIRE_MONTHS,
     NEW_YEAR,
@@ -165,8 +166,8 @@ def _state_response(
     request: HttpRequest, game: Game, can_edit: bool, *, status: int = 200, message: str = "", level: str = ""
 ) -> HttpResponse:
     context = _state_context(request, game, can_edit, message, level)
-    template = "games.html#state" if request.htmx else "games.html"
-    if not request.htmx:
+    template = "games.html#state" if is_htmx(request) else "games.html"
+    if not is_htmx(request):
         context.update(_page_context(request, game, can_edit))
     response = render(request, template, context, status=status)
     response["Cache-Control"] = "no-store"
@@ -215,7 +216,7 @@ def _new_form(
         for i in range(MAX_PLAYERS)
     ]
     context = {"rows": rows, "colours": COLOURS, "values": values, "errors": errors}
-    template = "games_new.html#form" if request.htmx else "games_new.html"
+    template = "games_new.html#form" if is_htmx(request) else "games_new.html"
     return render(request, template, context, status=status)
 
 
@@ -271,7 +272,7 @@ def games_new(request: HttpRequest) -> HttpResponse:
     game = create_game(
         players=players, akebono=values["akebono"], grand_master=values["grand_master"], setup=setup, who=who
     )
-    if request.htmx:
+    if is_htmx(request):
         response = HttpResponse(status=204)
         response["HX-Redirect"] = reverse("game-share", args=[game.edit_token])
     else:
@@ -334,7 +335,7 @@ def game_change(request: HttpRequest, game: Game, can_edit: bool) -> HttpRespons
     except Refused as exc:
         game.refresh_from_db()
         return _state_response(request, game, True, status=400, message=str(exc), level="error")
-    if request.htmx:
+    if is_htmx(request):
         return _state_response(request, game, True)
     return redirect("game", game.edit_token)
 

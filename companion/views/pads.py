@@ -17,6 +17,7 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_safe
 
 from companion.pdf.scorepad import MAX_PLAYERS, MIN_PLAYERS, blank_pad, pad_lines, reference
+from companion.views import is_htmx
 
 SIZES = {"a4": ("A4", "A4"), "letter": ("letter", "Letter")}  # query value -> (blank_pad's pagesize, label)
 EDITIONS = {"0": "IKI", "1": "IKI + Akebono"}
@@ -102,7 +103,7 @@ def pads(request: HttpRequest) -> HttpResponse:
         choice, error, status = parse_choice(request.GET.dict()), None, 200
     except BadChoice as exc:
         choice, error, status = DEFAULT, str(exc), 400
-    template = "pads.html#summary" if request.htmx else "pads.html"
+    template = "pads.html#summary" if is_htmx(request) else "pads.html"
     return render(request, template, _context(choice, error), status=status)
 
 

@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from html import escape
 from typing import Any, Final
 from urllib.parse import urlencode
@@ -44,6 +44,7 @@ from companion.models.scoresheets import (
     forget_read_players,
     start_sheet,
 )
+from companion.views import is_htmx
 from scoring import catalogue as cat
 from scoring.components import CHAR_TYPES, SEASONS, Character, CharType, Expansion, TokenKind, Wild
 from scoring.errors import InputError
@@ -490,6 +491,15 @@ def _card_groups(
     if wild_cards:
         groups.append(("wild", "Cards whose type you choose", None, wild_cards))
     return tuple(groups)
+
+
+@lru_cache(maxsize=256)
+def _buildings_in_play(
+    expansions: frozenset[Expansion], setup: tuple[str, ...] | None
+) -> tuple[tuple[Any, ...], frozenset[str]]:
+    """The buildings the buildings step offers everyone (:meth:`StepPage.buildings`), and their ids."""
+    shown = tuple(b for b in cat.BUILDINGS if b.expansion in expansions and (setup is None or b.id in setup))
+    return shown, frozenset(b.id for b in shown)
 
 
 @cache
@@ -984,11 +994,11 @@ class StepPage:
 
     def buildings(self, i: int) -> list[Any]:
         """The buildings in play (all of the edition when the setup is not known), then any others held."""
-        shown = [b for b in cat.BUILDINGS if b.expansion in self.expansions]
-        if self.setup and self.setup.buildings is not None:
-            shown = [b for b in shown if b.id in self.setup.buildings]
-        ids = {b.id for b in shown}
-        return shown + [cat.BUILDING_BY_ID[b] for b in self.players[i].get("buildings", []) if b not in ids]
+        shown, ids = _buildings_in_play(self.expansions, self.setup.buildings if self.setup else None)
+        return [
+            *shown,
+            *(cat.BUILDING_BY_ID[b] for b in self.players[i].get("buildings", []) if b not in ids),
+        ]
 
     def personalities(self, i: int) -> list[tuple[str, tuple[Any, ...]]]:
         """The personalities by season: those on the bridge this game when known (all of them when the Ferry
@@ -1315,7 +1325,7 @@ def sheet_start(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _render_step(request: HttpRequest, page: StepPage, status: int = 200) -> HttpResponse:
-    name = "scorepad_step.html#step" if request.htmx else "scorepad_step.html"
+    name = "scorepad_step.html#step" if is_htmx(request) else "scorepad_step.html"
     return render(request, name, page.context(), status=status)
 
 
@@ -1359,8 +1369,8 @@ def step_view(request: HttpRequest, token: str, slug: str) -> HttpResponse:
     elif go == "result":
         target = _result_url(sheet)
     if target is not None:
-        return HttpResponseClientRedirect(target) if request.htmx else HttpResponseRedirect(target)
-    if request.htmx:
+        return HttpResponseClientRedirect(target) if is_htmx(request) else HttpResponseRedirect(target)
+    if is_htmx(request):
         # The page showed the sheet as it was just before these changes (nobody else wrote in between): answer
         # with only what they changed. Otherwise (another phone wrote, or an older page) the whole step.
         marked = parse_marked(request.POST.get("marked"))

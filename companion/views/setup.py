@@ -24,6 +24,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from companion.models.setup_progress import change_ticks, tick, ticked
 from companion.pdf.setup_sheet import PAGE_SIZES, setup_sheet_pdf
+from companion.views import is_htmx
 from companion.views.errors import json_error
 from setupgen import (
     SEED_LENGTH,
@@ -171,7 +172,7 @@ def _form_context(query: Mapping[str, str], error: str = "", error_field: str = 
 def setup_options(request: HttpRequest) -> HttpResponse:
     """``GET /setup/``: pick the options and generate. htmx (on any change of the form): just its warning."""
     context = _form_context(request.GET)
-    if request.htmx:
+    if is_htmx(request):
         return render(request, "setup.html#options-warning", context)
     return render(request, "setup.html", context)
 
@@ -179,7 +180,7 @@ def setup_options(request: HttpRequest) -> HttpResponse:
 def _options_error(request: HttpRequest, exc: QueryError | SeedError) -> HttpResponse:
     field = exc.field if isinstance(exc, QueryError) else "seed"
     context = _form_context(request.GET, error=sentence(str(exc)), error_field=field)
-    template = "setup.html#options-form" if request.htmx else "setup.html"
+    template = "setup.html#options-form" if is_htmx(request) else "setup.html"
     return render(request, template, context, status=400)
 
 
@@ -260,7 +261,7 @@ def setup_game(request: HttpRequest) -> HttpResponse:
         if value and value not in ids:
             message = f"This setup has no hidden item {value[:40]!r}; nothing was revealed."
             return render(request, "error.html", {"status": 400, "message": message}, status=400)
-    if request.htmx and (show or hide):
+    if is_htmx(request) and (show or hide):
         item_id = show or hide
         return render(
             request,
@@ -296,8 +297,8 @@ def setup_game(request: HttpRequest) -> HttpResponse:
             }
         ),
     }
-    response = render(request, "setup_game.html#setup" if request.htmx else "setup_game.html", context)
-    if request.htmx:
+    response = render(request, "setup_game.html#setup" if is_htmx(request) else "setup_game.html", context)
+    if is_htmx(request):
         response["HX-Push-Url"] = game_url(options, setup.seed)
     add_never_cache_headers(response)  # the ticks change: a reload must ask again
     return response
@@ -305,7 +306,7 @@ def setup_game(request: HttpRequest) -> HttpResponse:
 
 def _ticks_error(request: HttpRequest, message: str, setup: Setup | None = None) -> HttpResponse:
     """400: nothing was saved. htmx gets the tick count line with the message; a form, the error page."""
-    if request.htmx:
+    if is_htmx(request):
         if setup is None:
             progress: dict[str, Any] = {"total": None, "message": message, "level": "error"}
         else:
@@ -359,7 +360,7 @@ def setup_ticks(request: HttpRequest) -> HttpResponse:
         message = "Ticks saved."
         back = game_url(options, setup.seed, saved="1", **({"show": show} if show else {}))
         anchor = "#setup-progress"
-    if request.htmx:
+    if is_htmx(request):
         return render(request, "setup_game.html#progress", {"progress": _progress(all_steps, done, message)})
     response = HttpResponseRedirect(back + anchor)
     response.status_code = 303
