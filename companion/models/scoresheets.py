@@ -15,7 +15,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from typing import Any, Final
 
@@ -117,7 +117,7 @@ class ScoreSheet(models.Model):
             self.player_keys = ()
             return read_table(data)
         self.player_keys = keys
-        return replace(top, players=tuple(players))
+        return Table(tuple(players), top.expansions, top.setup, top.firefighting_order)
 
 
 #: Players and the rest of tables read by the rules core, by their stored JSON (:meth:`ScoreSheet.read`).
@@ -373,7 +373,8 @@ def apply_changes(
             remembered = None  # if the write finds another version, the next try reads the row
             for change in todo:
                 _apply(sheet.table, sheet.stack, change)
-            _derive(sheet)
+            if any(c.op == "stack" or c.field == "firefighting" for c in todo):
+                _derive(sheet)  # the order stored beside the players follows their positions and the stack
             sheet.version = read + 1
             sheet.updated = timezone.now()
             table_text, stack_text = orjson.dumps(sheet.table), orjson.dumps(sheet.stack)

@@ -713,7 +713,8 @@ class StepPage:
             kind = {"fish": TokenKind.FISH, "pipes": TokenKind.PIPE, "tobacco": TokenKind.TOBACCO}[list_name]
             return _token_ids(kind, self.expansions)
         if list_name == "buildings":
-            return {b.id for b in self.buildings(i)}
+            in_play = _buildings_in_play(self.expansions, self.setup.buildings if self.setup else None)[1]
+            return in_play.union(self.players[i].get("buildings", ()))
         if list_name == "boats":
             return {b.id for b in cat.BUILDABLE_BOATS}
         return {x.id for _label, ps in self.personalities(i) for x in ps}
@@ -743,6 +744,8 @@ class StepPage:
         return False
 
     def head_problems(self, i: int) -> list[Shown]:
+        if not self.problems.all:  # the usual case
+            return []
         at = self.problems.at
         return at(f"p{i}-name") + [s for key in HEAD_LISTS.get(self.step.slug, ()) for s in at(f"p{i}-{key}")]
 
