@@ -1,9 +1,9 @@
 """Gzip as Django's ``GZipMiddleware`` does it, with deflate's window sized to the body.
 
-zlib sets up its 32 kB window (and the tables that go with it) for every response, whatever its size: for the
-1-4 kB htmx replies of the scoring walk-through that set-up was most of the compression's cost, about as much as
-a whole ``GET /healthz`` (docs/benchmarks.md). A window that covers the whole body finds the same matches, so the
-compressed bytes are the same as Django's (tests/companion/test_middleware.py); only the set-up is smaller.
+zlib sets up a 32 kB window and the tables that go with it for every response, whatever its size. For the 1-4 kB
+htmx replies of the scoring walk-through, a window that just covers the body finds the same matches, so the
+compressed bytes are the same as Django's (tests/companion/test_middleware.py), and compressing took from a few
+per cent to a third less time on the 2-core machine, the more the busier it was (docs/benchmarks.md).
 """
 
 from __future__ import annotations

@@ -1299,7 +1299,10 @@ class StepPage:
                 parts.append(self.number(int(m[1]), m[2], OOB))
         if slug == "characters":
             for i in sorted(boards | wilds):
-                parts.append(self.wild(i, OOB))
+                if (
+                    i in wilds or columns.get(i) is None
+                ):  # a card of printed type leaves the choices as they were
+                    parts.append(self.wild(i, OOB))
             for i in sorted(boards):
                 changed = columns.get(i)
                 parts += [
