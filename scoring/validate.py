@@ -151,6 +151,12 @@ _OWN: dict[int, tuple[PlayerState, tuple[int, frozenset[Expansion], Setup | None
 _OWN_MAX: Final = 4096
 
 
+def forget_players() -> None:
+    """Forget the remembered checks of every player (:meth:`_Checker.own_problems`): the next validation of any
+    table checks each player again."""
+    _OWN.clear()
+
+
 class _Checker:
     """Collects the problems of one table; each ``check_*`` method enforces one ruling."""
 
@@ -667,4 +673,4 @@ def validate(table: Table) -> Report:
     return _Checker(table).run()
 
 
-__all__ = ["Code", "Problem", "Report", "Severity", "validate"]
+__all__ = ["Code", "Problem", "Report", "Severity", "forget_players", "validate"]
