@@ -276,7 +276,7 @@ def _db_json(value: Any, text: bytes, vendor: str) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class _Row:
-    """A sheet's row as this process last read or wrote it, committed (:func:`apply_changes`)."""
+    """A sheet's row as this process last wrote it, committed (:func:`apply_changes`)."""
 
     pk: int
     version: int
@@ -287,6 +287,8 @@ class _Row:
 
 #: The rows of the sheets this process wrote last, by token: an entry starts from its ``_Row`` and writes with
 #: the version it holds, and only reads the row when that write finds another version (another process wrote).
+#: Every write must move the version on for this to hold: :func:`apply_changes` and :meth:`ScoreSheet.save` do;
+#: a ``QuerySet.update()`` of a sheet must set ``version=F("version") + 1`` too.
 _ROWS: dict[str, _Row] = {}
 _ROWS_MAX: Final = 1024
 
@@ -298,11 +300,6 @@ def _remember(db: BaseDatabaseWrapper, token: str, row: _Row) -> None:
     if len(_ROWS) >= _ROWS_MAX:
         _ROWS.clear()
     _ROWS[token] = row
-
-
-def forget_rows() -> None:
-    """Forget every remembered row: the next entry on each sheet reads it first."""
-    _ROWS.clear()
 
 
 def _loaded(alias: str, **fields: Any) -> ScoreSheet:

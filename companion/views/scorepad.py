@@ -1299,9 +1299,8 @@ class StepPage:
                 parts.append(self.number(int(m[1]), m[2], OOB))
         if slug == "characters":
             for i in sorted(boards | wilds):
-                if (
-                    i in wilds or columns.get(i) is None
-                ):  # a card of printed type leaves the choices as they were
+                # A card of printed type leaves the "counts as" choices as they were.
+                if i in wilds or columns.get(i) is None:
                     parts.append(self.wild(i, OOB))
             for i in sorted(boards):
                 changed = columns.get(i)
