@@ -102,8 +102,8 @@ _KIND_WORD: Final = {
     "starting-tile": "starting tile",
 }
 
-# Which kind of id each player list holds.
-_LIST_KIND: Final = {
+#: Which kind of id each player list holds.
+LIST_KIND: Final = {
     "characters": "character",
     "retirement_tokens": "retirement-token",
     "buildings": "building",
@@ -206,7 +206,7 @@ def _read_setup(value: object) -> Setup:
 
 
 #: Each player list with the ids it may hold, for :func:`_read_player_fast`.
-_LIST_IDS: Final = tuple((key, cat.IDS_BY_KIND[kind]) for key, kind in _LIST_KIND.items())
+_LIST_IDS: Final = tuple((key, cat.IDS_BY_KIND[kind]) for key, kind in LIST_KIND.items())
 _WILD_TYPES: Final = {t.value: t for t in CharType}
 
 
@@ -263,7 +263,7 @@ def _read_player(value: object, where: str) -> PlayerState:
     if not name.strip():
         raise WrongTypeError(f"{where}.name", "a player's name cannot be blank")
     lists = {
-        key: _id_list(value[key], _LIST_KIND[key], f"{where}.{key}") for key in LIST_FIELDS if key in value
+        key: _id_list(value[key], LIST_KIND[key], f"{where}.{key}") for key in LIST_FIELDS if key in value
     }
     numbers = {key: _number(value[key], f"{where}.{key}") for key in NUMBER_FIELDS if key in value}
     wild: dict[str, CharType] = {}

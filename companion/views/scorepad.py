@@ -56,7 +56,7 @@ from scoring.score import (
     score_player,
     wild_kind,
 )
-from scoring.table import LIST_FIELDS, NUMBER_FIELDS, PlayerState, Table, check_id
+from scoring.table import LIST_FIELDS, LIST_KIND, NUMBER_FIELDS, PlayerState, Table, check_id
 from scoring.validate import Problem, Report, validate
 
 # --- steps -------------------------------------------------------------------------------------------------------
@@ -114,17 +114,6 @@ FIELD_STEP: Final = {
     "firefighting": "firefighting",
 }
 SETUP_STEP: Final = {"buildings": "buildings", "personalities": "personalities", "boat_sides": "boats"}
-#: The kind of id each player list holds (scoring.table's contract).
-LIST_KIND: Final = {
-    "characters": "character",
-    "retirement_tokens": "retirement-token",
-    "buildings": "building",
-    "fish": "fish",
-    "pipes": "pipe",
-    "tobacco": "tobacco",
-    "boats": "boat",
-    "personalities": "personality",
-}
 NUMBER_LABELS: Final = {
     "score_track": "IKI on the score track",
     "mon": "Mon",
@@ -240,8 +229,9 @@ class ProblemIndex:
 
 # --- parsing a step's POST ---------------------------------------------------------------------------------------
 
-_NUMBER_NAME: Final = re.compile(r"^p(\d)-([a-z_]+)$")
-_WILD_NAME: Final = re.compile(r"^wild-p(\d)-([a-z0-9-]+)$")
+#: A number field's and a "counts as" select's form name, which is also the html id its messages are shown by.
+_NUMBER_ANCHOR: Final = re.compile(r"^p(\d)-([a-z_]+)$")
+_WILD_ANCHOR: Final = re.compile(r"^wild-p(\d)-([a-z0-9-]+)$")
 _STACK_NAME: Final = re.compile(r"^stack-p(\d)$")
 
 
@@ -283,12 +273,12 @@ def parse_changes(post: Mapping[str, str], names: list[str]) -> list[Change]:
         was = post.get(f"was-{key}")
         if was is None or was == value:
             continue
-        if m := _NUMBER_NAME.match(key):
+        if m := _NUMBER_ANCHOR.match(key):
             i, fld = _player_index(m[1], count), m[2]
             if fld not in NUMBER_FIELDS:
                 raise BadInput(f"{fld!r} is not a number on the score pad.")
             changes.append(Change("set", i, fld, value=_int(value, f"{names[i]}'s {NUMBER_LABELS[fld]}")))
-        elif m := _WILD_NAME.match(key):
+        elif m := _WILD_ANCHOR.match(key):
             i, card = _player_index(m[1], count), m[2]
             _check_item("characters", card)
             if value and value not in {t.value for t in CHAR_TYPES}:
@@ -347,16 +337,8 @@ STEP_NUMBERS: Final[Mapping[str, tuple[str, ...]]] = {
     "firefighting": ("firefighting",),
 }
 NUMBER_TOP: Final = {"trade": 10, "firefighting": 10}
-#: The lists whose problems without a single entry (``players[0].fish``) show under the player's name.
-HEAD_LISTS: Final[Mapping[str, tuple[str, ...]]] = {
-    "characters": ("characters", "retirement_tokens"),
-    "fish": ("fish",),
-    "tobacco": ("pipes", "tobacco"),
-    "buildings": ("buildings",),
-    "boats": ("boats",),
-    "personalities": ("personalities",),
-}
-#: Which lists each step shows as entries.
+#: Which lists each step shows as entries; their problems without a single entry (``players[0].fish``) show
+#: under the player's name.
 STEP_LISTS: Final[Mapping[str, tuple[str, ...]]] = {
     "characters": ("characters", "retirement_tokens"),
     "fish": ("fish",),
@@ -366,11 +348,10 @@ STEP_LISTS: Final[Mapping[str, tuple[str, ...]]] = {
     "personalities": ("personalities",),
 }
 TOKEN_LIST: Final = {TokenKind.FISH: "fish", TokenKind.PIPE: "pipes", TokenKind.TOBACCO: "tobacco"}
+_TOKEN_KIND: Final = {name: kind for kind, name in TOKEN_LIST.items()}
 _LIST_ANCHOR: Final = re.compile(
     r"^p(\d)-(characters|retirement_tokens|fish|pipes|tobacco|buildings|boats|personalities)-([a-z0-9-]+)$"
 )
-_NUMBER_ANCHOR: Final = re.compile(r"^p(\d)-([a-z_]+)$")
-_WILD_ANCHOR: Final = re.compile(r"^wild-p(\d)-([a-z0-9-]+)$")
 _ANY_ANCHOR: Final = re.compile(r"^(?:p\d-[a-z_]+(?:-[a-z0-9-]+)?|wild-p\d-[a-z0-9-]+)$")
 #: At most this many entries are read from a page's list of entries showing messages (``marked``).
 MAX_MARKED: Final = 400
@@ -710,8 +691,7 @@ class StepPage:
             held = self.players[i].get("retirement_tokens", [])
             return {t.id for t in cat.RETIREMENT_TOKENS if t.expansion in self.expansions or t.id in held}
         if list_name in ("fish", "pipes", "tobacco"):
-            kind = {"fish": TokenKind.FISH, "pipes": TokenKind.PIPE, "tobacco": TokenKind.TOBACCO}[list_name]
-            return _token_ids(kind, self.expansions)
+            return _token_ids(_TOKEN_KIND[list_name], self.expansions)
         if list_name == "buildings":
             in_play = _buildings_in_play(self.expansions, self.setup.buildings if self.setup else None)[1]
             return in_play.union(self.players[i].get("buildings", ()))
@@ -747,7 +727,7 @@ class StepPage:
         if not self.problems.all:  # the usual case
             return []
         at = self.problems.at
-        return at(f"p{i}-name") + [s for key in HEAD_LISTS.get(self.step.slug, ()) for s in at(f"p{i}-{key}")]
+        return at(f"p{i}-name") + [s for key in STEP_LISTS.get(self.step.slug, ()) for s in at(f"p{i}-{key}")]
 
     def _placed(self, anchor: str) -> bool:
         if anchor == "firefighting-order":
@@ -756,7 +736,7 @@ class StepPage:
         if (
             m
             and int(m[1]) < len(self.players)
-            and (m[2] == "name" or m[2] in HEAD_LISTS.get(self.step.slug, ()))
+            and (m[2] == "name" or m[2] in STEP_LISTS.get(self.step.slug, ()))
         ):
             return True
         return self.is_entry(anchor)
