@@ -1,9 +1,10 @@
 """Gzip as Django's ``GZipMiddleware`` does it, with deflate's window sized to the body.
 
-zlib sets up a 32 kB window and the tables that go with it for every response, whatever its size. For the 1-4 kB
-htmx replies of the scoring walk-through, a window that just covers the body finds the same matches, so the
-compressed bytes are the same as Django's (tests/companion/test_middleware.py), and compressing took from a few
-per cent to a third less time on the 2-core machine, the more the busier it was (docs/benchmarks.md).
+zlib sets up a 32 kB window and a 32k-entry hash table for every response, whatever its size. For the 1-4 kB
+htmx replies of the scoring walk-through, a window that just covers the body, and a hash table no larger than
+the window, find the same matches, so the compressed bytes are the same as Django's
+(tests/companion/test_middleware.py), and compressing a 3 kB reply inside a request took 96-109 µs instead of
+119-131 µs on the 2-core machine (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -33,10 +34,19 @@ def window_bits(length: int) -> int:
     return 15
 
 
+def memory_level(bits: int) -> int:
+    """Deflate's memory level for a window of 2**``bits`` bytes: its hash table (2**(level + 7) heads) as large as
+    the window, not 32k heads whatever the body (the same compressed bytes, tests/companion/test_middleware.py)."""
+    return min(8, bits - 7)
+
+
 def compress(data: bytes, max_random_bytes: int = 0) -> bytes:
-    """``django.utils.text.compress_string``, with the window sized to ``data``: the gzip member, with the
-    same random-length file name in its header against BREACH when ``max_random_bytes`` is given."""
-    compressed = zlib.compress(data, _LEVEL, 16 + window_bits(len(data)))
+    """``django.utils.text.compress_string``, with the window and deflate's tables sized to ``data``: the gzip
+    member, with the same random-length file name in its header against BREACH when ``max_random_bytes`` is
+    given."""
+    bits = window_bits(len(data))
+    deflate = zlib.compressobj(_LEVEL, zlib.DEFLATED, 16 + bits, memory_level(bits))
+    compressed = deflate.compress(data) + deflate.flush()
     if not max_random_bytes:
         return compressed
     header = bytearray(compressed[:10])

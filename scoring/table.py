@@ -212,7 +212,7 @@ _WILD_TYPES: Final = {t.value: t for t in CharType}
 
 def _read_player_fast(value: dict[str, object]) -> PlayerState | None:
     """A well-formed player read in one pass (the score sheets read one on every tap); None when anything is
-    off, and :func:`_read_player` then finds and names the problem."""
+    off, and :func:`read_player` then finds and names the problem."""
     if not value.keys() <= _PLAYER_FIELDS:
         return None
     name = value.get("name")
@@ -249,7 +249,9 @@ def _read_player_fast(value: dict[str, object]) -> PlayerState | None:
     return PlayerState(name=name, wild_types=MappingProxyType(wild), **fields)
 
 
-def _read_player(value: object, where: str) -> PlayerState:
+def read_player(value: object, where: str = "players[0]") -> PlayerState:
+    """One player's JSON (as in ``players`` of :func:`read_table`), read alone: the score sheets read only the
+    player an entry changed. Raises :class:`InputError` naming ``where`` as the player's place."""
     if type(value) is dict and (fast := _read_player_fast(value)) is not None:
         return fast
     _expect(value, dict, where)
@@ -312,7 +314,7 @@ def read_table(data: object) -> Table:
     raw_players = data["players"]
     _expect(raw_players, list, "players")
     assert isinstance(raw_players, list)
-    players = tuple(_read_player(p, f"players[{i}]") for i, p in enumerate(raw_players))
+    players = tuple(read_player(p, f"players[{i}]") for i, p in enumerate(raw_players))
     return Table(players=players, expansions=frozenset(expansions), setup=setup, firefighting_order=order)
 
 
@@ -356,4 +358,13 @@ def _player_to_json(player: PlayerState) -> dict[str, object]:
     return out
 
 
-__all__ = ["InputError", "PlayerState", "Setup", "Table", "read_json", "read_table", "table_to_json"]
+__all__ = [
+    "InputError",
+    "PlayerState",
+    "Setup",
+    "Table",
+    "read_json",
+    "read_player",
+    "read_table",
+    "table_to_json",
+]

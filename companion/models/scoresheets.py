@@ -24,12 +24,11 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models.base import ModelState
 from django.urls import reverse
-from django.utils import timezone
 
 from scoring import catalogue as cat
 from scoring.errors import InputError
 from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
-from scoring.table import LIST_FIELDS, NUMBER_FIELDS, PlayerState, Table, read_table
+from scoring.table import LIST_FIELDS, NUMBER_FIELDS, PlayerState, Table, read_player, read_table
 
 #: Player colours offered at the start. The rulebook only says "each player chooses a color" (Setup) without
 #: naming them; these are the usual four of the box plus two spares for a player who prefers another word.
@@ -111,7 +110,7 @@ class ScoreSheet(models.Model):
                 if state is None:
                     if len(_READ) >= _READ_MAX:
                         _READ.clear()
-                    state = _READ[key] = read_table({"players": [p]}).players[0]
+                    state = _READ[key] = read_player(p)
                 players.append(state)
         except (InputError, TypeError, KeyError, AttributeError):  # orjson.JSONEncodeError is a TypeError
             self.player_keys = ()
@@ -225,11 +224,13 @@ def _read_sql(vendor: str, native: bool) -> str:
 
 @cache
 def _write_sql(vendor: str, native: bool) -> str:
-    """UPDATE of what an entry changes, only if nobody wrote since the read (the version is still the one read)."""
+    """UPDATE of what an entry changes, only if nobody wrote since the read (the version is still the one read).
+    ``updated`` is the database's clock (``CURRENT_TIMESTAMP``, UTC on SQLite as Django stores it): making and
+    adapting a timezone-aware ``now()`` in Python took a tenth of :func:`apply_changes` under the line profiler."""
     q = connection.ops.quote_name
     return _placeholders(
         f"UPDATE {q(ScoreSheet._meta.db_table)} SET {q('table')} = %s, {q('stack')} = %s, {q('version')} = %s, "
-        f"{q('updated')} = %s WHERE {q('id')} = %s AND {q('version')} = %s",
+        f"{q('updated')} = CURRENT_TIMESTAMP WHERE {q('id')} = %s AND {q('version')} = %s",
         vendor,
         native,
     )
@@ -345,7 +346,6 @@ def apply_changes(
     """
     db = connections[DEFAULT_DB_ALIAS]  # the connection of this thread, looked up once
     vendor = db.vendor
-    ops = db.ops
     remembered = _ROWS.pop(token, None)  # put back once written: a failed entry leaves nothing behind
     for _ in range(MAX_TRIES):
         with _cursor(db) as (cursor, native):
@@ -374,13 +374,11 @@ def apply_changes(
             if any(c.op == "stack" or c.field == "firefighting" for c in todo):
                 _derive(sheet)  # the order stored beside the players follows their positions and the stack
             sheet.version = read + 1
-            sheet.updated = timezone.now()
             table_text, stack_text = orjson.dumps(sheet.table), orjson.dumps(sheet.stack)
             values = [  # what the fields' get_db_prep_save() ends in, without their layers
                 _db_json(sheet.table, table_text, vendor),
                 _db_json(sheet.stack, stack_text, vendor),
                 sheet.version,
-                ops.adapt_datetimefield_value(sheet.updated),
                 sheet.pk,
                 read,
             ]

@@ -10,7 +10,7 @@ from django.http import HttpResponse, StreamingHttpResponse
 from django.test import Client, RequestFactory
 from django.utils.text import compress_string
 
-from companion.middleware import MIN_LENGTH, GZipMiddleware, compress, window_bits
+from companion.middleware import MIN_LENGTH, GZipMiddleware, compress, memory_level, window_bits
 from companion.models.scoresheets import start_sheet
 
 BODY = (
@@ -25,13 +25,28 @@ def test_the_window_is_the_smallest_that_reaches_back_across_the_body(length: in
     assert window_bits(length) == bits
 
 
+@pytest.mark.parametrize(("bits", "level"), [(10, 3), (12, 5), (14, 7), (15, 8)])
+def test_the_hash_table_is_as_large_as_the_window(bits: int, level: int) -> None:
+    assert memory_level(bits) == level
+
+
 @pytest.mark.parametrize("length", [200, 900, 2800, 4000, 9000, 20000, 40000])
 def test_the_compressed_bytes_are_djangos(length: int) -> None:
-    """Same level, a window that covers the body: the same deflate stream as django.utils.text.compress_string."""
+    """Same level, a window and tables that cover the body: the same deflate stream as
+    django.utils.text.compress_string."""
     data = BODY[:length]
     ours = compress(data)
     assert gzip.decompress(ours) == data
     assert ours[10:] == compress_string(data)[10:]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", ["track", "characters", "fish", "buildings", "firefighting"])
+def test_a_real_page_compresses_to_djangos_bytes(client: Client, slug: str) -> None:
+    sheet = start_sheet(names=["Anaïs", "David"], colours=["red", "blue"], akebono=True)
+    page = client.get(f"/score/{sheet.token}/{slug}/").content
+    for data in (page, page[:3000], page[:900]):  # a page, and bodies the size of htmx replies
+        assert compress(data)[10:] == compress_string(data)[10:]
 
 
 def test_a_random_length_name_pads_the_header_against_breach() -> None:

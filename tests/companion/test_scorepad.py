@@ -7,6 +7,7 @@ import copy
 import html
 import io
 import re
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from django.db import connection
 from django.db.models import F
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 from pypdf import PdfReader
 
 from companion.models.scoresheets import (
@@ -866,6 +868,17 @@ def test_an_entry_that_never_gets_a_quiet_moment_saves_nothing(client: Client) -
     sheet.refresh_from_db()
     assert sheet.table["players"][0]["mon"] == 0
     assert sheet.table["players"][1]["koban"] == MAX_TRIES  # the other phone's entries all landed
+
+
+def test_an_entry_stamps_the_sheet_with_the_databases_clock() -> None:
+    """``updated`` is set by the UPDATE itself (CURRENT_TIMESTAMP), and reads back as an aware UTC datetime."""
+    sheet = sheet_of()
+    long_ago = datetime(2020, 1, 1, tzinfo=UTC)
+    ScoreSheet.objects.filter(pk=sheet.pk).update(updated=long_ago, version=F("version") + 1)
+    saved = apply_changes(sheet.token, [Change("set", 0, "mon", value=3)])
+    assert abs(saved.updated - timezone.now()) < timedelta(minutes=1)
+    sheet.refresh_from_db()
+    assert sheet.updated == saved.updated and sheet.updated.tzinfo is not None
 
 
 # --- the row an entry starts from (companion.models.scoresheets._ROWS) --------------------------------------------
