@@ -7,13 +7,14 @@ from typing import Any
 import pytest
 
 from scoring.errors import (
+    InputError,
     MalformedJSONError,
     MissingFieldError,
     UnknownFieldError,
     UnknownIdError,
     WrongTypeError,
 )
-from scoring.table import read_json, read_table, table_to_json
+from scoring.table import read_json, read_player, read_table, table_to_json
 
 
 def two(**first: Any) -> dict[str, Any]:
@@ -56,6 +57,31 @@ def test_malformed_input_names_the_field(data: Any, error: type[Exception], fiel
         read_table(data)
     assert raised.value.field == field  # type: ignore[attr-defined]
     assert words in raised.value.message  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("player", "field"),
+    [
+        ([], "players[2]"),
+        ({"mon": 1}, "players[2].name"),
+        ({"name": "Anaïs", "mon": 5.5}, "players[2].mon"),
+        ({"name": "Anaïs", "fish": ["pipe-spring-1"]}, "players[2].fish[0]"),
+        ({"name": "Anaïs", "wild_types": {"puppeteer": "clown"}}, "players[2].wild_types.puppeteer"),
+    ],
+)
+def test_one_player_read_alone_names_its_place(player: Any, field: str) -> None:
+    """read_player (a score sheet reads only the player an entry changed) fails as read_table does."""
+    with pytest.raises(InputError) as raised:
+        read_player(player, "players[2]")
+    assert raised.value.field == field
+
+
+def test_one_player_read_alone_is_the_tables_player() -> None:
+    data = two(
+        characters=["puppeteer", "any-artisan"], wild_types={"puppeteer": "artisan"}, fish=["fish-spring"]
+    )
+    assert read_player(data["players"][0]) == read_table(data).players[0]
+    assert read_player({"name": " David "}) == read_table(two()).players[1]
 
 
 @pytest.mark.parametrize("text", ["", "{", "[1,", '{"players": [}', "nan"])
