@@ -1,7 +1,7 @@
 """Benchmarks, run by ``python manage.py bench`` (docs/benchmarks.md). Speed is measured here, never in tests.
 
 Each module of this package defines ``run(report)``; ``report(name, value, unit, note="")`` prints one figure.
-Modules run in name order.
+Modules run in name order; those named with a leading underscore are helpers, not benchmarks.
 """
 
 from __future__ import annotations

@@ -40,11 +40,18 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def served(database_url: str | None = None, *, workers: int = WORKERS) -> Iterator[tuple[str, int]]:
+def served(
+    database_url: str | None = None,
+    *,
+    workers: int = WORKERS,
+    config: str | None = None,
+    environ: Mapping[str, str] = {},
+) -> Iterator[tuple[str, int]]:
     """gunicorn serving the companion on 127.0.0.1; yields (host, port). Without ``database_url`` a throw-away
-    SQLite file database is created and migrated. gunicorn is always stopped on exit."""
+    SQLite file database is created and migrated. ``config``: a gunicorn config (``-c``, e.g. server hooks as
+    ``python:module``); ``environ``: more environment for gunicorn. gunicorn is always stopped on exit."""
     with tempfile.TemporaryDirectory(prefix="iki-serve-") as tmp:
-        env = dict(os.environ, DJANGO_DEBUG="0", DJANGO_SETTINGS_MODULE="companion.settings")
+        env = dict(os.environ, DJANGO_DEBUG="0", DJANGO_SETTINGS_MODULE="companion.settings", **environ)
         env["DATABASE_URL"] = database_url or f"sqlite:///{Path(tmp) / 'db.sqlite3'}"
         if database_url is None:
             subprocess.run(
@@ -73,6 +80,7 @@ def served(database_url: str | None = None, *, workers: int = WORKERS) -> Iterat
                 "30",
                 "--log-level",
                 "warning",
+                *(["-c", config] if config else []),
             ],
             cwd=ROOT,
             env=env,
@@ -119,9 +127,10 @@ class Browserless:
         path: str,
         form: Mapping[str, object] | None = None,
         headers: Mapping[str, str] = {},
+        body: str | None = None,
     ) -> tuple[int, dict[str, str], bytes]:
+        """One request; ``form`` is sent url-encoded with the CSRF token, ``body`` as it is (with ``headers``)."""
         sent = dict(headers)
-        body = None
         if self.cookies:
             sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if form is not None:

@@ -25,7 +25,9 @@ class Command(BaseCommand):
         parser.add_argument("names", nargs="*", help="only these benchmark modules (default: all)")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        modules = sorted(m.name for m in pkgutil.iter_modules(companion.benchmarks.__path__))
+        modules = sorted(
+            m.name for m in pkgutil.iter_modules(companion.benchmarks.__path__) if not m.name.startswith("_")
+        )
         wanted = options["names"] or modules
         setup_test_environment()
         old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
