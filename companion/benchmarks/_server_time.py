@@ -20,7 +20,8 @@ from typing import Any
 
 _STEP_POST = re.compile(r"/score/([A-Za-z0-9_-]+)/([a-z]+)/$")
 _started = threading.local()
-_times = open(os.environ["IKI_BENCH_TIMES"], "a", buffering=1, encoding="utf-8")  # noqa: SIM115 - the worker's
+#: Open for the worker's whole life, one line written (and flushed) per request.
+_times = open(os.environ["IKI_BENCH_TIMES"], "a", buffering=1, encoding="utf-8")  # noqa: SIM115
 
 
 def pre_request(worker: Any, req: Any) -> None:

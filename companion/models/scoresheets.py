@@ -88,6 +88,10 @@ class ScoreSheet(models.Model):
     def akebono(self) -> bool:
         return "akebono" in self.table.get("expansions", [])
 
+    def colour(self, i: int) -> str:
+        """Player ``i``'s colour ("" when none is stored for that seat)."""
+        return str(self.colours[i]) if i < len(self.colours) else ""
+
     def read(self) -> Table:
         """The stored table, read by the rules core (it was written by this module, so it always reads).
 

@@ -1041,7 +1041,7 @@ class StepPage:
     def head(self, i: int, oob: str = "") -> str:
         """The player's name, this step's points and explanation, and the problems of the whole column."""
         player = self.players[i]
-        colour = self.sheet.colours[i] if i < len(self.sheet.colours) else ""
+        colour = self.sheet.colour(i)
         line = self.scores[i]["lines"].get(self.step.line) if self.step.line else None
         points = explain = ""
         if line is not None:
@@ -1098,7 +1098,7 @@ class StepPage:
         """The running totals bar; as an htmx fragment only its content is replaced, so the status is read."""
         parts = []
         for i, player in enumerate(self.players):
-            colour = self.sheet.colours[i] if i < len(self.sheet.colours) else ""
+            colour = self.sheet.colour(i)
             parts.append(
                 f'<span class="sp-total"><span class="sp-dot sp-c-{_esc(colour)}" aria-hidden="true"></span>'
                 f"{_esc(player['name'])} <strong>{self.scores[i]['total']}</strong></span>"
@@ -1427,7 +1427,7 @@ def result(request: HttpRequest, token: str) -> HttpResponse:
             ranking.append(
                 {
                     "name": s.name,
-                    "colour": sheet.colours[i] if i < len(sheet.colours) else "",
+                    "colour": sheet.colour(i),
                     "rank": s.rank,
                     "total": s.total,
                     "tie_break": s.tie_break,
@@ -1490,7 +1490,7 @@ def filled_pad_for(sheet: ScoreSheet, table: Table, pagesize: str) -> bytes:
     players = [
         PadPlayer(
             name=s.name,
-            colour=sheet.colours[i] if i < len(sheet.colours) else None,
+            colour=sheet.colour(i) or None,
             lines={k: line.points for k, line in s.lines.items()},
             total=s.total,
             rank=s.rank,

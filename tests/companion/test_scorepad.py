@@ -881,6 +881,20 @@ def test_an_entry_stamps_the_sheet_with_the_databases_clock() -> None:
     assert sheet.updated == saved.updated and sheet.updated.tzinfo is not None
 
 
+def test_a_seat_without_a_stored_colour_is_shown_without_one(client: Client) -> None:
+    """The pages and the pad read a seat's colour through ``ScoreSheet.colour``; a seat beyond the stored colours
+    (an older or hand-made row) has none, and the pages still answer."""
+    sheet = sheet_of(3)
+    assert [sheet.colour(i) for i in range(3)] == ["red", "blue", "green"]
+    ScoreSheet.objects.filter(pk=sheet.pk).update(colours=["red"], version=F("version") + 1)
+    sheet.refresh_from_db()
+    assert [sheet.colour(i) for i in range(3)] == ["red", "", ""]
+    page = text(client.get(step(sheet, "track")))
+    assert page.count("sp-dot sp-c-red") == 2  # Anaïs's head and her running total
+    assert page.count('sp-dot sp-c-"') == 4  # David's and Chiyo's, without a colour class
+    assert client.get(f"/score/{sheet.token}/pad.pdf?size=a4").status_code == 200
+
+
 # --- the row an entry starts from (companion.models.scoresheets._ROWS) --------------------------------------------
 # These run outside the test's transaction (``transaction=True``): rows are only remembered once committed.
 
