@@ -25,6 +25,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models.base import ModelState
 from django.urls import reverse
 
+from companion.caches import put
 from scoring import catalogue as cat
 from scoring.errors import InputError
 from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
@@ -101,20 +102,17 @@ class ScoreSheet(models.Model):
         """
         data = self.table
         try:
-            top_key = orjson.dumps({**data, "players": []})
+            rest = {**data, "players": []}
+            top_key = orjson.dumps(rest)
             top = _READ_TOPS.get(top_key)
             if top is None:
-                if len(_READ_TOPS) >= _READ_MAX:
-                    _READ_TOPS.clear()
-                top = _READ_TOPS[top_key] = read_table({**data, "players": []})
+                top = put(_READ_TOPS, top_key, read_table(rest), _READ_MAX)
             keys = tuple(orjson.dumps(p) for p in data["players"])
             players = []
             for key, p in zip(keys, data["players"], strict=True):
                 state = _READ.get(key)
                 if state is None:
-                    if len(_READ) >= _READ_MAX:
-                        _READ.clear()
-                    state = _READ[key] = read_player(p)
+                    state = put(_READ, key, read_player(p), _READ_MAX)
                 players.append(state)
         except (InputError, TypeError, KeyError, AttributeError):  # orjson.JSONEncodeError is a TypeError
             self.player_keys = ()
@@ -302,9 +300,7 @@ def _remember(db: BaseDatabaseWrapper, token: str, row: _Row) -> None:
     if db.in_atomic_block:  # the write may yet be rolled back: only committed rows are remembered
         _ROWS.pop(token, None)
         return
-    if len(_ROWS) >= _ROWS_MAX:
-        _ROWS.clear()
-    _ROWS[token] = row
+    put(_ROWS, token, row, _ROWS_MAX)
 
 
 def _loaded(alias: str, **fields: Any) -> ScoreSheet:

@@ -30,6 +30,7 @@ from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect, reswap
 
+from companion.caches import put
 from companion.models.scoresheets import (
     COLOURS,
     MAX_NAME_LENGTH,
@@ -571,9 +572,7 @@ def _lines(
     )
     lines = _LINES.get(key)
     if lines is None:
-        if len(_LINES) >= _LINES_MAX:
-            _LINES.clear()
-        lines = _LINES[key] = score_player(player, akebono, last)
+        lines = put(_LINES, key, score_player(player, akebono, last), _LINES_MAX)
     return lines, hash(key)
 
 
