@@ -25,6 +25,7 @@ from django.db import connection, models, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from companion.tokens import new_token
 from scoring.calendar import (
     TRACK_MAX,
     CalendarOptions,
@@ -37,16 +38,10 @@ from scoring.calendar import (
     phase_a_order,
 )
 
-TOKEN_BYTES = 18
-"""secrets.token_urlsafe(18): 24 characters, 144 random bits (at least 128 are required)."""
 NAME_MAX = 40
 SCORE_MAX = 999
 QUICK_SCORES = (1, 2, 3, 5, -1)
 """Colours a player may pick (the same as the scoring walk-through offers), used for a swatch only."""
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(TOKEN_BYTES)
 
 
 class Game(models.Model):
@@ -62,7 +57,10 @@ class Game(models.Model):
     month = models.PositiveSmallIntegerField(default=1)
     phase = models.CharField(max_length=10, default=Phase.A.value)
     finished = models.BooleanField(default=False)
-    scoresheet_url = models.CharField(max_length=300, blank=True, default="")
+    #: The score sheet made from this game ("Score the game"); the game page links its edit or view-only page.
+    scoresheet = models.OneToOneField(
+        "companion.ScoreSheet", null=True, blank=True, on_delete=models.SET_NULL, related_name="game"
+    )
 
     seats: models.Manager[Seat]
     changes: models.Manager[Change]

@@ -12,7 +12,6 @@ Sheets are addressed by an unguessable token, never by their numeric id. What th
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from django.db.models.base import ModelState
 from django.urls import reverse
 
 from companion.caches import put
+from companion.tokens import new_token
 from scoring import catalogue as cat
 from scoring.errors import InputError
 from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
@@ -41,14 +41,12 @@ MAX_NUMBER: Final = 9999
 REPEATABLE: Final = frozenset({"retirement_tokens"})
 
 
-def new_token() -> str:
-    return secrets.token_urlsafe(18)
-
-
 class ScoreSheet(models.Model):
     """One end-game scoring in progress or done. ``table`` is the scoring JSON; ``version`` counts changes."""
 
     token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    #: The view-only link's token (>= 128 random bits): it opens the result and the PDF, never an entry.
+    view_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     table = models.JSONField()
     colours = models.JSONField(default=list)
     #: Stack ranks on the firefighting track, by player name (0 = top of the stack): RULINGS R12.
@@ -80,6 +78,10 @@ class ScoreSheet(models.Model):
     def get_absolute_url(self) -> str:
         """The walk-through's first step."""
         return reverse("scorepad-step", args=[self.token, "track"])
+
+    def view_url(self) -> str:
+        """The view-only page: the result and the PDF, nothing that writes."""
+        return reverse("scorepad-view", args=[self.view_token])
 
     @property
     def names(self) -> list[str]:

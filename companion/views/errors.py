@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
@@ -23,7 +24,11 @@ def bad_request(request: HttpRequest, exception: Any = None) -> HttpResponse:
 
 
 def forbidden(request: HttpRequest, exception: Any = None, reason: str = "") -> HttpResponse:
-    return _answer(request, 403, "forbidden", "This page refused the request. Reload the page and try again.")
+    """403. A ``PermissionDenied`` raised by our views carries the sentence to show (e.g. a view-only link)."""
+    message = str(exception) if isinstance(exception, PermissionDenied) and exception.args else ""
+    return _answer(
+        request, 403, "forbidden", message or "This page refused the request. Reload the page and try again."
+    )
 
 
 def not_found(request: HttpRequest, exception: Any = None) -> HttpResponse:

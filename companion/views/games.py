@@ -19,12 +19,9 @@ from functools import wraps
 from typing import Any
 from urllib.parse import quote, unquote
 
-import qrcode
-import qrcode.image.svg
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST, require_safe
 
 from companion.models.games import (
@@ -44,6 +41,8 @@ from companion.models.games import (
     version_of,
 )
 from companion.models.scoresheets import COLOURS
+from companion.qr import qr_svg
+from companion.tokens import is_token
 from companion.views import is_htmx
 from scoring.calendar import (
     FIRE_MONTHS,
@@ -60,7 +59,6 @@ from scoring.calendar import (
 from scoring.catalogue import BOAT_BY_ID, BUILDING_BY_ID, CHARACTER_BY_ID, STARTING_TILE_BY_ID
 from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
 
-TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{22,64}")
 WHO_COOKIE = "iki_who"
 WHO_DEFAULT = "a phone"
 LOG_ON_PAGE = 8
@@ -88,7 +86,7 @@ def _game_view(*, edit: bool) -> Callable[[GameView], Callable[[HttpRequest, str
     def decorate(view: GameView) -> Callable[[HttpRequest, str], HttpResponse]:
         @wraps(view)
         def wrapper(request: HttpRequest, token: str) -> HttpResponse:
-            found = game_by_token(token) if TOKEN_RE.fullmatch(token) else None
+            found = game_by_token(token) if is_token(token) else None
             if found is None:
                 return _error(request, 404, NO_GAME)
             game, can_edit = found
@@ -302,7 +300,7 @@ def game_state(request: HttpRequest, token: str) -> HttpResponse:
     seen = _int_or_none(raw) if raw is not None else None
     if raw is not None and seen is None:
         return _error(request, 400, "The version (?v=) must be a whole number.")
-    if seen is not None and TOKEN_RE.fullmatch(token) and version_of(token) == seen:
+    if seen is not None and is_token(token) and version_of(token) == seen:
         response = HttpResponse(status=204)  # the fast path of every poll: one indexed query, no game loaded
         response["Cache-Control"] = "no-store"
         return response
@@ -350,12 +348,6 @@ def game_who(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
     return _remember_who(redirect("game", game.edit_token), name)
 
 
-def _svg(url: str) -> str:
-    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
-    svg: str = image.to_string(encoding="unicode")
-    return svg
-
-
 @require_safe
 @_game_view(edit=False)
 def game_share(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
@@ -367,10 +359,10 @@ def game_share(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse
             {
                 "title": "Players: this link can change the game",
                 "url": edit_url,
-                "qr": mark_safe(_svg(edit_url)),
+                "qr": qr_svg(edit_url),
             }
         )
-    links.append({"title": "Onlookers: view only", "url": view_url, "qr": mark_safe(_svg(view_url))})
+    links.append({"title": "Onlookers: view only", "url": view_url, "qr": qr_svg(view_url)})
     token_back = game.edit_token if can_edit else game.view_token
     return render(
         request, "games_share.html", {"game": game, "links": links, "token": token_back, "can_edit": can_edit}
@@ -401,8 +393,8 @@ def _scoring_setup(game: Game) -> dict[str, Any]:
 @_game_view(edit=True)
 def game_end(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
     """After New Year's Day: open the scoring walk-through with score track, firefighting, trade and setup."""
-    if game.scoresheet_url:
-        return redirect(game.scoresheet_url)
+    if game.scoresheet is not None:
+        return redirect(game.scoresheet)
     if not game.finished:
         return _error(request, 400, "The game is not over yet: play New Year's Day first.")
     from companion.models.scoresheets import SheetError, start_sheet
@@ -426,10 +418,13 @@ def game_end(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
         )
     except SheetError as exc:
         return _error(request, 400, f"The scoring walk-through refused this game: {exc.message}")
-    url = sheet.get_absolute_url()
-    Game.objects.filter(pk=game.pk, scoresheet_url="").update(scoresheet_url=url)
+    # Two phones tapping "Score the game" at once: the first link wins, both open the same sheet.
+    Game.objects.filter(pk=game.pk, scoresheet=None).update(scoresheet=sheet)
     game.refresh_from_db()
-    return redirect(game.scoresheet_url)
+    if game.scoresheet_id != sheet.pk:
+        sheet.delete()
+    assert game.scoresheet is not None
+    return redirect(game.scoresheet)
 
 
 urlpatterns = [

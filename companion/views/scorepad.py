@@ -23,11 +23,12 @@ from html import escape
 from typing import Any, Final
 from urllib.parse import urlencode
 
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import get_script_prefix, path, register_converter, reverse
 from django.utils.safestring import SafeString
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import HttpResponseClientRedirect, reswap
 
 from companion.caches import put
@@ -45,6 +46,7 @@ from companion.models.scoresheets import (
     forget_read_players,
     start_sheet,
 )
+from companion.qr import qr_svg
 from companion.views import is_htmx
 from scoring import catalogue as cat
 from scoring.components import CHAR_TYPES, SEASONS, Character, CharType, Expansion, TokenKind, Wild
@@ -160,9 +162,34 @@ class BadInput(Exception):
         self.message = message
 
 
+VIEW_ONLY: Final = (
+    "This is the view-only link of a score sheet: it shows the result but cannot change a score."
+)
+
+
+class ViewOnly(PermissionDenied):
+    """A view-only token was used where an entry is made or the entries are shown: 403, nothing written."""
+
+
+def _missing(token: str) -> Exception:
+    """Why no sheet is edited with ``token``: its view-only token (403), or no sheet at all (404)."""
+    if ScoreSheet.objects.filter(view_token=token).exists():
+        return ViewOnly(VIEW_ONLY)
+    return Http404("no such score sheet")
+
+
 def _sheet(token: str) -> ScoreSheet:
+    """The sheet a table edits (its edit token); 403 for its view-only token, 404 for no sheet."""
     try:
         return ScoreSheet.objects.get(token=token)
+    except ScoreSheet.DoesNotExist:
+        raise _missing(token) from None
+
+
+def _viewed_sheet(token: str) -> ScoreSheet:
+    """The sheet a view-only link shows."""
+    try:
+        return ScoreSheet.objects.get(view_token=token)
     except ScoreSheet.DoesNotExist:
         raise Http404("no such score sheet") from None
 
@@ -1335,7 +1362,7 @@ def step_view(request: HttpRequest, token: str, slug: str) -> HttpResponse:
     try:
         sheet = apply_changes(token, changes)  # one read, the form read against it, one write
     except ScoreSheet.DoesNotExist:
-        raise Http404("no such score sheet") from None
+        raise _missing(token) from None
     except SheetBusy:
         busy = "Other phones kept changing this sheet at the same moment; make the entry again."
         return _render_step(request, StepPage(_sheet(token), step, bad=busy), status=409)
@@ -1399,24 +1426,21 @@ def _result_url(sheet: ScoreSheet) -> str:
     return reverse("scorepad-result", args=[sheet.token])
 
 
-@require_GET
-def result(request: HttpRequest, token: str) -> HttpResponse:
-    sheet = _sheet(token)
+def _result_context(request: HttpRequest, sheet: ScoreSheet, *, can_edit: bool) -> dict[str, Any]:
+    """What the result page shows: the ranking and each line's explanation, or what the rules still refuse.
+    With ``can_edit`` the problems link to their entries and the view-only link is offered with its QR code."""
     table = sheet.read()
     steps = steps_for(table.akebono)
     report = validate(table)
     idx = ProblemIndex(report, sheet.table, (s.slug for s in steps))
     titles = {s.slug: s.title for s in steps}
-    fixes = [
-        {"message": s.problem.message, "url": f"{step_url(sheet, s.step)}#{s.anchor}", "step": titles[s.step]}
-        for s in idx.all
-        if s.error
-    ]
-    warnings = [
-        {"message": s.problem.message, "url": f"{step_url(sheet, s.step)}#{s.anchor}", "step": titles[s.step]}
-        for s in idx.all
-        if not s.error
-    ]
+
+    def problem(s: Shown) -> dict[str, str]:
+        url = f"{step_url(sheet, s.step)}#{s.anchor}" if can_edit else ""
+        return {"message": s.problem.message, "url": url, "step": titles[s.step]}
+
+    fixes = [problem(s) for s in idx.all if s.error]
+    warnings = [problem(s) for s in idx.all if not s.error]
     ranking = []
     if report.valid:
         from scoring.score import lines_for, score_table
@@ -1437,32 +1461,47 @@ def result(request: HttpRequest, token: str) -> HttpResponse:
             )
         ranking.sort(key=lambda r: (r["rank"], r["name"]))
     tie_breaks = list(dict.fromkeys(r["tie_break"] for r in ranking if r["tie_break"]))
-    return render(
-        request,
-        "scorepad_result.html",
-        {
-            "sheet": sheet,
-            "valid": report.valid,
-            "fixes": fixes,
-            "warnings": warnings,
-            "ranking": ranking,
-            "tie_breaks": tie_breaks,
-            "first_step": step_url(sheet, steps[0].slug),
-            "last_step": step_url(sheet, steps[-1].slug),
-            "pad_a4": reverse("scorepad-pdf", args=[sheet.token]) + "?size=a4",
-            "pad_letter": reverse("scorepad-pdf", args=[sheet.token]) + "?size=letter",
-        },
+    pad = (
+        reverse("scorepad-pdf", args=[sheet.token])
+        if can_edit
+        else reverse("scorepad-view-pdf", args=[sheet.view_token])
     )
+    view_url = request.build_absolute_uri(sheet.view_url())
+    return {
+        "sheet": sheet,
+        "can_edit": can_edit,
+        "valid": report.valid,
+        "fixes": fixes,
+        "warnings": warnings,
+        "ranking": ranking,
+        "tie_breaks": tie_breaks,
+        "first_step": step_url(sheet, steps[0].slug) if can_edit else "",
+        "pad_a4": pad + "?size=a4",
+        "pad_letter": pad + "?size=letter",
+        "view_url": view_url,
+        "view_qr": qr_svg(view_url) if can_edit and report.valid else "",
+    }
+
+
+@require_safe
+def result(request: HttpRequest, token: str) -> HttpResponse:
+    """The result page of the table's own (edit) link."""
+    return render(request, "scorepad_result.html", _result_context(request, _sheet(token), can_edit=True))
+
+
+@require_safe
+def sheet_view(request: HttpRequest, token: str) -> HttpResponse:
+    """``/score/view/<token>/``: the view-only link: the result and the PDF, no link to an entry."""
+    sheet = _viewed_sheet(token)
+    return render(request, "scorepad_result.html", _result_context(request, sheet, can_edit=False))
 
 
 def _error_page(request: HttpRequest, status: int, message: str) -> HttpResponse:
     return render(request, "error.html", {"status": status, "message": message}, status=status)
 
 
-@require_GET
-def pad_pdf(request: HttpRequest, token: str) -> HttpResponse:
-    """The filled score pad of a scored sheet (the other helper's ``filled_pad`` draws it)."""
-    sheet = _sheet(token)
+def _pad_response(request: HttpRequest, sheet: ScoreSheet) -> HttpResponse:
+    """The filled score pad of a scored sheet (A4 or Letter), 409 while the rules refuse an entry."""
     size = request.GET.get("size", "a4").lower()
     if size not in PAD_SIZES:
         return _error_page(request, 400, "The score pad comes in size=a4 or size=letter.")
@@ -1479,6 +1518,16 @@ def pad_pdf(request: HttpRequest, token: str) -> HttpResponse:
     names = "-".join(re.sub(r"[^A-Za-z0-9]+", "", n) or "player" for n in sheet.names)
     response["Content-Disposition"] = f'inline; filename="iki-score-{names}.pdf"'
     return response
+
+
+@require_safe
+def pad_pdf(request: HttpRequest, token: str) -> HttpResponse:
+    return _pad_response(request, _sheet(token))
+
+
+@require_safe
+def view_pad_pdf(request: HttpRequest, token: str) -> HttpResponse:
+    return _pad_response(request, _viewed_sheet(token))
 
 
 def filled_pad_for(sheet: ScoreSheet, table: Table, pagesize: str) -> bytes:
@@ -1624,6 +1673,8 @@ def new(request: HttpRequest) -> HttpResponse:
 
 urlpatterns = [
     path("score/", new, name="scorepad-new"),
+    path("score/view/<sheet:token>/", sheet_view, name="scorepad-view"),
+    path("score/view/<sheet:token>/pad.pdf", view_pad_pdf, name="scorepad-view-pdf"),
     path("score/<sheet:token>/", sheet_start, name="scorepad-sheet"),
     path("score/<sheet:token>/result/", result, name="scorepad-result"),
     path("score/<sheet:token>/pad.pdf", pad_pdf, name="scorepad-pdf"),

@@ -4,7 +4,7 @@ Thin views: parse the query string, call :mod:`setupgen`, render. Every address 
 in its query string, so a link reproduces its setup (RULINGS R19). Hidden information is never in a page's HTML
 until the table asks for that one item (``show=ITEM``); htmx swaps in just that item.
 
-The checklist's ticks are kept on the server (companion/models/setup_progress.py), keyed by :func:`setup_key`, so a
+The checklist's ticks are kept on the server (companion/models/setup_progress.py), keyed by :func:`ticks_key`, so a
 reload, a phone that slept or a second phone with the share link sees them: ``POST /setup/ticks?...`` saves one
 step (htmx, on each tap) or the whole form (without JavaScript, "Save ticks", then back to the page).
 """
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
+from django.core import signing
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import path, reverse
@@ -24,6 +25,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from companion.models.setup_progress import change_ticks, tick, ticked
 from companion.pdf.setup_sheet import PAGE_SIZES, setup_sheet_pdf
+from companion.tokens import is_token, new_token
 from companion.views import is_htmx
 from companion.views.errors import json_error
 from setupgen import (
@@ -113,15 +115,38 @@ def game_url(options: Options, seed: str | None = None, **extra: str) -> str:
     return f"{reverse('setup-game')}?{options_query(options, seed, **extra)}"
 
 
-def setup_key(setup: Setup) -> str:
-    """What identifies a setup for its saved ticks: the generator's version, the normalized options and the seed
-    (RULINGS R19), e.g. ``v1?players=2&akebono=1&grand_master=1&seed=K7MX2QPA``. A new generator version makes a
-    new setup from the same seed, so its ticks start afresh."""
-    return f"v{setup.generator_version}?{options_query(setup.options, setup.seed)}"
+def ticks_key(table: str, setup: Setup) -> str:
+    """What a table's ticks are saved under: the table's own unguessable token, then what reproduces the setup
+    (the generator's version, the normalized options and the seed, RULINGS R19), e.g.
+    ``Xc2…|v1?players=2&akebono=1&seed=K7MX2QPA``. Never the seed alone: whoever saw a seed could tick, and two
+    tables playing one seed would tick each other's boxes. A new generator version starts the ticks afresh."""
+    return f"{table}|v{setup.generator_version}?{options_query(setup.options, setup.seed)}"
 
 
-def ticks_url(options: Options, seed: str) -> str:
-    return f"{reverse('setup-ticks')}?{options_query(options, seed)}"
+def ticks_url(options: Options, seed: str, table: str) -> str:
+    return f"{reverse('setup-ticks')}?{options_query(options, seed, table=table)}"
+
+
+NO_TABLE = (
+    "This link cannot save ticks: it has no table code of this setup page (table=). Open the setup from its "
+    "share link. Nothing was saved."
+)
+_TABLE_SIGNER = signing.Signer(salt="companion.setup.table", sep=".")
+
+
+def new_table() -> str:
+    """A table's own token for its ticks: 144 random bits and their signature, so a token made anywhere else (a
+    game's view link, a guess) is refused without the server storing anything when a page is opened."""
+    return _TABLE_SIGNER.sign(new_token())
+
+
+def is_table(text: str) -> bool:
+    if len(text) > 120:
+        return False
+    try:
+        return is_token(_TABLE_SIGNER.unsign(text))
+    except signing.BadSignature:
+        return False
 
 
 def sentence(message: str) -> str:
@@ -205,9 +230,9 @@ def _entry(base: str, item: Hidden, revealed: bool) -> dict[str, Any]:
 
 
 def _sections(
-    setup: Setup, steps: tuple[Step, ...], shown: str | None, done: frozenset[str]
+    setup: Setup, table: str, steps: tuple[Step, ...], shown: str | None, done: frozenset[str]
 ) -> list[dict[str, Any]]:
-    base = game_url(setup.options, setup.seed)
+    base = game_url(setup.options, setup.seed, table=table)
     groups: dict[Section, list[dict[str, Any]]] = {}
     for step in steps:
         groups.setdefault(step.section, []).append(
@@ -250,8 +275,11 @@ def setup_game(request: HttpRequest) -> HttpResponse:
     """
     try:
         options, seed = parse_request(request.GET)
-        if seed is None:
-            return HttpResponseRedirect(game_url(options, new_seed()))
+        table = request.GET.get("table", "")
+        if seed is None or not is_table(table):
+            # The address is the share link: it gets the seed and the table's own token for its ticks.
+            show = {"show": request.GET["show"][:40]} if request.GET.get("show") else {}
+            return HttpResponseRedirect(game_url(options, seed or new_seed(), table=new_table(), **show))
         setup = generate(options, seed)
     except (QueryError, SeedError) as exc:
         return _options_error(request, exc)
@@ -266,20 +294,20 @@ def setup_game(request: HttpRequest) -> HttpResponse:
         return render(
             request,
             "setup_game.html#hidden-item",
-            {"entry": _entry(game_url(options, setup.seed), ids[item_id], bool(show))},
+            {"entry": _entry(game_url(options, setup.seed, table=table), ids[item_id], bool(show))},
         )
-    done = ticked(setup_key(setup))
+    done = ticked(ticks_key(table, setup))
     steps = checklist(setup)
     context = {
         "setup": setup,
         "seed_spaced": spaced_seed(setup.seed),
         "summary": _summary(options),
-        "sections": _sections(setup, steps, show or None, done),
+        "sections": _sections(setup, table, steps, show or None, done),
         "done": sorted(done),
         "shown": show,
         "progress": _progress(steps, done, "Ticks saved." if request.GET.get("saved") == "1" else ""),
-        "ticks_url": ticks_url(options, setup.seed),
-        "share_url": request.build_absolute_uri(game_url(options, setup.seed)),
+        "ticks_url": ticks_url(options, setup.seed, table),
+        "share_url": request.build_absolute_uri(game_url(options, setup.seed, table=table)),
         "reroll_url": game_url(options),
         "options_url": f"{reverse('setup-options')}?{options_query(options)}",
         "sheet_urls": [
@@ -299,31 +327,38 @@ def setup_game(request: HttpRequest) -> HttpResponse:
     }
     response = render(request, "setup_game.html#setup" if is_htmx(request) else "setup_game.html", context)
     if is_htmx(request):
-        response["HX-Push-Url"] = game_url(options, setup.seed)
+        response["HX-Push-Url"] = game_url(options, setup.seed, table=table)
     add_never_cache_headers(response)  # the ticks change: a reload must ask again
     return response
 
 
-def _ticks_error(request: HttpRequest, message: str, setup: Setup | None = None) -> HttpResponse:
-    """400: nothing was saved. htmx gets the tick count line with the message; a form, the error page."""
+def _ticks_error(
+    request: HttpRequest, message: str, key: str = "", setup: Setup | None = None, status: int = 400
+) -> HttpResponse:
+    """400 (403 without the table's code): nothing was saved. htmx gets the tick count line with the message; a
+    form, the error page."""
     if is_htmx(request):
         if setup is None:
             progress: dict[str, Any] = {"total": None, "message": message, "level": "error"}
         else:
-            progress = _progress(checklist(setup), ticked(setup_key(setup)), message, "error")
-        return render(request, "setup_game.html#progress", {"progress": progress}, status=400)
-    return render(request, "error.html", {"status": 400, "message": message}, status=400)
+            progress = _progress(checklist(setup), ticked(key), message, "error")
+        return render(request, "setup_game.html#progress", {"progress": progress}, status=status)
+    return render(request, "error.html", {"status": status, "message": message}, status=status)
 
 
 @require_POST
 def setup_ticks(request: HttpRequest) -> HttpResponse:
-    """``POST /setup/ticks?players=N[&akebono=1][&grand_master=1]&seed=CODE``: save the checklist's ticks.
+    """``POST /setup/ticks?players=N[&akebono=1][&grand_master=1]&seed=CODE&table=TOKEN``: save the ticks.
 
     ``step=ID`` (htmx on each tap): tick that one step if ``done=ID`` is posted too, else untick it; htmx gets the
     tick count line. Without ``step`` (the no-JavaScript "Save ticks" form): ``done`` lists the ticked boxes and
     ``seen`` the ticks the page showed, so only what this phone changed is saved and another phone's ticks made
-    meanwhile stay. Then 303 back to the page. Bad options, a bad seed or an unknown step id: 400, nothing saved.
+    meanwhile stay. Then 303 back to the page. Bad options, a bad seed, no table token or an unknown step id: 400,
+    nothing saved.
     """
+    table = request.GET.get("table", "")
+    if not is_table(table):
+        return _ticks_error(request, NO_TABLE, status=403)
     try:
         options, seed = parse_request(request.GET, seed_required=True)
         assert seed is not None
@@ -332,7 +367,7 @@ def setup_ticks(request: HttpRequest) -> HttpResponse:
         return _ticks_error(request, sentence(str(exc)) + " Nothing was saved.")
     all_steps = checklist(setup)
     steps = {step.id: step for step in all_steps}
-    key = setup_key(setup)
+    key = ticks_key(table, setup)
     posted = [value.strip() for value in request.POST.getlist("done")]
     seen = [value.strip() for value in request.POST.getlist("seen")]
     step_id = request.POST["step"].strip() if "step" in request.POST else None
@@ -341,14 +376,14 @@ def setup_ticks(request: HttpRequest) -> HttpResponse:
     ]
     if unknown:
         message = f"This setup has no step {unknown[0][:40]!r}; nothing was saved."
-        return _ticks_error(request, message, setup)
+        return _ticks_error(request, message, key, setup)
     # The no-JavaScript page may have one hidden item revealed (show=ITEM): it stays revealed after "Save ticks".
     show = request.POST.get("show", "").strip()
     if show and show not in {item.id for item in hidden_items(setup)}:
         return _ticks_error(
-            request, f"This setup has no hidden item {show[:40]!r}; nothing was saved.", setup
+            request, f"This setup has no hidden item {show[:40]!r}; nothing was saved.", key, setup
         )
-    back = game_url(options, setup.seed, **({"show": show} if show else {}))
+    back = game_url(options, setup.seed, table=table, **({"show": show} if show else {}))
     if step_id is not None:
         step = steps[step_id]
         now = step.id in posted
@@ -358,7 +393,7 @@ def setup_ticks(request: HttpRequest) -> HttpResponse:
     else:
         done = change_ticks(key, add=set(posted) - set(seen), remove=set(seen) - set(posted))
         message = "Ticks saved."
-        back = game_url(options, setup.seed, saved="1", **({"show": show} if show else {}))
+        back = game_url(options, setup.seed, table=table, saved="1", **({"show": show} if show else {}))
         anchor = "#setup-progress"
     if is_htmx(request):
         return render(request, "setup_game.html#progress", {"progress": _progress(all_steps, done, message)})

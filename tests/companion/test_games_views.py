@@ -363,7 +363,8 @@ def test_a_whole_game_ends_in_the_scoring_walk_through(client: Client) -> None:
     response = client.post(f"/games/{game.edit_token}/end")
     assert response.status_code == 302
     game.refresh_from_db()
-    assert game.scoresheet_url == response["Location"]
+    assert game.scoresheet is not None
+    assert response["Location"] == game.scoresheet.get_absolute_url()
     sheet = client.get(response["Location"])
     assert sheet.status_code == 200
     from companion.models.scoresheets import ScoreSheet
@@ -375,8 +376,12 @@ def test_a_whole_game_ends_in_the_scoring_walk_through(client: Client) -> None:
     assert players["Dominique"]["trade"] == 3
     assert sorted(table["setup"]["buildings"]) == sorted(game.setup["buildings"])
     again = client.post(f"/games/{game.edit_token}/end")
-    assert again["Location"] == game.scoresheet_url
-    assert game.scoresheet_url in client.get(f"/games/{game.view_token}/").content.decode()
+    assert again["Location"] == game.scoresheet.get_absolute_url()
+    edit_page = client.get(f"/games/{game.edit_token}/").content.decode()
+    assert game.scoresheet.get_absolute_url() in edit_page
+    view_page = client.get(f"/games/{game.view_token}/").content.decode()
+    assert game.scoresheet.token not in view_page  # the view-only page never leads to an entry
+    assert game.scoresheet.view_url() in view_page
 
 
 def test_share_page_of_the_view_token_shows_only_the_view_link(client: Client) -> None:

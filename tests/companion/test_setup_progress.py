@@ -16,17 +16,18 @@ from django.test import Client
 
 from companion.benchmarks.polling import Browserless, served
 from companion.models.setup_progress import SetupProgress, change_ticks, tick, ticked
-from companion.views.setup import setup_key
+from companion.views.setup import new_table, ticks_key
 from setupgen import GENERATOR_VERSION, Options, checklist, generate, hidden_items
 from tests.concurrency import THREADS, at_once, gunicorn_database_url, run_scenario
 
 HX: dict[str, Any] = {"HTTP_HX_REQUEST": "true"}
+TABLE = new_table()  # the table's own code: the ticks are saved under it, never under the seed alone
 GM = "players=2&akebono=1&grand_master=1"
 SEED = "K7MX2QPA"
-PAGE = f"/setup/game?{GM}&seed={SEED}"
-TICKS = f"/setup/ticks?{GM}&seed={SEED}"
+PAGE = f"/setup/game?{GM}&seed={SEED}&table={TABLE}"
+TICKS = f"/setup/ticks?{GM}&seed={SEED}&table={TABLE}"
 GM_SETUP = generate(Options(2, akebono=True, grand_master=True), SEED)
-GM_KEY = setup_key(GM_SETUP)
+GM_KEY = ticks_key(TABLE, GM_SETUP)
 STEPS = [step.id for step in checklist(GM_SETUP)]
 
 pytestmark = pytest.mark.django_db
@@ -66,16 +67,18 @@ def checked(page: str) -> set[str]:
 )
 def test_ticks_are_keyed_by_version_normalized_options_and_seed(client: Client, query: str, key: str) -> None:
     """Spellings of the same setup share their ticks (RULINGS R19: options + seed reproduce a setup)."""
-    response = client.post(f"/setup/ticks?{query}", {"step": "general-board", "done": "general-board"}, **HX)
+    response = client.post(
+        f"/setup/ticks?{query}&table={TABLE}", {"step": "general-board", "done": "general-board"}, **HX
+    )
     assert response.status_code == 200
-    assert SetupProgress.objects.get().key == f"v{GENERATOR_VERSION}?{key}"
+    assert SetupProgress.objects.get().key == f"{TABLE}|v{GENERATOR_VERSION}?{key}"
 
 
 def test_other_seeds_and_options_have_their_own_ticks(client: Client) -> None:
     client.post(TICKS, {"step": "general-board", "done": "general-board"})
     assert checked(html(client.get(PAGE))) == {"general-board"}
-    assert checked(html(client.get(f"/setup/game?{GM}&seed=22222222"))) == set()
-    assert checked(html(client.get(f"/setup/game?players=2&akebono=1&seed={SEED}"))) == set()
+    assert checked(html(client.get(f"/setup/game?{GM}&seed=22222222&table={TABLE}"))) == set()
+    assert checked(html(client.get(f"/setup/game?players=2&akebono=1&seed={SEED}&table={TABLE}"))) == set()
 
 
 # --- the model ------------------------------------------------------------------------------------------------
@@ -279,7 +282,7 @@ def test_unknown_steps_are_refused(client: Client, form: dict[str, Any], words: 
 )
 def test_bad_options_or_seed_are_refused(client: Client, query: str, words: str) -> None:
     for headers in ({}, HX):
-        response = client.post(f"/setup/ticks?{query}", {"step": "general-board"}, **headers)
+        response = client.post(f"/setup/ticks?{query}&table={TABLE}", {"step": "general-board"}, **headers)
         assert response.status_code == 400
         body = html(response).replace("&#x27;", "'")
         assert words in body

@@ -10,6 +10,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from django.test import Client
 
+from companion.views.setup import new_table
 from scoring.catalogue import CHARACTER_BY_ID, PERSONALITY_BY_ID
 from setupgen import GENERATOR_VERSION, Options, generate, hidden_items
 
@@ -17,6 +18,7 @@ HX = {"HTTP_HX_REQUEST": "true"}
 GM = "players=2&akebono=1&grand_master=1"
 
 # The checklist page reads its saved ticks (companion/models/setup_progress.py).
+TABLE = new_table()  # the table's own code: the ticks are saved under it, never under the seed alone
 pytestmark = pytest.mark.django_db
 
 
@@ -82,13 +84,13 @@ def test_no_seed_redirects_to_a_new_one(client: Client) -> None:
     assert query["players"] == ["3"]
     assert query["akebono"] == ["1"]
     assert re.fullmatch(r"[2-9A-Z]{8}", query["seed"][0])
-    again = client.get("/setup/game?players=3&akebono=1&seed=")
+    again = client.get(f"/setup/game?players=3&akebono=1&seed=&table={TABLE}")
     assert again.status_code == 302
     assert again["Location"] != response["Location"]
 
 
 def test_checklist_page_shows_the_public_draws(client: Client) -> None:
-    response = client.get(f"/setup/game?{GM}&seed=k7mx-2qpa")
+    response = client.get(f"/setup/game?{GM}&seed=k7mx-2qpa&table={TABLE}")
     assert response.status_code == 200
     page = html(response)
     setup = generate(Options(2, akebono=True, grand_master=True), "K7MX2QPA")
@@ -109,7 +111,7 @@ def test_checklist_page_shows_the_public_draws(client: Client) -> None:
 @pytest.mark.parametrize("seed", ["K7MX2QPA", "22222222", "ZZZZZZZZ", "H4RT9WQE"])
 def test_hidden_information_is_not_in_the_page(client: Client, seed: str) -> None:
     setup = generate(Options(2, akebono=True, grand_master=True), seed)
-    page = html(client.get(f"/setup/game?{GM}&seed={seed}"))
+    page = html(client.get(f"/setup/game?{GM}&seed={seed}&table={TABLE}"))
     assert setup.akebono is not None
     assert setup.two_player is not None
     assert "breaks out in Nagaya" not in page
@@ -127,7 +129,7 @@ def test_hidden_information_is_not_in_the_page(client: Client, seed: str) -> Non
 
 def test_show_reveals_exactly_one_item_without_javascript(client: Client) -> None:
     setup = generate(Options(2, akebono=True, grand_master=True), "K7MX2QPA")
-    page = html(client.get(f"/setup/game?{GM}&seed=K7MX2QPA&show=new-character-3"))
+    page = html(client.get(f"/setup/game?{GM}&seed=K7MX2QPA&show=new-character-3&table={TABLE}"))
     assert "<html" in page
     items = hidden_items(setup)
     shown = [item for item in items if item.text in page]
@@ -139,7 +141,7 @@ def test_show_reveals_exactly_one_item_without_javascript(client: Client) -> Non
 def test_htmx_show_and_hide_swap_just_that_item(client: Client, item: str) -> None:
     setup = generate(Options(2, akebono=True, grand_master=True), "K7MX2QPA")
     secret = next(h for h in hidden_items(setup) if h.id == item)
-    shown = client.get(f"/setup/game?{GM}&seed=K7MX2QPA&show={item}", **HX)
+    shown = client.get(f"/setup/game?{GM}&seed=K7MX2QPA&show={item}&table={TABLE}", **HX)
     assert shown.status_code == 200
     body = html(shown)
     assert "<html" not in body
@@ -148,10 +150,10 @@ def test_htmx_show_and_hide_swap_just_that_item(client: Client, item: str) -> No
     assert secret.text in body
     others = [h for h in hidden_items(setup) if h.id != item]
     assert not any(h.text in body for h in others)
-    base = "/setup/game?players=2&amp;akebono=1&amp;grand_master=1&amp;seed=K7MX2QPA"
+    base = f"/setup/game?players=2&amp;akebono=1&amp;grand_master=1&amp;seed=K7MX2QPA&amp;table={TABLE}"
     assert f'href="{base}#hidden-{item}"' in body
     assert f'hx-get="{base}&amp;hide={item}"' in body
-    hidden = html(client.get(f"/setup/game?{GM}&seed=K7MX2QPA&hide={item}", **HX))
+    hidden = html(client.get(f"/setup/game?{GM}&seed=K7MX2QPA&hide={item}&table={TABLE}", **HX))
     assert secret.text not in hidden
     assert f'href="{base}&amp;show={item}#hidden-{item}"' in hidden
     assert f'hx-get="{base}&amp;show={item}"' in hidden
@@ -171,13 +173,13 @@ def test_htmx_show_and_hide_swap_just_that_item(client: Client, item: str) -> No
     ],
 )
 def test_bad_options_get_the_form_back_with_a_message(client: Client, query: str, words: str) -> None:
-    response = client.get(f"/setup/game?{query}")
+    response = client.get(f"/setup/game?{query}&table={TABLE}")
     assert response.status_code == 400
     page = html(response)
     assert "<html" in page
     assert 'role="alert"' in page
     assert words in page.replace("&#x27;", "'")
-    partial = client.get(f"/setup/game?{query}", **HX)
+    partial = client.get(f"/setup/game?{query}&table={TABLE}", **HX)
     assert partial.status_code == 400
     assert "<html" not in html(partial)
     assert words in html(partial).replace("&#x27;", "'")
@@ -186,14 +188,14 @@ def test_bad_options_get_the_form_back_with_a_message(client: Client, query: str
 @pytest.mark.parametrize("param", ["show=fire-6", "hide=blocking-13", "show=%3Cscript%3E"])
 def test_unknown_hidden_items_are_refused(client: Client, param: str) -> None:
     for headers in ({}, HX):
-        response = client.get(f"/setup/game?players=4&seed=K7MX2QPA&{param}", **headers)
+        response = client.get(f"/setup/game?players=4&seed=K7MX2QPA&{param}&table={TABLE}", **headers)
         assert response.status_code == 400
         assert "<script>" not in html(response)
 
 
 def test_blocking_tiles_only_with_two_players(client: Client) -> None:
-    assert client.get("/setup/game?players=4&seed=K7MX2QPA&show=blocking-1").status_code == 400
-    assert client.get("/setup/game?players=2&seed=K7MX2QPA&show=blocking-1").status_code == 200
+    assert client.get(f"/setup/game?players=4&seed=K7MX2QPA&show=blocking-1&table={TABLE}").status_code == 400
+    assert client.get(f"/setup/game?players=2&seed=K7MX2QPA&show=blocking-1&table={TABLE}").status_code == 200
 
 
 # --- the JSON API ---------------------------------------------------------------------------------------------
@@ -257,10 +259,10 @@ def test_api_only_answers_get(client: Client) -> None:
 
 
 def test_htmx_checklist_partial(client: Client) -> None:
-    response = client.get("/setup/game?players=4&akebono=1&seed=K7MX2QPA", **HX)
+    response = client.get(f"/setup/game?players=4&akebono=1&seed=K7MX2QPA&table={TABLE}", **HX)
     assert response.status_code == 200
     body = html(response)
     assert "<html" not in body
     assert 'id="setup"' in body
     assert "Akebono setup" in body
-    assert response["HX-Push-Url"] == "/setup/game?players=4&akebono=1&seed=K7MX2QPA"
+    assert response["HX-Push-Url"] == f"/setup/game?players=4&akebono=1&seed=K7MX2QPA&table={TABLE}"

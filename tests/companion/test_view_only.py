@@ -1,0 +1,192 @@
+"""A view-only link never leads to a write (issue 10, item 1).
+
+Start from a game's view-only link, follow every link and form on every page it reaches (the game, its share
+page, its log, the result of its score sheet, the PDF), gather every token those pages show, then try every write
+endpoint with each of them: all refused, with a sentence that says why, and nothing in the database changed.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections import deque
+from typing import Any
+from urllib.parse import urldefrag, urlparse
+
+import pytest
+from django.apps import apps
+from django.test import Client
+
+from companion.models.games import Game, NewPlayer, create_game
+from companion.models.scoresheets import ScoreSheet
+from companion.models.setup_progress import SetupProgress
+from companion.tokens import TOKEN_RE
+from companion.views.setup import new_table
+from scoring.examples import WORKED_EXAMPLE
+from setupgen import Options, generate
+
+pytestmark = pytest.mark.django_db
+
+LINK_ATTRS = re.compile(r'\b(?:href|action|hx-get|hx-post|hx-put|hx-patch|hx-delete|src)="([^"]+)"')
+TOKEN_IN_TEXT = re.compile(r"[A-Za-z0-9_-]{22,64}")
+
+
+def _finished_game_with_a_sheet(client: Client) -> Game:
+    setup = generate(Options(players=3, akebono=True), seed="K7MX2QPA")
+    game = create_game(
+        players=[NewPlayer("Anaïs", "red"), NewPlayer("Ben", "blue"), NewPlayer("Chie", "green")],
+        akebono=True,
+        grand_master=False,
+        setup=setup.to_json(),
+        who="test",
+    )
+    Game.objects.filter(pk=game.pk).update(month=13, finished=True)
+    assert client.post(f"/games/{game.edit_token}/end").status_code == 302
+    game.refresh_from_db()
+    assert game.scoresheet is not None
+    return game
+
+
+def _scored_sheet() -> ScoreSheet:
+    return ScoreSheet.objects.create(table=copy.deepcopy(WORKED_EXAMPLE), colours=["red", "blue"])
+
+
+def _snapshot() -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every model of the app, as values: what "nothing changed" compares."""
+    return {
+        model.__name__: sorted(
+            tuple(str(v) for v in row) for row in model.objects.values_list()  # type: ignore[attr-defined]
+        )
+        for model in apps.get_app_config("companion").get_models()
+    }
+
+
+def _crawl(client: Client, start: str) -> tuple[set[str], str]:
+    """Every same-site address reachable from ``start`` by GET, and all the text seen on the way."""
+    seen: set[str] = set()
+    todo = deque([start])
+    text = ""
+    while todo and len(seen) < 60:
+        url = urldefrag(todo.popleft())[0]
+        if url in seen or not url.startswith("/") or url.startswith("/static/"):
+            continue
+        seen.add(url)
+        response = client.get(url)
+        if response.status_code != 200 or "html" not in response.get("Content-Type", ""):
+            continue
+        body = response.content.decode()
+        text += body
+        for found in LINK_ATTRS.findall(body):
+            found = found.replace("&amp;", "&")
+            parsed = urlparse(found)
+            if parsed.netloc in ("", "testserver"):
+                todo.append(parsed.path + (f"?{parsed.query}" if parsed.query else ""))
+    return seen, text
+
+
+def test_every_write_reached_from_a_view_only_link_is_refused(client: Client) -> None:
+    game = _finished_game_with_a_sheet(client)
+    sheet = game.scoresheet
+    assert sheet is not None
+    reached, text = _crawl(client, game.view_url())
+    assert sheet.view_url() in reached  # the result of the game is one tap away...
+    assert f"/score/view/{sheet.view_token}/pad.pdf?size=a4" in reached  # ...and its PDF
+    assert not any(game.edit_token in url or sheet.token in url for url in reached)
+    assert game.edit_token not in text and sheet.token not in text
+    tokens = {t for t in TOKEN_IN_TEXT.findall(text) if TOKEN_RE.fullmatch(t)}
+    assert {game.view_token, sheet.view_token} <= tokens
+
+    before = _snapshot()
+    writes = []
+    for token in sorted(tokens):
+        writes += [
+            (f"/games/{token}/change", {"op": "score-add", "seat": "1", "value": "3"}),
+            (f"/games/{token}/change", {"op": "next", "v": str(game.version)}),
+            (f"/games/{token}/who", {"who": "Mallory"}),
+            (f"/games/{token}/end", {}),
+            (f"/score/{token}/track/", {"op": "set", "p0-score_track": "99", "was-p0-score_track": "0"}),
+            (f"/score/{token}/characters/", {"op": "add|0|characters|monk"}),
+            (f"/setup/ticks?players=3&akebono=1&seed=K7MX2QPA&table={token}", {"step": "general-board"}),
+        ]
+    for url, form in writes:
+        for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
+            response = client.post(url, form, **headers)
+            assert response.status_code in (403, 404), (url, response.status_code)
+            body = response.content.decode()
+            if game.view_token in url and url.startswith("/games/"):
+                assert response.status_code == 403
+                assert "view-only link" in body
+            if sheet.view_token in url and url.startswith("/score/"):
+                assert response.status_code == 403
+                assert "view-only link of a score sheet" in body
+            if url.startswith("/setup/ticks"):
+                assert response.status_code == 403
+                assert "cannot save ticks" in body
+    assert _snapshot() == before
+
+
+def test_a_sheet_view_page_shows_the_result_and_the_pdf_and_nothing_that_writes(client: Client) -> None:
+    sheet = _scored_sheet()
+    page = client.get(sheet.view_url())
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Final ranking" in html
+    assert "<form" not in html
+    assert sheet.token not in html
+    assert "Edit the entries" not in html
+    pdf = client.get(f"/score/view/{sheet.view_token}/pad.pdf?size=letter")
+    assert pdf.status_code == 200
+    assert pdf["Content-Type"] == "application/pdf"
+    assert client.head(sheet.view_url()).status_code == 200
+
+
+def test_the_result_page_offers_the_view_only_link_with_a_qr_code(client: Client) -> None:
+    sheet = _scored_sheet()
+    html = client.get(f"/score/{sheet.token}/result/").content.decode()
+    assert f"http://testserver/score/view/{sheet.view_token}/" in html
+    assert html.count("<svg") == 1
+
+
+def test_sheet_tokens_are_unguessable_and_distinct() -> None:
+    sheets = [ScoreSheet.objects.create(table={"players": []}) for _ in range(3)]
+    tokens = {t for s in sheets for t in (s.token, s.view_token)}
+    assert len(tokens) == 6
+    assert all(len(t) >= 22 for t in tokens)  # token_urlsafe(18): 144 random bits
+
+
+def test_the_view_only_token_of_a_sheet_opens_no_step(client: Client) -> None:
+    sheet = _scored_sheet()
+    for url in (f"/score/{sheet.view_token}/track/", f"/score/{sheet.view_token}/result/"):
+        response = client.get(url)
+        assert response.status_code == 403
+        assert "view-only link of a score sheet" in response.content.decode()
+
+
+# --- the setup's ticks: keyed by the table's own code, never by the seed alone ----------------------------------
+
+
+def test_a_setup_page_without_a_table_code_is_given_one(client: Client) -> None:
+    first = client.get("/setup/game?players=3&seed=K7MX2QPA")
+    second = client.get("/setup/game?players=3&seed=K7MX2QPA")
+    assert first.status_code == second.status_code == 302
+    assert "seed=K7MX2QPA" in first["Location"]
+    assert "table=" in first["Location"]
+    assert first["Location"] != second["Location"]  # two tables, two codes
+
+
+def test_the_seed_alone_cannot_tick(client: Client) -> None:
+    for query in ("players=3&seed=K7MX2QPA", "players=3&seed=K7MX2QPA&table=" + "A" * 24):
+        response = client.post(f"/setup/ticks?{query}", {"step": "general-board", "done": "general-board"})
+        assert response.status_code == 403
+        assert "cannot save ticks" in response.content.decode()
+    assert not SetupProgress.objects.exists()
+
+
+def test_two_tables_with_the_same_seed_keep_their_own_ticks(client: Client) -> None:
+    ours, theirs = new_table(), new_table()
+    query = "players=3&seed=K7MX2QPA"
+    client.post(f"/setup/ticks?{query}&table={ours}", {"step": "general-board", "done": "general-board"})
+    mine = client.get(f"/setup/game?{query}&table={ours}").content.decode()
+    other = client.get(f"/setup/game?{query}&table={theirs}").content.decode()
+    assert re.search(r'value="general-board"[^>]*checked', mine)
+    assert not re.search(r'value="general-board"[^>]*checked', other)
