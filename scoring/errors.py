@@ -6,6 +6,27 @@ rules do not allow is not an exception: :func:`scoring.validate.validate` report
 
 from __future__ import annotations
 
+from typing import Final
+
+QUOTE_MAX: Final = 40
+"""A message quotes at most this many characters of what was sent: enough to recognise it, never a request's
+whole text (a 10 kB field would otherwise come back in the answer, the log and the page)."""
+
+
+def quote(value: object) -> str:
+    """What was sent, as a message quotes it: ``'abc'`` for text (at most :data:`QUOTE_MAX` characters, then
+    ``…``), the value's own spelling for anything else, shortened the same way."""
+    text = value if isinstance(value, str) else repr(value)
+    short = text[:QUOTE_MAX]
+    shown = repr(short) if isinstance(value, str) else short
+    return shown + ("…" if len(text) > QUOTE_MAX else "")
+
+
+def clip(key: object) -> str:
+    """A key of the request inside a field path (``setup.boat_sides.KEY``), at most :data:`QUOTE_MAX` characters."""
+    text = str(key)
+    return text[:QUOTE_MAX] + ("…" if len(text) > QUOTE_MAX else "")
+
 
 class InputError(ValueError):
     """Base class: the input cannot be read as a table. ``field`` names the offending request field."""

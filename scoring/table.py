@@ -21,6 +21,8 @@ from scoring.errors import (
     UnknownFieldError,
     UnknownIdError,
     WrongTypeError,
+    clip,
+    quote,
 )
 
 NUMBER_FIELDS: Final = ("score_track", "mon", "koban", "wood", "rice", "sandals", "firefighting", "trade")
@@ -139,7 +141,7 @@ def _check_fields(obj: Mapping[str, object], allowed: frozenset[str], where: str
         if key not in allowed:
             known = ", ".join(sorted(allowed))
             raise UnknownFieldError(
-                f"{where}.{key}" if where else key, f"unknown field {key!r} (known: {known})"
+                f"{where}.{clip(key)}" if where else clip(key), f"unknown field {quote(key)} (known: {known})"
             )
 
 
@@ -169,8 +171,8 @@ def check_id(item: str, kind: str, where: str) -> None:
         return
     word = _KIND_WORD[kind]
     if not kinds:
-        raise UnknownIdError(where, f"{item!r} is not a known {word} id (see GET /api/v1/catalogue)")
-    raise UnknownIdError(where, f"{item!r} is a {_KIND_WORD[kinds[0]]}, not a {word}")
+        raise UnknownIdError(where, f"{quote(item)} is not a known {word} id (see GET /api/v1/catalogue)")
+    raise UnknownIdError(where, f"{quote(item)} is a {_KIND_WORD[kinds[0]]}, not a {word}")
 
 
 def _number(value: object, where: str) -> int:
@@ -197,10 +199,10 @@ def _read_setup(value: object) -> Setup:
         _expect(raw, dict, "setup.boat_sides")
         assert isinstance(raw, dict)
         for boat, side in raw.items():
-            here = f"setup.boat_sides.{boat}"
+            here = f"setup.boat_sides.{clip(boat)}"
             check_id(boat, "boat", here)
             if side not in BOAT_SIDES:
-                raise WrongTypeError(here, f"a boat side is 'A' or 'B', got {side!r}")
+                raise WrongTypeError(here, f"a boat side is 'A' or 'B', got {quote(side)}")
             sides[boat] = side
     return Setup(buildings, personalities, MappingProxyType(sides))
 
@@ -274,14 +276,16 @@ def read_player(value: object, where: str = "players[0]") -> PlayerState:
         _expect(raw, dict, f"{where}.wild_types")
         assert isinstance(raw, dict)
         for card, chosen in raw.items():
-            here = f"{where}.wild_types.{card}"
+            here = f"{where}.wild_types.{clip(card)}"
             check_id(card, "character", here)
             _expect(chosen, str, here)
             try:
                 wild[card] = CharType(chosen)
             except ValueError:
                 types = ", ".join(t.value for t in CharType)
-                raise UnknownIdError(here, f"{chosen!r} is not a character type (one of {types})") from None
+                raise UnknownIdError(
+                    here, f"{quote(chosen)} is not a character type (one of {types})"
+                ) from None
     return PlayerState(name=name.strip(), wild_types=MappingProxyType(wild), **lists, **numbers)  # type: ignore[arg-type]
 
 
@@ -298,7 +302,9 @@ def read_table(data: object) -> Table:
         for i, name in enumerate(raw):
             _expect(name, str, f"expansions[{i}]")
             if name not in cat.EXPANSIONS:
-                raise UnknownIdError(f"expansions[{i}]", f"{name!r} is not an expansion (known: akebono)")
+                raise UnknownIdError(
+                    f"expansions[{i}]", f"{quote(name)} is not an expansion (known: akebono)"
+                )
             expansions.add(Expansion(name))
     setup = _read_setup(data["setup"]) if "setup" in data else None
     order: tuple[str, ...] | None = None

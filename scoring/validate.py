@@ -11,7 +11,6 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import lru_cache
 from operator import attrgetter
 from types import MappingProxyType
 from typing import Final
@@ -19,6 +18,7 @@ from typing import Final
 from scoring import catalogue as cat
 from scoring import rules
 from scoring.components import SEASONS, Expansion, Wild
+from scoring.errors import quote
 from scoring.score import MAX_FISH, firefighting_groups, wild_kind
 from scoring.table import LIST_FIELDS, NUMBER_FIELDS, PlayerState, Setup, Table
 
@@ -146,17 +146,6 @@ def _join(names: Iterable[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-#: :meth:`_Checker.own_problems` by ``id(player)``: (the player, what else the checks read, the problems).
-_OWN: dict[int, tuple[PlayerState, tuple[int, frozenset[Expansion], Setup | None], tuple[Problem, ...]]] = {}
-_OWN_MAX: Final = 4096
-
-
-def forget_players() -> None:
-    """Forget the remembered checks of every player (:meth:`_Checker.own_problems`): the next validation of any
-    table checks each player again."""
-    _OWN.clear()
-
-
 class _Checker:
     """Collects the problems of one table; each ``check_*`` method enforces one ruling."""
 
@@ -184,13 +173,7 @@ class _Checker:
         return Report(errors, warnings)
 
     def own_problems(self, p: PlayerState, i: int) -> tuple[Problem, ...]:
-        """The problems of the checks that read one player (and the table's editions and setup), remembered by
-        the player's object: a caller that hands the same objects again (the score sheets of ``companion`` keep
-        each player they read) has the unchanged players' looked up."""
-        t = self.table
-        known = _OWN.get(id(p))
-        if known is not None and known[0] is p and known[1] == (i, t.expansions, t.setup):
-            return known[2]
+        """The problems of the checks that read one player (and the table's editions and setup)."""
         start = len(self.problems)
         where = f"players[{i}]"
         self.check_numbers(p, where)
@@ -205,9 +188,6 @@ class _Checker:
         self.check_character_count(p, where)
         own = tuple(self.problems[start:])
         del self.problems[start:]
-        if len(_OWN) >= _OWN_MAX:
-            _OWN.clear()
-        _OWN[id(p)] = (p, (i, t.expansions, t.setup), own)  # holding p: its id is not reused meanwhile
         return own
 
     # -- the table as a whole --
@@ -224,7 +204,7 @@ class _Checker:
                     Code.DUPLICATE_NAME,
                     p.name,
                     f"players[{i}].name",
-                    f"Two players are called {p.name!r}: give each player a different name.",
+                    f"Two players are called {quote(p.name)}: give each player a different name.",
                 )
             seen[key] = i
 
@@ -658,9 +638,8 @@ class _Checker:
 SetupKey = tuple[tuple[str, ...] | None, tuple[str, ...] | None, tuple[tuple[str, str], ...]]
 
 
-@lru_cache(maxsize=512)
 def _setup_problems(key: SetupKey, expansions: frozenset[Expansion]) -> tuple[Problem, ...]:
-    """The setup's own problems, cached: a walk-through re-validates the same setup on every entry."""
+    """The setup's own problems."""
     buildings, personalities, sides = key
     setup = Setup(buildings, personalities, MappingProxyType(dict(sides)))
     checker = _Checker(Table(players=(), expansions=expansions, setup=setup))
@@ -673,4 +652,4 @@ def validate(table: Table) -> Report:
     return _Checker(table).run()
 
 
-__all__ = ["Code", "Problem", "Report", "Severity", "forget_players", "validate"]
+__all__ = ["Code", "Problem", "Report", "Severity", "validate"]

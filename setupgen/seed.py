@@ -10,6 +10,8 @@ from __future__ import annotations
 import secrets
 from typing import Final
 
+from scoring.errors import quote
+
 #: 30 symbols: no 0/O, 1/I/L, U (read as V) look-alikes.
 ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
 SEED_LENGTH: Final = 8
@@ -34,17 +36,17 @@ def normalize_seed(seed: str) -> str:
         raise SeedError(f"the seed is empty: give {SEED_LENGTH} characters such as K7MX2QPA")
     wrong = sorted({ch for ch in code if ch not in ALPHABET})
     if wrong:
-        shown = ", ".join(repr(ch) for ch in wrong)
+        shown = ", ".join(repr(ch) for ch in wrong[:8]) + (", …" if len(wrong) > 8 else "")
         hint = ""
         if any(ch in "01OILU" for ch in wrong):
             hint = " (seeds never use 0, O, 1, I, L or U, which are easy to mistake for one another)"
         raise SeedError(
-            f"the seed {seed.strip()!r} has characters a seed never uses: {shown}{hint}; "
+            f"the seed {quote(seed.strip())} has characters a seed never uses: {shown}{hint}; "
             f"a seed uses only {ALPHABET}"
         )
     if len(code) != SEED_LENGTH:
         raise SeedError(
-            f"the seed {seed.strip()!r} has {len(code)} characters; a seed has exactly {SEED_LENGTH}, "
+            f"the seed {quote(seed.strip())} has {len(code)} characters; a seed has exactly {SEED_LENGTH}, "
             "such as K7MX2QPA"
         )
     return code

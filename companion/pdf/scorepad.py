@@ -17,7 +17,7 @@ import datetime
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from typing import Final
 
 from reportlab.lib import colors
@@ -370,14 +370,10 @@ FILLED_LINE_ROW: Final = 38.0
 MAX_EXTRA: Final = {True: 26.0, False: 10.0}
 
 
-@lru_cache(maxsize=1024)
 def wrap(
     value: str, font: str, size: float, width: float, first_width: float | None = None
 ) -> tuple[str, ...]:
-    """Greedy word wrap of ``value`` to ``width`` points (``first_width`` for the first line).
-
-    Cached: the reminders and the reference are the same on every pad of an edition and page size.
-    """
+    """Greedy word wrap of ``value`` to ``width`` points (``first_width`` for the first line)."""
     lines: list[str] = []
     current: list[str] = []
     used = 0.0

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_safe
 
 from companion.pdf.scorepad import MAX_PLAYERS, MIN_PLAYERS, blank_pad, pad_lines, reference
 from companion.views import is_htmx
+from scoring.errors import quote
 
 SIZES = {"a4": ("A4", "A4"), "letter": ("letter", "Letter")}  # query value -> (blank_pad's pagesize, label)
 EDITIONS = {"0": "IKI", "1": "IKI + Akebono"}
@@ -59,11 +60,11 @@ def parse_choice(query: dict[str, str]) -> PadChoice:
     size = query.get("size", DEFAULT.size).strip().lower()
     problems = []
     if akebono not in EDITIONS:
-        problems.append(f"akebono must be 0 (base game) or 1 (with Akebono), not {akebono[:40]!r}.")
+        problems.append(f"akebono must be 0 (base game) or 1 (with Akebono), not {quote(akebono)}.")
     if players not in PLAYER_COUNTS:
-        problems.append(f"players must be {PLAYER_WORDS}, not {players[:40]!r}.")
+        problems.append(f"players must be {PLAYER_WORDS}, not {quote(players)}.")
     if size not in SIZES:
-        problems.append(f"size must be a4 or letter, not {size[:40]!r}.")
+        problems.append(f"size must be a4 or letter, not {quote(size)}.")
     if problems:
         raise BadChoice(" ".join(p[0].upper() + p[1:] for p in problems))
     return PadChoice(akebono=akebono == "1", players=int(players), size=size)

@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 from html import escape
 from typing import Any, Final
 from urllib.parse import urlencode
@@ -31,7 +31,6 @@ from django.utils.safestring import SafeString
 from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import HttpResponseClientRedirect, reswap
 
-from companion.caches import put
 from companion.models.scoresheets import (
     COLOURS,
     MAX_NAME_LENGTH,
@@ -43,14 +42,13 @@ from companion.models.scoresheets import (
     SheetBusy,
     SheetError,
     apply_changes,
-    forget_read_players,
     start_sheet,
 )
 from companion.qr import qr_svg
 from companion.views import is_htmx
 from scoring import catalogue as cat
 from scoring.components import CHAR_TYPES, SEASONS, Character, CharType, Expansion, TokenKind, Wild
-from scoring.errors import InputError
+from scoring.errors import InputError, quote
 from scoring.score import (
     LINE_LABELS,
     board_of,
@@ -265,7 +263,7 @@ _STACK_NAME: Final = re.compile(r"^stack-p(\d)$")
 
 def _player_index(raw: str, count: int) -> int:
     if not raw.isdigit() or int(raw) >= count:
-        raise BadInput(f"There is no player number {raw!r} on this sheet.")
+        raise BadInput(f"There is no player number {quote(raw)} on this sheet.")
     return int(raw)
 
 
@@ -276,7 +274,7 @@ def _int(raw: str, what: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise BadInput(f"{what}: enter a whole number, not {raw[:20]!r}.") from None
+        raise BadInput(f"{what}: enter a whole number, not {quote(raw)}.") from None
     if abs(value) > MAX_NUMBER:
         raise BadInput(f"{what}: {value} is far beyond anything a game of IKI reaches.")
     return value
@@ -284,7 +282,7 @@ def _int(raw: str, what: str) -> int:
 
 def _check_item(list_name: str, item: str) -> None:
     if list_name not in LIST_KIND:
-        raise BadInput(f"{list_name!r} is not something a player holds.")
+        raise BadInput(f"{quote(list_name)} is not something a player holds.")
     try:
         check_id(item, LIST_KIND[list_name], list_name)
     except InputError as exc:
@@ -304,13 +302,13 @@ def parse_changes(post: Mapping[str, str], names: list[str]) -> list[Change]:
         if m := _NUMBER_ANCHOR.match(key):
             i, fld = _player_index(m[1], count), m[2]
             if fld not in NUMBER_FIELDS:
-                raise BadInput(f"{fld!r} is not a number on the score pad.")
+                raise BadInput(f"{quote(fld)} is not a number on the score pad.")
             changes.append(Change("set", i, fld, value=_int(value, f"{names[i]}'s {NUMBER_LABELS[fld]}")))
         elif m := _WILD_ANCHOR.match(key):
             i, card = _player_index(m[1], count), m[2]
             _check_item("characters", card)
             if value and value not in {t.value for t in CHAR_TYPES}:
-                raise BadInput(f"{value[:30]!r} is not a character type.")
+                raise BadInput(f"{quote(value)} is not a character type.")
             changes.append(Change("wild", i, card, item=value))
         elif m := _STACK_NAME.match(key):
             i = _player_index(m[1], count)
@@ -339,7 +337,7 @@ def _parse_op(op: str, post: Mapping[str, str], names: list[str]) -> Change:
     if kind == "bump" and len(parts) == 4:
         i = _player_index(parts[1], len(names))
         if parts[2] not in NUMBER_FIELDS:
-            raise BadInput(f"{parts[2]!r} is not a number on the score pad.")
+            raise BadInput(f"{quote(parts[2])} is not a number on the score pad.")
         return Change("bump", i, parts[2], value=_int(parts[3], "step"))
     raise BadInput("This button is not one of the score pad's.")
 
@@ -402,7 +400,6 @@ class Entry:
     who: str = ""
 
 
-@cache
 def _esc(text: str) -> str:
     return escape(text, quote=True)
 
@@ -502,7 +499,6 @@ def _card_groups(
     return tuple(groups)
 
 
-@lru_cache(maxsize=256)
 def _buildings_in_play(
     expansions: frozenset[Expansion], setup: tuple[str, ...] | None
 ) -> tuple[tuple[Any, ...], frozenset[str]]:
@@ -577,51 +573,21 @@ def _held_by_type(state: PlayerState) -> dict[CharType | None, list[str]]:
 
 
 #: Lines already scored, by player state: an entry changes one player, so the others' lines are looked up.
-_LINES: dict[tuple[Any, ...], dict[str, Any]] = {}
-_LINES_MAX: Final = 2048
+def _lines(player: PlayerState, akebono: bool, last: str | None) -> tuple[dict[str, Any], int]:
+    """:func:`scoring.score.score_player`, and a digest of its lines and their explanations (``seen``: a page
+    tells which lines it shows, so an entry's reply sends only those that changed)."""
+    lines = score_player(player, akebono, last)
+    return lines, hash(tuple((key, line.points, line.explanation) for key, line in lines.items()))
 
 
-def _lines(
-    player: PlayerState, akebono: bool, last: str | None, stored: bytes = b""
-) -> tuple[dict[str, Any], int]:
-    """:func:`scoring.score.score_player`, remembered: it depends on nothing but its arguments. With a digest of
-    those arguments, which changes whenever the lines or their explanations may. ``stored``: the player's stored
-    JSON (:attr:`ScoreSheet.player_keys`), which stands for the player read from it."""
-    key: tuple[Any, ...] = (
-        (akebono, last, stored)
-        if stored
-        else (
-            akebono,
-            last,
-            *(getattr(player, f) for f in _STATE_FIELDS),
-            tuple(sorted(player.wild_types.items())),
-        )
-    )
-    lines = _LINES.get(key)
-    if lines is None:
-        lines = put(_LINES, key, score_player(player, akebono, last), _LINES_MAX)
-    return lines, hash(key)
-
-
-_STATE_FIELDS: Final = ("name", *NUMBER_FIELDS, *LIST_FIELDS)
-
-
-def _provisional(table: Table, stored: tuple[bytes, ...] = ()) -> list[dict[str, Any]]:
-    """Every player's lines so far (the core's scoring; a final result needs a valid table). ``stored``: the
-    players' stored JSON, when read from a sheet."""
+def _provisional(table: Table) -> list[dict[str, Any]]:
+    """Every player's lines so far (the core's scoring; a final result needs a valid table)."""
     last = last_in_firefighting(table)
     out = []
-    for i, p in enumerate(table.players):
-        lines, digest = _lines(p, table.akebono, last, stored[i] if i < len(stored) else b"")
+    for p in table.players:
+        lines, digest = _lines(p, table.akebono, last)
         out.append({"lines": lines, "total": sum(line.points for line in lines.values()), "digest": digest})
     return out
-
-
-def forget_cached_players() -> None:
-    """Empty the caches of players read (:meth:`ScoreSheet.read`) and scored (:func:`_lines`): the benchmark
-    leaves in them only what the previous request put there."""
-    _LINES.clear()
-    forget_read_players()
 
 
 def _setup_note(table: Table) -> dict[str, Any]:
@@ -681,7 +647,7 @@ class StepPage:
         self.steps = steps_for(self.table.akebono)
         self.report = validate(self.table)
         self.problems = ProblemIndex(self.report, self.data, (s.slug for s in self.steps))
-        self.scores = _provisional(self.table, sheet.player_keys)
+        self.scores = _provisional(self.table)
         self.base = f"{_score_prefix(get_script_prefix())}{sheet.token}/"  # not a reverse() per link
         self.post_url = self.url(step.slug)
         self._boards: dict[int, Any] = {}

@@ -28,6 +28,7 @@ from companion.pdf.setup_sheet import PAGE_SIZES, setup_sheet_pdf
 from companion.tokens import is_token, new_token
 from companion.views import is_htmx
 from companion.views.errors import json_error
+from scoring.errors import quote
 from setupgen import (
     SEED_LENGTH,
     Options,
@@ -66,7 +67,7 @@ def _flag(query: Mapping[str, str], name: str) -> bool:
         return True
     if value in FALSE_WORDS:
         return False
-    raise QueryError(name, f"{name} must be 1 or 0 (or true/false), not {query.get(name)!r}")
+    raise QueryError(name, f"{name} must be 1 or 0 (or true/false), not {quote(query.get(name, ''))}")
 
 
 def parse_options(query: Mapping[str, str]) -> Options:
@@ -80,7 +81,7 @@ def parse_options(query: Mapping[str, str]) -> Options:
         players = int(raw)
     except ValueError:
         raise QueryError(
-            "players", f"players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, not {raw!r}"
+            "players", f"players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, not {quote(raw)}"
         ) from None
     akebono, grand_master = _flag(query, "akebono"), _flag(query, "grand_master")
     try:
@@ -268,26 +269,27 @@ def _summary(options: Options) -> str:
 
 @require_safe
 def setup_game(request: HttpRequest) -> HttpResponse:
-    """``GET /setup/game?players=N[&akebono=1][&grand_master=1]&seed=CODE[&show=ITEM]``: the checklist.
+    """``GET /setup/game?players=N[&akebono=1][&grand_master=1]&seed=CODE&table=CODE[&show=ITEM]``: the checklist.
 
-    Without a seed: a redirect to a new one (the address is the share link). ``show=ITEM`` reveals that one
-    hidden item; with htmx (``show`` or ``hide``) the answer is that item alone.
+    Without a seed or the table's code: a redirect that adds them (the address is the share link, and its table
+    code keys the ticks). ``show=ITEM`` reveals that one hidden item; with htmx (``show`` or ``hide``) the answer
+    is that item alone.
     """
     try:
         options, seed = parse_request(request.GET)
-        table = request.GET.get("table", "")
-        if seed is None or not is_table(table):
-            # The address is the share link: it gets the seed and the table's own token for its ticks.
-            show = {"show": request.GET["show"][:40]} if request.GET.get("show") else {}
-            return HttpResponseRedirect(game_url(options, seed or new_seed(), table=new_table(), **show))
-        setup = generate(options, seed)
+        setup = generate(options, seed or new_seed())
     except (QueryError, SeedError) as exc:
         return _options_error(request, exc)
+    table = request.GET.get("table", "")
+    if seed is None or not is_table(table):
+        # The address is the share link: it gets the seed and the table's own token for its ticks.
+        show = {"show": request.GET["show"][:40]} if request.GET.get("show") else {}
+        return HttpResponseRedirect(game_url(options, setup.seed, table=new_table(), **show))
     ids = {h.id: h for h in hidden_items(setup)}
     show, hide = request.GET.get("show", "").strip(), request.GET.get("hide", "").strip()
     for value in (show, hide):
         if value and value not in ids:
-            message = f"This setup has no hidden item {value[:40]!r}; nothing was revealed."
+            message = f"This setup has no hidden item {quote(value)}; nothing was revealed."
             return render(request, "error.html", {"status": 400, "message": message}, status=400)
     if is_htmx(request) and (show or hide):
         item_id = show or hide
@@ -375,13 +377,13 @@ def setup_ticks(request: HttpRequest) -> HttpResponse:
         value for value in (*posted, *seen, *([step_id] if step_id is not None else [])) if value not in steps
     ]
     if unknown:
-        message = f"This setup has no step {unknown[0][:40]!r}; nothing was saved."
+        message = f"This setup has no step {quote(unknown[0])}; nothing was saved."
         return _ticks_error(request, message, key, setup)
     # The no-JavaScript page may have one hidden item revealed (show=ITEM): it stays revealed after "Save ticks".
     show = request.POST.get("show", "").strip()
     if show and show not in {item.id for item in hidden_items(setup)}:
         return _ticks_error(
-            request, f"This setup has no hidden item {show[:40]!r}; nothing was saved.", key, setup
+            request, f"This setup has no hidden item {quote(show)}; nothing was saved.", key, setup
         )
     back = game_url(options, setup.seed, table=table, **({"show": show} if show else {}))
     if step_id is not None:
@@ -411,7 +413,7 @@ def setup_sheet(request: HttpRequest) -> HttpResponse:
         assert seed is not None
         setup = generate(options, seed)
         if size not in PAGE_SIZES:
-            raise QueryError("size", f"size must be a4 or letter, not {size[:20]!r}")
+            raise QueryError("size", f"size must be a4 or letter, not {quote(size)}")
     except (QueryError, SeedError) as exc:
         return render(request, "error.html", {"status": 400, "message": sentence(str(exc))}, status=400)
     response = HttpResponse(setup_sheet_pdf(setup, size=size), content_type="application/pdf")

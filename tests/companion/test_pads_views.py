@@ -152,7 +152,7 @@ def test_blank_pdf_defaults_to_the_base_game_4_players_a4(client: Client) -> Non
         ({"players": "1"}, "Players must be 2, 3 or 4, not '1'."),
         ({"players": ""}, "Players must be 2, 3 or 4, not ''."),
         ({"size": "a3"}, "Size must be a4 or letter, not 'a3'."),
-        ({"size": "x" * 500}, "Size must be a4 or letter, not '" + "x" * 40 + "'."),
+        ({"size": "x" * 500}, "Size must be a4 or letter, not '" + "x" * 40 + "'…."),
     ],
 )
 def test_bad_pdf_query_gets_a_plain_400(client: Client, query: dict[str, str], message: str) -> None:

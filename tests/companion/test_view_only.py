@@ -55,7 +55,8 @@ def _snapshot() -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every model of the app, as values: what "nothing changed" compares."""
     return {
         model.__name__: sorted(
-            tuple(str(v) for v in row) for row in model.objects.values_list()  # type: ignore[attr-defined]
+            tuple(str(v) for v in row)
+            for row in model.objects.values_list()  # type: ignore[attr-defined]
         )
         for model in apps.get_app_config("companion").get_models()
     }
