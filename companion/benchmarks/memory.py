@@ -66,7 +66,13 @@ def run(report: Report) -> None:
         status, headers, _ = client.request(
             "POST",
             "/score/",
-            {"name-0": "Anaïs", "colour-0": "red", "name-1": "David", "colour-1": "blue", "edition": "akebono"},
+            {
+                "name-0": "Anaïs",
+                "colour-0": "red",
+                "name-1": "David",
+                "colour-1": "blue",
+                "edition": "akebono",
+            },
         )
         match = re.search(r"/score/([A-Za-z0-9_-]+)/", headers.get("location", ""))
         if status != 302 or match is None:
@@ -78,17 +84,23 @@ def run(report: Report) -> None:
 
         sends: list[Callable[[str], tuple[int, dict[str, str], bytes]]] = [
             lambda junk: client.request("POST", step, {"op": f"add|0|characters|{junk}"}),
-            lambda junk: client.request("POST", f"/score/{sheet}/resources/", {"p0-mon": junk, "was-p0-mon": "0"}),
+            lambda junk: client.request(
+                "POST", f"/score/{sheet}/resources/", {"p0-mon": junk, "was-p0-mon": "0"}
+            ),
             lambda junk: client.request("POST", f"/score/{sheet}/track/", {"op": f"bump|0|{junk}|1"}),
             lambda junk: client.request("POST", f"/games/{game}/who", {"who": junk}),
-            lambda junk: client.request("POST", f"/games/{game}/change", {"op": junk, "seat": "1", "value": "1"}),
+            lambda junk: client.request(
+                "POST", f"/games/{game}/change", {"op": junk, "seat": "1", "value": "1"}
+            ),
             lambda junk: client.request(
                 "POST",
                 "/api/v1/score",
                 headers={"Content-Type": "application/json"},
                 body=json.dumps({"players": [{"name": "A", "characters": [junk]}, {"name": "B"}]}),
             ),
-            lambda junk: client.request("GET", f"/setup/game?{urlencode({'players': 3, 'seed': junk[:2000]})}"),
+            lambda junk: client.request(
+                "GET", f"/setup/game?{urlencode({'players': 3, 'seed': junk[:2000]})}"
+            ),
         ]
 
         def send(n: int) -> None:

@@ -151,8 +151,8 @@ class Browserless:
         """Create a game through the form; returns its edit token."""
         self.request("GET", "/games/new/")
         colours = ("red", "blue", "green", "yellow")
-        form = {f"name{i + 1}": n for i, n in enumerate(names)} | {
-            f"colour{i + 1}": colours[i] for i in range(len(names))
+        form = {f"name-{i}": n for i, n in enumerate(names)} | {
+            f"colour-{i}": colours[i] for i in range(len(names))
         }
         status, headers, body = self.request("POST", "/games/new/", form)
         match = re.search(r"/games/([A-Za-z0-9_-]+)/share", headers.get("location", ""))

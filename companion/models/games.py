@@ -38,7 +38,8 @@ from scoring.calendar import (
     phase_a_order,
 )
 
-NAME_MAX = 40
+NAME_COLUMN = 40
+"""The width of a stored name: games made before one limit served every start page hold names up to 40."""
 SCORE_MAX = 999
 QUICK_SCORES = (1, 2, 3, 5, -1)
 """Colours a player may pick (the same as the scoring walk-through offers), used for a swatch only."""
@@ -104,7 +105,7 @@ class Game(models.Model):
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     seat = models.PositiveSmallIntegerField()
-    name = models.CharField(max_length=NAME_MAX)
+    name = models.CharField(max_length=NAME_COLUMN)
     colour = models.CharField(max_length=20)
     score = models.PositiveIntegerField(default=0)
     firefighting = models.PositiveSmallIntegerField(default=0)
@@ -134,7 +135,7 @@ class Change(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
     version = models.PositiveIntegerField()
     at = models.DateTimeField(default=timezone.now)
-    who = models.CharField(max_length=NAME_MAX)
+    who = models.CharField(max_length=NAME_COLUMN)
     op = models.CharField(max_length=20)
     summary = models.CharField(max_length=200)
     undo = models.JSONField(default=dict)

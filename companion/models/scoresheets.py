@@ -30,7 +30,8 @@ from scoring.table import LIST_FIELDS, NUMBER_FIELDS, Table, read_table
 #: Player colours offered at the start. The rulebook only says "each player chooses a color" (Setup) without
 #: naming them; these are the usual four of the box plus two spares for a player who prefers another word.
 COLOURS: Final = ("red", "blue", "green", "yellow", "purple", "black")
-MAX_NAME_LENGTH: Final = 24
+NAME_MAX: Final = 24
+"""The longest player name, on every start page (companion.forms): what a column of the PDF score pad fits."""
 #: Entries beyond this size are refused as malformed before they reach the rules (nothing in IKI comes close).
 MAX_NUMBER: Final = 9999
 #: Lists whose entries may repeat: unnamed characters (``any-{type}``) and retirement tokens with a supply of 2.
@@ -247,8 +248,8 @@ def start_sheet(
         raise SheetError("names", f"IKI is played by 2 to 4 players, not {len(clean)}.")
     if any(not n for n in clean):
         raise SheetError("names", "Every player needs a name.")
-    if any(len(n) > MAX_NAME_LENGTH for n in clean):
-        raise SheetError("names", f"Keep names to {MAX_NAME_LENGTH} characters.")
+    if any(len(n) > NAME_MAX for n in clean):
+        raise SheetError("names", f"Keep names to {NAME_MAX} characters.")
     if len({n.casefold() for n in clean}) != len(clean):
         raise SheetError("names", "Give each player a different name.")
     if len(colours) != len(clean) or any(c not in COLOURS for c in colours):

@@ -13,19 +13,19 @@ Routes (docs/api.md "Games", docs/sync.md):
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
 from urllib.parse import quote, unquote
 
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from companion.forms import NewGameForm, PlayersForm, WhoForm, clean_text, whole_number
 from companion.models.games import (
-    NAME_MAX,
     QUICK_SCORES,
     SCORE_MAX,
     SEAT_OPS,
@@ -40,7 +40,7 @@ from companion.models.games import (
     turn_order,
     version_of,
 )
-from companion.models.scoresheets import COLOURS
+from companion.models.scoresheets import NAME_MAX, SheetError, start_sheet
 from companion.qr import qr_svg
 from companion.tokens import is_token
 from companion.views import is_htmx
@@ -57,7 +57,6 @@ from scoring.calendar import (
     trade_income,
 )
 from scoring.catalogue import BOAT_BY_ID, BUILDING_BY_ID, CHARACTER_BY_ID, STARTING_TILE_BY_ID
-from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
 
 WHO_COOKIE = "iki_who"
 WHO_DEFAULT = "a phone"
@@ -100,14 +99,18 @@ def _game_view(*, edit: bool) -> Callable[[GameView], Callable[[HttpRequest, str
 
 
 def _who(request: HttpRequest) -> str:
-    name = " ".join(unquote(request.COOKIES.get(WHO_COOKIE, "")).split())
-    return name[:NAME_MAX] if name else WHO_DEFAULT
+    """The name this phone signs its changes with; a cookie that is not a valid name is dropped (ignored)."""
+    try:
+        name = clean_text(unquote(request.COOKIES.get(WHO_COOKIE, "")))
+    except ValidationError:
+        return WHO_DEFAULT
+    return name if 0 < len(name) <= NAME_MAX else WHO_DEFAULT
 
 
 def _int_or_none(raw: str | None) -> int | None:
-    if raw is None or not re.fullmatch(r"-?\d{1,6}", raw.strip()):
-        return None
-    return int(raw)
+    """A whole number of at most 6 digits (a seat, a score, a version), else None."""
+    value = None if raw is None else whole_number(raw)
+    return value if value is not None and abs(value) < 10**6 else None
 
 
 def _state_context(
@@ -202,75 +205,46 @@ def _page_context(request: HttpRequest, game: Game, can_edit: bool) -> dict[str,
 # --- creating a game ----------------------------------------------------------------------------------------------
 
 
-def _new_form(
-    request: HttpRequest, values: dict[str, Any], errors: list[str], status: int = 200
-) -> HttpResponse:
-    rows = [
-        {
-            "n": i + 1,
-            "name": values.get(f"name{i + 1}", ""),
-            "colour": values.get(f"colour{i + 1}", COLOURS[i]),
-        }
-        for i in range(MAX_PLAYERS)
-    ]
-    context = {"rows": rows, "colours": COLOURS, "values": values, "errors": errors}
-    template = "games_new.html#form" if is_htmx(request) else "games_new.html"
+def _new_form(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpResponse:
+    context = {
+        "form": form,
+        "players": form,
+        "name_max": NAME_MAX,
+        "errors": form.messages() if form.is_bound else [],
+    }
+    template = "games_new.html#form" if request.htmx else "games_new.html"
     return render(request, template, context, status=status)
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 def games_new(request: HttpRequest) -> HttpResponse:
     """``/games/new/``: players (names, colours, seats), base or Akebono, Grand Master, seed; POST creates."""
-    if request.method in ("GET", "HEAD"):
+    if request.method != "POST":
         # A link from the setup page may carry its options: ?seed=K7MX2QPA&akebono=1&grand_master=1
-        wanted = {
+        initial = {
             "seed": request.GET.get("seed", "")[:20],
             "akebono": request.GET.get("akebono") == "1",
             "grand_master": request.GET.get("grand_master") == "1",
         }
-        return _new_form(request, wanted, [])
-    if request.method != "POST":
-        return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
+        return _new_form(request, NewGameForm(initial=initial))
     from setupgen import Options, OptionsError, SeedError, generate
 
-    post = request.POST
-    values: dict[str, Any] = {k: post.get(k, "")[:200] for k in post if k != "csrfmiddlewaretoken"}
-    values["akebono"] = post.get("akebono") == "1"
-    values["grand_master"] = post.get("grand_master") == "1"
-    errors: list[str] = []
-    players: list[NewPlayer] = []
-    for i in range(1, MAX_PLAYERS + 1):
-        name = " ".join(post.get(f"name{i}", "").split())
-        colour = post.get(f"colour{i}", "")
-        if not name:
-            continue
-        if len(name) > NAME_MAX:
-            errors.append(f"Player {i}: a name has at most {NAME_MAX} characters.")
-        if colour not in COLOURS:
-            errors.append(f"Player {i}: choose a colour from the list.")
-        players.append(NewPlayer(name, colour))
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        errors.append(f"IKI is played by 2 to 4 players: fill in 2 to 4 names (you gave {len(players)}).")
-    if len({p.name.casefold() for p in players}) != len(players):
-        errors.append("Give each player a different name.")
-    if len({p.colour for p in players}) != len(players):
-        errors.append("Give each player a different colour.")
-    setup: dict[str, Any] | None = None
-    if not errors:
-        try:
-            options = Options(
-                players=len(players), akebono=values["akebono"], grand_master=values["grand_master"]
-            )
-            seed = post.get("seed", "").strip() or None
-            setup = generate(options, seed=seed).to_json()
-        except (OptionsError, SeedError) as exc:
-            errors.append(f"{str(exc)[:1].upper()}{str(exc)[1:]}.".replace("..", "."))
-    if errors or setup is None:
-        return _new_form(request, values, errors, status=400)
+    form = NewGameForm(request.POST)
+    if not form.is_valid():
+        return _new_form(request, form, status=400)
+    data = form.cleaned_data
+    players = [NewPlayer(name, colour) for name, colour in form.players]
+    try:
+        options = Options(players=len(players), akebono=data["akebono"], grand_master=data["grand_master"])
+        setup = generate(options, seed=data["seed"].strip() or None).to_json()
+    except (OptionsError, SeedError) as exc:
+        form.add_error("seed" if isinstance(exc, SeedError) else None, ValidationError(str(exc)))
+        return _new_form(request, form, status=400)
     who = players[0].name
     game = create_game(
-        players=players, akebono=values["akebono"], grand_master=values["grand_master"], setup=setup, who=who
+        players=players, akebono=data["akebono"], grand_master=data["grand_master"], setup=setup, who=who
     )
-    if is_htmx(request):
+    if request.htmx:
         response = HttpResponse(status=204)
         response["HX-Redirect"] = reverse("game-share", args=[game.edit_token])
     else:
@@ -342,10 +316,11 @@ def game_change(request: HttpRequest, game: Game, can_edit: bool) -> HttpRespons
 @_game_view(edit=True)
 def game_who(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
     """Remember the name this phone signs its changes with (a cookie; changes nothing in the game)."""
-    name = " ".join(request.POST.get("who", "").split())
-    if not name or len(name) > NAME_MAX:
-        return _error(request, 400, f"Give this phone a name of 1 to {NAME_MAX} characters.")
-    return _remember_who(redirect("game", game.edit_token), name)
+    form = WhoForm(request.POST)
+    if not form.is_valid():
+        message = " ".join(form.errors["who"])
+        return _error(request, 400, f"This phone's name: {message}.")
+    return _remember_who(redirect("game", game.edit_token), form.cleaned_data["who"])
 
 
 @require_safe
@@ -392,24 +367,50 @@ def _scoring_setup(game: Game) -> dict[str, Any]:
 @require_POST
 @_game_view(edit=True)
 def game_end(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
-    """After New Year's Day: open the scoring walk-through with score track, firefighting, trade and setup."""
+    """After New Year's Day: open the scoring walk-through with score track, firefighting, trade and setup.
+
+    The players' names go through the start pages' one form (:class:`companion.forms.PlayersForm`). A game
+    whose stored names that form refuses (a game made when names could be longer) shows them filled in and
+    editable, then scores with the names the table confirms: never a dead end.
+    """
     if game.scoresheet is not None:
         return redirect(game.scoresheet)
     if not game.finished:
         return _error(request, 400, "The game is not over yet: play New Year's Day first.")
-    from companion.models.scoresheets import SheetError, start_sheet
-
     seats: list[Seat] = list(game.seats.all())
+    confirmed = "confirm-names" in request.POST
+    if confirmed:
+        form = PlayersForm(request.POST, rows=len(seats))
+    else:
+        stored = {f"name-{i}": s.name for i, s in enumerate(seats)} | {
+            f"colour-{i}": s.colour for i, s in enumerate(seats)
+        }
+        form = PlayersForm(stored, rows=len(seats))
+    if form.is_valid() and len(form.players) != len(seats):
+        form.add_error(
+            None, ValidationError(f"This game has {len(seats)} players: give each of them a name.")
+        )
+    if not form.is_valid():
+        context = {
+            "game": game,
+            "token": game.edit_token,
+            "players": form,
+            "name_max": NAME_MAX,
+            "errors": form.messages(),
+        }
+        return render(request, "games_end.html", context, status=400 if confirmed else 200)
+    names = [name for name, _ in form.players]
+    colours = [colour for _, colour in form.players]
     prefill: dict[str, dict[str, int]] = {}
-    for s in seats:
-        prefill[s.name] = {"score_track": s.score, "firefighting": s.firefighting}
+    for s, name in zip(seats, names, strict=True):
+        prefill[name] = {"score_track": s.score, "firefighting": s.firefighting}
         if game.akebono:
-            prefill[s.name]["trade"] = s.trade
-    by_seat = {s.seat: s.name for s in seats}
+            prefill[name]["trade"] = s.trade
+    by_seat = {s.seat: name for s, name in zip(seats, names, strict=True)}
     try:
         sheet = start_sheet(
-            names=[s.name for s in seats],
-            colours=[s.colour for s in seats],
+            names=names,
+            colours=colours,
             akebono=game.akebono,
             setup=_scoring_setup(game),
             prefill=prefill,

@@ -23,7 +23,7 @@ from html import escape
 from typing import Any, Final
 from urllib.parse import urlencode
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import get_script_prefix, path, register_converter, reverse
@@ -31,12 +31,10 @@ from django.utils.safestring import SafeString
 from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import HttpResponseClientRedirect, reswap
 
+from companion.forms import ScoreStartForm, whole_number
 from companion.models.scoresheets import (
-    COLOURS,
-    MAX_NAME_LENGTH,
     MAX_NUMBER,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
+    NAME_MAX,
     Change,
     ScoreSheet,
     SheetBusy,
@@ -262,19 +260,18 @@ _STACK_NAME: Final = re.compile(r"^stack-p(\d)$")
 
 
 def _player_index(raw: str, count: int) -> int:
-    if not raw.isdigit() or int(raw) >= count:
+    index = whole_number(raw)
+    if index is None or not 0 <= index < count:
         raise BadInput(f"There is no player number {quote(raw)} on this sheet.")
-    return int(raw)
+    return index
 
 
 def _int(raw: str, what: str) -> int:
-    text = raw.strip()
-    if not text:
+    if not raw.strip():
         return 0
-    try:
-        value = int(text)
-    except ValueError:
-        raise BadInput(f"{what}: enter a whole number, not {quote(raw)}.") from None
+    value = whole_number(raw)
+    if value is None:
+        raise BadInput(f"{what}: enter a whole number, not {quote(raw)}.")
     if abs(value) > MAX_NUMBER:
         raise BadInput(f"{what}: {value} is far beyond anything a game of IKI reaches.")
     return value
@@ -1541,26 +1538,15 @@ def _setup_from_seed(
     return out, setup.seed
 
 
-def start_form_context(post: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    post = post or {}
-    rows = []
-    for i in range(MAX_PLAYERS):
-        rows.append(
-            {
-                "index": i,
-                "name": post.get(f"name-{i}", ""),
-                "colour": post.get(f"colour-{i}", COLOURS[i]),
-            }
-        )
-    picked_b = set(post.get("buildings", []))
-    picked_p = set(post.get("personalities", []))
-    return {
-        "rows": rows,
-        "colours": COLOURS,
-        "akebono": post.get("edition") == "akebono",
-        "seed": post.get("seed", ""),
-        "grand_master": bool(post.get("grand_master")),
-        "setup_kind": post.get("setup_kind", "none"),
+def _start_page(request: HttpRequest, form: ScoreStartForm, status: int = 200) -> HttpResponse:
+    picked_b = set(form["buildings"].value() or [])
+    picked_p = set(form["personalities"].value() or [])
+    context = {
+        "form": form,
+        "players": form,
+        "name_max": NAME_MAX,
+        "errors": form.messages() if form.is_bound else [],
+        "akebono": form["edition"].value() == "akebono",
         "buildings": [
             {
                 "id": b.id,
@@ -1580,60 +1566,37 @@ def start_form_context(post: Mapping[str, Any] | None = None) -> dict[str, Any]:
             }
             for s in SEASONS
         ],
-        "max_name": MAX_NAME_LENGTH,
     }
-
-
-def _start_input(request: HttpRequest) -> dict[str, Any]:
-    data: dict[str, Any] = {k: request.POST.get(k, "") for k in request.POST}
-    data["buildings"] = request.POST.getlist("buildings")
-    data["personalities"] = request.POST.getlist("personalities")
-    return data
+    return render(request, "scorepad_start.html", context, status=status)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def new(request: HttpRequest) -> HttpResponse:
     """``/score/``: quick score. 2-4 names and colours, base or Akebono, and optionally what was in play."""
     if request.method != "POST":
-        return render(request, "scorepad_start.html", start_form_context())
-    data = _start_input(request)
-    names, colours = [], []
-    for i in range(MAX_PLAYERS):
-        name = str(data.get(f"name-{i}", "")).strip()
-        if name:
-            names.append(name)
-            colours.append(str(data.get(f"colour-{i}", "")))
-    akebono = data.get("edition") == "akebono"
-    kind = data.get("setup_kind", "none")
+        return _start_page(request, ScoreStartForm())
+    form = ScoreStartForm(request.POST)
+    if not form.is_valid():
+        return _start_page(request, form, status=400)
+    data = form.cleaned_data
+    names = [name for name, _ in form.players]
+    colours = [colour for _, colour in form.players]
+    akebono = data["edition"] == "akebono"
+    seed = None
+    setup: dict[str, Any] | None = None
     try:
-        if data.get("edition", "base") not in {"base", "akebono"}:
-            raise SheetError("edition", "Choose the base game or Akebono.")
-        if len(names) < MIN_PLAYERS:
-            raise SheetError("names", "Write the names of 2 to 4 players.")
-        seed = None
-        setup: dict[str, Any] | None = None
-        if kind == "seed":
+        if data["setup_kind"] == "seed":
             setup, seed = _setup_from_seed(
-                str(data.get("seed", "")), len(names), akebono, bool(data.get("grand_master")) and akebono
+                data["seed"], len(names), akebono, data["grand_master"] and akebono
             )
-        elif kind == "pick":  # either list may be left empty: only what is ticked is known
+        elif data["setup_kind"] == "pick":  # either list may be left empty: only what is ticked is known
             setup = {"buildings": data["buildings"]} if data["buildings"] else {}
             if akebono and data["personalities"]:
                 setup["personalities"] = data["personalities"]
-            if not setup:
-                raise SheetError(
-                    "setup_kind", "Tick the buildings or personalities in play, or choose Not given."
-                )
-        elif kind != "none":
-            raise SheetError(
-                "setup_kind", "Choose how to give the setup: none, a seed code, or what was in play."
-            )
         sheet = start_sheet(names=names, colours=colours, akebono=akebono, setup=setup, seed=seed)
     except SheetError as exc:
-        context = start_form_context(data)
-        context["error"] = exc.message
-        context["error_field"] = exc.field
-        return render(request, "scorepad_start.html", context, status=400)
+        form.add_error("seed" if exc.field == "seed" else None, ValidationError(exc.message))
+        return _start_page(request, form, status=400)
     return HttpResponseRedirect(sheet.get_absolute_url())
 
 

@@ -27,9 +27,9 @@ def _game(akebono: bool = True) -> Game:
 
 def test_create_share_and_track_in_the_browser(live_server: Any, page: Any, screenshot: Any) -> None:
     page.goto(live_server.url + "/games/new/")
-    page.fill("#name1", "Anaïs")
-    page.fill("#name2", "David")
-    page.fill("#name3", "Dominique")
+    page.fill("#name-0", "Anaïs")
+    page.fill("#name-1", "David")
+    page.fill("#name-2", "Dominique")
     page.check("input[name=akebono]")
     screenshot(page, "games-new")
     page.click("text=Create the game")

@@ -44,7 +44,7 @@ def test_new_game_form(client: Client, htmx: bool) -> None:
     html = response.content.decode()
     assert 'id="new-game"' in html
     assert ("<html" in html) is not htmx
-    assert 'for="name1"' in html
+    assert 'for="name-0"' in html
 
 
 def test_new_game_form_takes_the_setup_options_from_the_query(client: Client) -> None:
@@ -56,10 +56,10 @@ def test_new_game_form_takes_the_setup_options_from_the_query(client: Client) ->
 
 def test_create_a_game_stores_the_setup_and_opens_the_share_page(client: Client) -> None:
     form = {
-        "name1": " Anaïs ",
-        "colour1": "red",
-        "name2": "David",
-        "colour2": "blue",
+        "name-0": " Anaïs ",
+        "colour-0": "red",
+        "name-1": "David",
+        "colour-1": "blue",
         "akebono": "1",
         "seed": "k7mx2qpa",
     }
@@ -79,7 +79,7 @@ def test_create_a_game_stores_the_setup_and_opens_the_share_page(client: Client)
 
 def test_create_with_htmx_redirects_by_header(client: Client) -> None:
     response = client.post(
-        "/games/new/", {"name1": "A", "colour1": "red", "name2": "B", "colour2": "blue"}, **HX
+        "/games/new/", {"name-0": "A", "colour-0": "red", "name-1": "B", "colour-1": "blue"}, **HX
     )
     assert response.status_code == 204
     assert response["HX-Redirect"].endswith("/share")
@@ -88,25 +88,25 @@ def test_create_with_htmx_redirects_by_header(client: Client) -> None:
 @pytest.mark.parametrize(
     ("form", "message"),
     [
-        ({"name1": "Anaïs", "colour1": "red"}, "2 to 4 players"),
-        ({"name1": "A", "colour1": "red", "name2": "a", "colour2": "blue"}, "different name"),
-        ({"name1": "A", "colour1": "red", "name2": "B", "colour2": "red"}, "different colour"),
-        ({"name1": "A", "colour1": "pink", "name2": "B", "colour2": "red"}, "colour from the list"),
-        ({"name1": "A" * 41, "colour1": "red", "name2": "B", "colour2": "blue"}, "at most 40"),
+        ({"name-0": "Anaïs", "colour-0": "red"}, "2 to 4 players"),
+        ({"name-0": "A", "colour-0": "red", "name-1": "a", "colour-1": "blue"}, "different name"),
+        ({"name-0": "A", "colour-0": "red", "name-1": "B", "colour-1": "red"}, "different colour"),
+        ({"name-0": "A", "colour-0": "pink", "name-1": "B", "colour-1": "red"}, "colour from the list"),
+        ({"name-0": "A" * 25, "colour-0": "red", "name-1": "B", "colour-1": "blue"}, "at most 24"),
         (
             {
-                "name1": "A",
-                "colour1": "red",
-                "name2": "B",
-                "colour2": "blue",
-                "name3": "C",
-                "colour3": "green",
+                "name-0": "A",
+                "colour-0": "red",
+                "name-1": "B",
+                "colour-1": "blue",
+                "name-2": "C",
+                "colour-2": "green",
                 "akebono": "1",
                 "grand_master": "1",
             },
             "Grand Master",
         ),
-        ({"name1": "A", "colour1": "red", "name2": "B", "colour2": "blue", "seed": "!!"}, "eed"),
+        ({"name-0": "A", "colour-0": "red", "name-1": "B", "colour-1": "blue", "seed": "!!"}, "eed"),
     ],
 )
 @pytest.mark.parametrize("htmx", [False, True])

@@ -18,8 +18,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def _start(page: Any, base: str, names: tuple[str, str] = ("Anaïs", "David")) -> str:
     page.goto(base + "/score/")
-    page.get_by_label("Player 1").fill(names[0])
-    page.get_by_label("Player 2").fill(names[1])
+    page.get_by_label("Player 1", exact=True).fill(names[0])
+    page.get_by_label("Player 2", exact=True).fill(names[1])
     page.locator("#colour-1").select_option("blue")
     page.get_by_role("button", name="Start scoring").click()
     page.wait_for_url(re.compile(r"/score/[A-Za-z0-9_-]{20,}/track/$"))
@@ -214,8 +214,8 @@ def test_akebono_with_a_seed_offers_only_what_was_in_play(
     setup = generate(Options(players=2, akebono=True), seed="K7MX2QPA")
     assert setup.akebono is not None
     page.goto(live_server.url + "/score/")
-    page.get_by_label("Player 1").fill("Aya")
-    page.get_by_label("Player 2").fill("Ben")
+    page.get_by_label("Player 1", exact=True).fill("Aya")
+    page.get_by_label("Player 2", exact=True).fill("Ben")
     page.locator("#colour-1").select_option("green")
     page.get_by_text("IKI + Akebono").click()
     page.get_by_label("The setup's seed code").check()

@@ -10,20 +10,18 @@ from __future__ import annotations
 import copy
 import re
 from collections import deque
-from typing import Any
 from urllib.parse import urldefrag, urlparse
 
 import pytest
-from django.apps import apps
 from django.test import Client
 
-from companion.models.games import Game, NewPlayer, create_game
+from companion.models.games import Game
 from companion.models.scoresheets import ScoreSheet
 from companion.models.setup_progress import SetupProgress
 from companion.tokens import TOKEN_RE
 from companion.views.setup import new_table
 from scoring.examples import WORKED_EXAMPLE
-from setupgen import Options, generate
+from tests.factories import db_snapshot, make_game
 
 pytestmark = pytest.mark.django_db
 
@@ -32,15 +30,7 @@ TOKEN_IN_TEXT = re.compile(r"[A-Za-z0-9_-]{22,64}")
 
 
 def _finished_game_with_a_sheet(client: Client) -> Game:
-    setup = generate(Options(players=3, akebono=True), seed="K7MX2QPA")
-    game = create_game(
-        players=[NewPlayer("Anaïs", "red"), NewPlayer("Ben", "blue"), NewPlayer("Chie", "green")],
-        akebono=True,
-        grand_master=False,
-        setup=setup.to_json(),
-        who="test",
-    )
-    Game.objects.filter(pk=game.pk).update(month=13, finished=True)
+    game = make_game(akebono=True, finished=True)
     assert client.post(f"/games/{game.edit_token}/end").status_code == 302
     game.refresh_from_db()
     assert game.scoresheet is not None
@@ -49,17 +39,6 @@ def _finished_game_with_a_sheet(client: Client) -> Game:
 
 def _scored_sheet() -> ScoreSheet:
     return ScoreSheet.objects.create(table=copy.deepcopy(WORKED_EXAMPLE), colours=["red", "blue"])
-
-
-def _snapshot() -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every model of the app, as values: what "nothing changed" compares."""
-    return {
-        model.__name__: sorted(
-            tuple(str(v) for v in row)
-            for row in model.objects.values_list()  # type: ignore[attr-defined]
-        )
-        for model in apps.get_app_config("companion").get_models()
-    }
 
 
 def _crawl(client: Client, start: str) -> tuple[set[str], str]:
@@ -97,7 +76,7 @@ def test_every_write_reached_from_a_view_only_link_is_refused(client: Client) ->
     tokens = {t for t in TOKEN_IN_TEXT.findall(text) if TOKEN_RE.fullmatch(t)}
     assert {game.view_token, sheet.view_token} <= tokens
 
-    before = _snapshot()
+    before = db_snapshot()
     writes = []
     for token in sorted(tokens):
         writes += [
@@ -123,7 +102,7 @@ def test_every_write_reached_from_a_view_only_link_is_refused(client: Client) ->
             if url.startswith("/setup/ticks"):
                 assert response.status_code == 403
                 assert "cannot save ticks" in body
-    assert _snapshot() == before
+    assert db_snapshot() == before
 
 
 def test_a_sheet_view_page_shows_the_result_and_the_pdf_and_nothing_that_writes(client: Client) -> None:

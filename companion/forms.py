@@ -1,0 +1,220 @@
+"""Forms shared by every start page: the players (names and colours) and the name a phone signs its changes with.
+
+One form, one limit, one set of messages, so a game tracked for an evening can always be scored: the name limit is
+what the PDF score pad fits (:data:`NAME_MAX`). Text fields refuse what a person never types and a page cannot show
+safely: control characters (Unicode Cc; a tab or a newline is folded into a space) and the bidi overrides that
+reorder what follows them.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterator
+from typing import Any, Final
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from companion.models.scoresheets import COLOURS, NAME_MAX
+from scoring import catalogue as cat
+from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
+
+BIDI_CONTROLS: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Embeddings, overrides and isolates (U+202A-202E, U+2066-2069): they reorder the text after them on a page."""
+
+
+FOLDED: Final = str.maketrans("\t\n\r", "   ")
+"""The control characters a person does type in a name field (pasting, a phone's return key): one space each."""
+
+
+def clean_text(value: str) -> str:
+    """A typed text as it is stored: tabs and newlines folded into single spaces, the ends trimmed. Any other
+    control character or a bidi override raises a :class:`ValidationError` naming it."""
+    text = value.translate(FOLDED)
+    for ch in text:
+        if unicodedata.category(ch) == "Cc":
+            raise ValidationError(
+                "the name holds a control character (U+%(code)04X) that cannot be shown: type it again",
+                code="control-character",
+                params={"code": ord(ch)},
+            )
+        if ch in BIDI_CONTROLS:
+            raise ValidationError(
+                "the name holds a direction-override character (U+%(code)04X): type it again without it",
+                code="bidi-control",
+                params={"code": ord(ch)},
+            )
+    return " ".join(text.split())
+
+
+def whole_number(text: str) -> int | None:
+    """A typed whole number, or None. Digits ``int()`` reads count as their number (a Japanese keyboard's
+    full-width ``３``, Arabic-Indic ``٣``); characters that only look like digits (``²``, ``⑤``) do not."""
+    text = text.strip()
+    if not text or len(text) > 12:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+class NameField(forms.CharField):
+    """A person's name: spaces folded, at most :data:`NAME_MAX` characters, nothing hidden in it."""
+
+    default_error_messages = {  # noqa: RUF012 (Django's own convention for a field's messages)
+        "max_length": "a name has at most %(limit_value)d characters (this one has %(show_value)d)",
+        "required": "give a name",
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", NAME_MAX)
+        kwargs.setdefault("strip", False)
+        super().__init__(**kwargs)
+
+    def to_python(self, value: Any) -> str:
+        return clean_text(super().to_python(value))
+
+    def widget_attrs(self, widget: forms.Widget) -> dict[str, Any]:
+        return {**super().widget_attrs(widget), "autocomplete": "off"}
+
+
+class PlayersForm(forms.Form):
+    """2-4 players in seating order: ``name-0`` .. ``name-3`` and ``colour-0`` .. ``colour-3``; empty rows are
+    skipped. Names differ (ignoring case), colours differ. Every message names the player's row."""
+
+    def __init__(self, *args: Any, rows: int = MAX_PLAYERS, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "%s")  # ids are the field names: name-0, colour-0
+        super().__init__(*args, **kwargs)
+        self.row_count = rows
+        for i in range(rows):
+            self.fields[f"name-{i}"] = NameField(required=False, label=f"Player {i + 1}")
+            self.fields[f"colour-{i}"] = forms.ChoiceField(
+                choices=[(c, c.capitalize()) for c in COLOURS],
+                initial=COLOURS[i],
+                required=False,
+                label="Colour",
+                error_messages={"invalid_choice": "choose a colour from the list"},
+            )
+
+    def rows(self) -> Iterator[tuple[int, forms.BoundField, forms.BoundField]]:
+        """(index, name field, colour field) of each row, for the template."""
+        for i in range(self.row_count):
+            yield i, self[f"name-{i}"], self[f"colour-{i}"]
+
+    def add_error(self, field: str | None, error: Any) -> None:
+        """A field's message starts with its row ("Player 2: a name has at most 24 characters")."""
+        if (
+            field is not None
+            and field.partition("-")[0] in ("name", "colour")
+            and isinstance(error, ValidationError)
+        ):
+            row = int(field.rpartition("-")[2]) + 1
+            error = ValidationError([f"Player {row}: {message}." for message in error.messages])
+        super().add_error(field, error)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        players = []
+        for i in range(self.row_count):
+            name = data.get(f"name-{i}") or ""
+            if not name:
+                continue
+            colour = data.get(f"colour-{i}") or ""
+            if not colour and f"colour-{i}" not in self.errors:
+                self.add_error(f"colour-{i}", ValidationError("choose a colour from the list"))
+            players.append((name, colour))
+        if self.errors:
+            return data
+        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+            raise ValidationError(
+                f"IKI is played by {MIN_PLAYERS} to {MAX_PLAYERS} players: fill in {MIN_PLAYERS} to "
+                f"{MAX_PLAYERS} names (you gave {len(players)}).",
+                code="player-count",
+            )
+        if len({name.casefold() for name, _ in players}) != len(players):
+            raise ValidationError("Give each player a different name.", code="same-name")
+        if len({colour for _, colour in players}) != len(players):
+            raise ValidationError("Give each player a different colour.", code="same-colour")
+        data["players"] = players
+        return data
+
+    @property
+    def players(self) -> list[tuple[str, str]]:
+        """(name, colour) of each filled row, in seating order, once the form is valid."""
+        players: list[tuple[str, str]] = self.cleaned_data["players"]
+        return players
+
+    def messages(self) -> list[str]:
+        """Every message of the form, in the order of the page."""
+        return [m for field in (*self.fields, "__all__") for m in self.errors.get(field, [])]
+
+
+class WhoForm(forms.Form):
+    """The name this phone signs its changes with."""
+
+    who = NameField(label="This phone's name")
+
+
+class NewGameForm(PlayersForm):
+    """A tracked game: the players, base or Akebono, the Grand Master variant, and optionally a setup's seed."""
+
+    akebono = forms.BooleanField(required=False)
+    grand_master = forms.BooleanField(required=False)
+    seed = forms.CharField(
+        required=False, max_length=40, error_messages={"max_length": "a seed has 8 characters"}
+    )
+
+    def add_error(self, field: str | None, error: Any) -> None:
+        if field == "seed" and isinstance(error, ValidationError):
+            error = ValidationError([f"Setup code: {message}." for message in error.messages])
+        super().add_error(field, error)
+
+
+class ScoreStartForm(PlayersForm):
+    """The walk-through's start (quick score): the players, base or Akebono, and optionally what was in play,
+    as a setup's seed or as the ticked buildings and personalities."""
+
+    edition = forms.ChoiceField(
+        choices=[("base", "IKI (base game)"), ("akebono", "IKI + Akebono")],
+        initial="base",
+        error_messages={
+            "invalid_choice": "Choose the base game or Akebono.",
+            "required": "Choose the base game or Akebono.",
+        },
+    )
+    setup_kind = forms.ChoiceField(
+        choices=[("none", "Not given"), ("seed", "The setup's seed code"), ("pick", "Tick what was in play")],
+        initial="none",
+        required=False,
+        error_messages={
+            "invalid_choice": "Choose how to give the setup: none, a seed code, or what was in play."
+        },
+    )
+    seed = forms.CharField(
+        required=False, max_length=40, error_messages={"max_length": "Seed code: a seed has 8 characters."}
+    )
+    grand_master = forms.BooleanField(required=False)
+    buildings = forms.MultipleChoiceField(
+        choices=[(b.id, b.name) for b in cat.BUILDINGS],
+        required=False,
+        error_messages={"invalid_choice": "Setup: one of the ticked buildings is not a known building."},
+    )
+    personalities = forms.MultipleChoiceField(
+        choices=[(p.id, p.name) for p in cat.PERSONALITIES],
+        required=False,
+        error_messages={
+            "invalid_choice": "Setup: one of the ticked personalities is not a known personality."
+        },
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        kind = data.get("setup_kind") or "none"
+        data["setup_kind"] = kind
+        if kind == "pick" and not data.get("buildings") and not data.get("personalities"):
+            self.add_error(
+                "setup_kind",
+                ValidationError("Tick the buildings or personalities in play, or choose Not given."),
+            )
+        return data
