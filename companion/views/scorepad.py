@@ -27,7 +27,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import get_script_prefix, path, register_converter, reverse
 from django.utils.safestring import SafeString
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 from django_htmx.http import HttpResponseClientRedirect, reswap
 
 from companion.caches import put
@@ -1302,7 +1302,7 @@ def step_url(sheet: ScoreSheet, slug: str) -> str:
 # --- views -------------------------------------------------------------------------------------------------------
 
 
-@require_http_methods(["GET", "HEAD"])
+@require_safe
 def sheet_start(request: HttpRequest, token: str) -> HttpResponse:
     sheet = _sheet(token)
     return HttpResponseRedirect(step_url(sheet, STEPS[0].slug))
@@ -1399,7 +1399,7 @@ def _result_url(sheet: ScoreSheet) -> str:
     return reverse("scorepad-result", args=[sheet.token])
 
 
-@require_GET
+@require_safe
 def result(request: HttpRequest, token: str) -> HttpResponse:
     sheet = _sheet(token)
     table = sheet.read()
@@ -1459,7 +1459,7 @@ def _error_page(request: HttpRequest, status: int, message: str) -> HttpResponse
     return render(request, "error.html", {"status": status, "message": message}, status=status)
 
 
-@require_GET
+@require_safe
 def pad_pdf(request: HttpRequest, token: str) -> HttpResponse:
     """The filled score pad of a scored sheet (the other helper's ``filled_pad`` draws it)."""
     sheet = _sheet(token)
