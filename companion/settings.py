@@ -2,7 +2,8 @@
 
 SQLite (``db.sqlite3`` beside ``manage.py``) is the embedded default; a shared deployment sets ``DATABASE_URL``
 (for example ``postgres://iki:iki@127.0.0.1:5432/iki``). Debug pages are off unless ``DJANGO_DEBUG=1``
-(players at the table should never see a traceback); set ``DJANGO_SECRET_KEY`` for a shared deployment.
+(players at the table should never see a traceback); server errors are logged to stderr. Set
+``DJANGO_SECRET_KEY`` for a shared deployment.
 """
 
 from __future__ import annotations
@@ -85,3 +86,15 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+
+# A server error's traceback goes to stderr (gunicorn's error log, runserver's console); without this Django
+# logs a 500 only to ADMINS by mail, that is nowhere. 4xx answers are not logged: hostile requests would flood it.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "stderr": {"format": "[{asctime}] [{process}] [{levelname}] {name}: {message}", "style": "{"}
+    },
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "stderr"}},
+    "loggers": {"django": {"handlers": ["stderr"], "level": "ERROR"}},
+}
