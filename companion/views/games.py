@@ -21,6 +21,7 @@ from urllib.parse import quote, unquote
 
 import qrcode
 import qrcode.image.svg
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
@@ -282,7 +283,13 @@ def games_new(request: HttpRequest) -> HttpResponse:
 
 def _remember_who(response: HttpResponse, who: str) -> HttpResponse:
     """This phone signs its changes as ``who`` (a cookie kept for a month)."""
-    response.set_cookie(WHO_COOKIE, quote(who), max_age=60 * 60 * 24 * 30, samesite="Lax")
+    response.set_cookie(
+        WHO_COOKIE,
+        quote(who),
+        max_age=60 * 60 * 24 * 30,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+    )
     return response
 
 
