@@ -118,7 +118,8 @@ WHITENOISE_AUTOREFRESH = DEBUG
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 
 # A server error's traceback goes to stderr (gunicorn's error log, runserver's console); without this Django
-# logs a 500 only to ADMINS by mail, that is nowhere. 4xx answers are not logged: hostile requests would flood it.
+# logs a 500 only to ADMINS by mail, that is nowhere. Only 5xx: the 4xx answers and django.security's refusals
+# (a stranger's Host header) stay unlogged, so hostile requests cannot flood the log.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -126,5 +127,5 @@ LOGGING = {
         "stderr": {"format": "[{asctime}] [{process}] [{levelname}] {name}: {message}", "style": "{"}
     },
     "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "stderr"}},
-    "loggers": {"django": {"handlers": ["stderr"], "level": "ERROR"}},
+    "loggers": {"django.request": {"handlers": ["stderr"], "level": "ERROR", "propagate": False}},
 }

@@ -97,10 +97,21 @@ def test_a_server_error_is_logged_to_stderr_with_its_traceback(
     assert "RuntimeError: forced for the log test" in done.stderr
 
 
-def test_answers_refused_with_a_4xx_are_not_logged(tmp_path: Path) -> None:
-    code = "import django; django.setup(); from django.test import Client; Client().get('/no/such/page')"
-    done = run(tmp_path, "-c", code)
+_REFUSED = """
+import django
+django.setup()
+from django.test import Client
+ours = Client(HTTP_HOST="iki.example.org", HTTP_X_FORWARDED_PROTO="https")
+print(ours.get("/no/such/page").status_code, Client().get("/", HTTP_HOST="evil.example.com").status_code)
+"""
+
+
+@pytest.mark.parametrize("environ", [{}, PUBLIC])
+def test_answers_refused_with_a_4xx_are_not_logged(tmp_path: Path, environ: dict[str, str]) -> None:
+    """A stranger's requests (unknown pages, a host the app does not serve) cannot fill the log."""
+    done = run(tmp_path, "-c", _REFUSED, **environ)
     assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["404", "400" if environ else "200"]
     assert done.stderr == ""
 
 
