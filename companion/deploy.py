@@ -50,16 +50,13 @@ def secret_key(environ: Mapping[str, str], directory: Path) -> str:
         return given
     path = directory / SECRET_KEY_FILE
     if not path.exists():
-        directory.mkdir(parents=True, exist_ok=True)
-        fd, candidate = tempfile.mkstemp(dir=directory, prefix=f".{SECRET_KEY_FILE}-")  # mode 0600
         try:
-            with os.fdopen(fd, "w") as out:
-                out.write(secrets.token_urlsafe(50) + "\n")
-            os.link(candidate, path)
-        except FileExistsError:
-            pass  # another process made it first
-        finally:
-            os.unlink(candidate)
+            _make_key(path)
+        except OSError as exc:
+            raise ImproperlyConfigured(
+                f"Cannot keep a secret key in {path} ({exc.strerror or exc}): make {directory} writable by "
+                "the server, or set DJANGO_SECRET_KEY."
+            ) from exc
     key = path.read_text().strip()
     if len(key) < 50:
         raise ImproperlyConfigured(
@@ -67,3 +64,16 @@ def secret_key(environ: Mapping[str, str], directory: Path) -> str:
             "or set DJANGO_SECRET_KEY."
         )
     return key
+
+
+def _make_key(path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, candidate = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-")  # mode 0600
+    try:
+        with os.fdopen(fd, "w") as out:
+            out.write(secrets.token_urlsafe(50) + "\n")
+        os.link(candidate, path)
+    except FileExistsError:
+        pass  # another process made it first
+    finally:
+        os.unlink(candidate)

@@ -152,6 +152,13 @@ def test_a_damaged_key_file_stops_the_start(tmp_path: Path) -> None:
     assert "delete it" in message
 
 
+def test_a_folder_the_server_cannot_write_stops_the_start(tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("")
+    message = refused(tmp_path, DATABASE_URL=f"sqlite:///{tmp_path / 'a-file' / 'db.sqlite3'}")
+    assert message.startswith(f"Cannot keep a secret key in {tmp_path / 'a-file' / 'secret-key'} (")
+    assert message.endswith("or set DJANGO_SECRET_KEY.")
+
+
 # --- item 8: two ways to serve ---------------------------------------------------------------------------------
 
 _SECURITY = (
