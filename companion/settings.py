@@ -2,7 +2,11 @@
 
 SQLite (``db.sqlite3`` beside ``manage.py``) is the embedded default; a shared deployment sets ``DATABASE_URL``
 (for example ``postgres://iki:iki@127.0.0.1:5432/iki``). Debug pages are off unless ``DJANGO_DEBUG=1``
-(players at the table should never see a traceback); set ``DJANGO_SECRET_KEY`` for a shared deployment.
+(players at the table should never see a traceback); server errors are logged to stderr.
+
+Two ways to serve (README, "Serving"): at the table on a LAN (plain HTTP, any host name, the default), or public
+behind a TLS proxy with ``DJANGO_HTTPS=1`` (HSTS, the HTTPS redirect, secure cookies; ``DJANGO_ALLOWED_HOSTS``
+required). The secret key is ``DJANGO_SECRET_KEY`` or one made on the first start (``companion/deploy.py``).
 """
 
 from __future__ import annotations
@@ -11,13 +15,37 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from companion import deploy
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-DEBUG = os.environ.get("DJANGO_DEBUG", "0") == "1"
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-secret-key-not-for-a-shared-deployment")
-ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "*").split(",") if h]
-CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+DEBUG = deploy.flag(os.environ, "DJANGO_DEBUG")
+HTTPS = deploy.flag(os.environ, "DJANGO_HTTPS")  # public, behind a TLS proxy
+# On a LAN the phones reach the app by whatever IP the laptop has today: any host name.
+ALLOWED_HOSTS = deploy.names(os.environ, "DJANGO_ALLOWED_HOSTS", default="" if HTTPS else "*")
+CSRF_TRUSTED_ORIGINS = deploy.names(os.environ, "DJANGO_CSRF_TRUSTED_ORIGINS")
+
+if HTTPS:
+    if not ALLOWED_HOSTS or "*" in ALLOWED_HOSTS:
+        raise ImproperlyConfigured(
+            "DJANGO_HTTPS=1 serves the public: set DJANGO_ALLOWED_HOSTS to the names the app is reached by "
+            "(comma-separated, e.g. DJANGO_ALLOWED_HOSTS=iki.example.org), not '*'."
+        )
+    if DEBUG:
+        raise ImproperlyConfigured("DJANGO_HTTPS=1 serves the public: debug pages (DJANGO_DEBUG=1) stay off.")
+    # The proxy terminates TLS and says so in X-Forwarded-Proto; gunicorn listens on 127.0.0.1 only, so no one
+    # else can send that header.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the proxy's or a monitor's check, sent to gunicorn directly
+    SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    # Asking browsers to preload the domain is its owner's commitment, not the app's.
+    SILENCED_SYSTEM_CHECKS = ["security.W021"]
+# Secure cookies in the public mode: CSRF's, and the app's own ("who" of companion/views/games.py).
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
 
 INSTALLED_APPS = [
     "django.contrib.contenttypes",
@@ -71,6 +99,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # every request: opening a connection costs several times a poll's query.
     DATABASES["default"].setdefault("OPTIONS", {}).update(_SQLITE_OPTIONS)
 
+# No key in the code: DJANGO_SECRET_KEY, or one made on the first start and kept beside the SQLite database.
+SECRET_KEY = deploy.secret_key(os.environ, deploy.key_directory(DATABASES["default"], BASE_DIR))
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "en"
@@ -85,3 +116,16 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+
+# A server error's traceback goes to stderr (gunicorn's error log, runserver's console); without this Django
+# logs a 500 only to ADMINS by mail, that is nowhere. Only 5xx: the 4xx answers and django.security's refusals
+# (a stranger's Host header) stay unlogged, so hostile requests cannot flood the log.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "stderr": {"format": "[{asctime}] [{process}] [{levelname}] {name}: {message}", "style": "{"}
+    },
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "stderr"}},
+    "loggers": {"django.request": {"handlers": ["stderr"], "level": "ERROR", "propagate": False}},
+}

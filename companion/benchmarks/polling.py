@@ -24,6 +24,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from urllib.parse import urlencode
 
+from django.conf import settings
+
 from companion.benchmarks import Report
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -51,7 +53,15 @@ def served(
     SQLite file database is created and migrated. ``config``: a gunicorn config (``-c``, e.g. server hooks as
     ``python:module``); ``environ``: more environment for gunicorn. gunicorn is always stopped on exit."""
     with tempfile.TemporaryDirectory(prefix="iki-serve-") as tmp:
-        env = dict(os.environ, DJANGO_DEBUG="0", DJANGO_SETTINGS_MODULE="companion.settings", **environ)
+        # The caller's secret key, as every server of one deployment shares it: links it signs (a setup's table
+        # code) are the server's own.
+        env = dict(
+            os.environ,
+            DJANGO_DEBUG="0",
+            DJANGO_SETTINGS_MODULE="companion.settings",
+            DJANGO_SECRET_KEY=settings.SECRET_KEY,
+            **environ,
+        )
         env["DATABASE_URL"] = database_url or f"sqlite:///{Path(tmp) / 'db.sqlite3'}"
         if database_url is None:
             subprocess.run(

@@ -8,7 +8,7 @@ from functools import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import path
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from companion.views.errors import json_error
 from scoring import InputError, evaluate
@@ -45,7 +45,7 @@ def _catalogue_bytes() -> bytes:
     return json.dumps(catalogue_json(), ensure_ascii=False).encode()
 
 
-@require_GET
+@require_safe
 def catalogue(request: HttpRequest) -> HttpResponse:
     """``GET /api/v1/catalogue``: every component with its id, name, kind, season/month, type and scoring."""
     response = HttpResponse(_catalogue_bytes(), content_type="application/json")

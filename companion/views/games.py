@@ -18,6 +18,7 @@ from functools import wraps
 from typing import Any
 from urllib.parse import quote, unquote
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -254,7 +255,13 @@ def games_new(request: HttpRequest) -> HttpResponse:
 
 def _remember_who(response: HttpResponse, who: str) -> HttpResponse:
     """This phone signs its changes as ``who`` (a cookie kept for a month)."""
-    response.set_cookie(WHO_COOKIE, quote(who), max_age=60 * 60 * 24 * 30, samesite="Lax")
+    response.set_cookie(
+        WHO_COOKIE,
+        quote(who),
+        max_age=60 * 60 * 24 * 30,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+    )
     return response
 
 

@@ -1292,7 +1292,7 @@ def step_url(sheet: ScoreSheet, slug: str) -> str:
 # --- views -------------------------------------------------------------------------------------------------------
 
 
-@require_http_methods(["GET", "HEAD"])
+@require_safe
 def sheet_start(request: HttpRequest, token: str) -> HttpResponse:
     sheet = _sheet(token)
     return HttpResponseRedirect(step_url(sheet, STEPS[0].slug))

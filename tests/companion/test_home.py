@@ -40,3 +40,15 @@ def test_unknown_api_address_is_json(client: Client) -> None:
     response = client.get("/api/v2/score")
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "not-found"
+
+
+def test_every_page_names_its_icon_and_favicon_ico_leads_to_it(client: Client) -> None:
+    """Issue 10, item 9: browsers ask for /favicon.ico on every page; it was a 404 each time."""
+    for url in ("/", "/score/", "/no/such/page"):
+        html = client.get(url).content.decode()
+        assert '<link rel="icon" href="/static/companion/favicon.svg" type="image/svg+xml">' in html, url
+    response = client.get("/favicon.ico", follow=True)
+    assert response.redirect_chain == [("/static/companion/favicon.svg", 301)]
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/svg+xml"
+    assert b"<svg" in b"".join(response.streaming_content)  # type: ignore[attr-defined]

@@ -1,0 +1,80 @@
+"""Every address of companion/urls.py answers ``HEAD`` exactly as it answers ``GET`` (issue 10, item 9): link
+checkers, proxies' health checks and some phones' previews send ``HEAD``, and a 405 there reads as a broken page."""
+
+from __future__ import annotations
+
+import copy
+import re
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, get_resolver
+
+from companion.models.games import NewPlayer, create_game
+from companion.models.scoresheets import start_sheet
+from companion.views.scorepad import STEPS
+from scoring.examples import WORKED_EXAMPLE
+from setupgen import Options, generate
+
+pytestmark = pytest.mark.django_db
+
+# Query strings for the addresses that need one to answer 200.
+QUERIES = {
+    "setup-game": "?players=3&seed=K7MX2QPA",
+    "setup-sheet": "?players=3&seed=K7MX2QPA",
+    "api-setup": "?players=3&seed=K7MX2QPA",
+}
+# GET answers these with a page (or a redirect to one): HEAD must too. The others refuse GET (POST-only).
+ANSWER_GET = {
+    "home", "healthz", "favicon", "scorepad-new", "scorepad-sheet", "scorepad-result", "scorepad-pdf",
+    "scorepad-step", "games-new", "game", "game-state", "game-share", "game-log", "setup-options", "setup-game",
+    "setup-sheet", "api-setup", "pads", "pads-blank", "api-catalogue",
+}  # fmt: skip
+
+
+def _addresses() -> dict[str, str]:
+    """A real address for every URL pattern: a game's edit token, a scored sheet's token, its first step."""
+    setup = generate(Options(players=2), seed="K7MX2QPA").to_json()
+    game = create_game(
+        players=[NewPlayer("Anaïs", "red"), NewPlayer("David", "blue")],
+        akebono=False,
+        grand_master=False,
+        setup=setup,
+        who="test",
+    )
+    players = copy.deepcopy(WORKED_EXAMPLE)["players"]
+    sheet = start_sheet(
+        names=[p["name"] for p in players],
+        colours=["red", "blue"],
+        akebono=False,
+        prefill={p["name"]: {k: v for k, v in p.items() if k != "name"} for p in players},
+    )
+    values = {"str:token": game.edit_token, "sheet:token": sheet.token, "slug:slug": STEPS[0].slug}
+    addresses = {}
+    for pattern in get_resolver().url_patterns:
+        assert isinstance(pattern, URLPattern), "companion/urls.py has no nested includes"
+        path = re.sub(r"<([^>]+)>", lambda m: values[m.group(1)], str(pattern.pattern))
+        addresses[str(pattern.name)] = "/" + path + QUERIES.get(str(pattern.name), "")
+    return addresses
+
+
+def test_head_answers_wherever_get_does(client: Client) -> None:
+    addresses = _addresses()
+    answered = set()
+    for name, url in addresses.items():
+        got, head = client.get(url), client.head(url)
+        assert head.status_code == got.status_code, (
+            f"{name} {url}: GET {got.status_code}, HEAD {head.status_code}"
+        )
+        assert head.content == b"", name
+        if got.status_code < 400:
+            answered.add(name)
+            assert head.get("Content-Type") == got.get("Content-Type"), name
+    assert answered == ANSWER_GET, "a new address: add it to ANSWER_GET if GET answers it"
+
+
+@pytest.mark.parametrize("url", ["/api/v1/catalogue", "/", "/healthz", "/favicon.ico"])
+def test_post_to_a_read_only_address_is_405(client: Client, url: str) -> None:
+    response = client.post(url)
+    assert response.status_code == 405
+    assert set(response["Allow"].split(", ")) == {"GET", "HEAD"}
