@@ -100,6 +100,7 @@ _KIND_WORD: Final = {
     "personality": "personality",
     "boat": "boat",
     "starting-tile": "starting tile",
+    "boat-token": "boat token",
 }
 
 #: Which kind of id each player list holds.

@@ -107,7 +107,8 @@ def test_catalogue_lists_every_component_with_its_id(client: Client) -> None:
     assert response.status_code == 200
     data = response.json()
     ids = {item["id"] for key in ("characters", "unnamed_characters", "buildings", "tokens", "retirement_tokens",
-                                  "starting_tiles", "personalities", "boats") for item in data[key]}  # fmt: skip
+                                  "starting_tiles", "personalities", "boats", "boat_tokens")
+           for item in data[key]}  # fmt: skip
     assert ids == set(cat.KINDS_OF_ID)
     ryokan = next(p for p in data["personalities"] if p["id"] == "ryokan")
     assert ryokan["name"] == "Ryōkan"
@@ -119,6 +120,11 @@ def test_catalogue_lists_every_component_with_its_id(client: Client) -> None:
     assert next(c for c in data["characters"] if c["id"] == "taiko-seller")["month"] == 1
     assert all(item.get("scoring") for key in ("buildings", "tokens", "personalities") for item in data[key])
     assert "blocking-tiles" in data["inferred"]
+    firefighter = next(c for c in data["characters"] if c["id"] == "firefighter")
+    assert (firefighter["firefighting_gain"], firefighter["trade_gain"]) == (2, 0)  # RULINGS R13
+    pipe = next(t for t in data["tokens"] if t["id"] == "pipe-summer-akebono")
+    assert (pipe["firefighting_gain"], pipe["trade_gain"]) == (1, 1)
+    assert next(b for b in data["buildings"] if b["id"] == "inn")["cost"] == "1 koban + 1 wood"
 
 
 def test_catalogue_refuses_post(client: Client) -> None:
