@@ -208,6 +208,14 @@ PRINTED_TYPE: Final[Mapping[str, CharType | None]] = MappingProxyType(
     }
 )
 ALL_EXPANSIONS: Final = frozenset(Expansion)
+#: The printed firefighting / trade gain of each character and pipe that has one (RULINGS R13).
+_GAINING: Final[tuple[Character | Token, ...]] = (*CHARACTERS, *TOKENS)
+FIREFIGHTING_GAIN: Final[Mapping[str, int]] = MappingProxyType(
+    {x.id: x.firefighting_gain for x in _GAINING if x.firefighting_gain}
+)
+TRADE_GAIN: Final[Mapping[str, int]] = MappingProxyType(
+    {x.id: x.trade_gain for x in _GAINING if x.trade_gain}
+)
 
 
 __all__ = [
