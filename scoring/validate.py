@@ -44,6 +44,7 @@ CHARACTER_ALLOWANCES: Final = (
     ("the Owner token's hire", 1),
     ("the Ferry boat's side A, one more a month", MONTHS),
 )
+_COUNT_WORDS: Final = {2: "two", 3: "three", 4: "four"}
 #: RULINGS R14: up to 2 winter fish (one bought in winter, one on New Year's Day); a third is an error.
 MAX_WINTER_FISH: Final = 2
 
@@ -557,7 +558,8 @@ class _Checker:
                 Code.FISH_SAME_SEASON,
                 p.name,
                 f"{where}.fish[{i}]",
-                f"{p.name} has {len(held)} {season.value} fish ({names}): {more}at most one fish can be "
+                f"{p.name} has {_COUNT_WORDS.get(len(held), len(held))} {season.value} fish ({names}): {more}at "
+                "most one fish can be "
                 "bought each season (RULINGS R6, R13).",
             )
         if len(p.fish) > MAX_FISH:

@@ -16,8 +16,8 @@ from __future__ import annotations
 import datetime
 import re
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from html import escape
 from typing import Any, Final
@@ -53,12 +53,12 @@ from scoring.score import (
     LINE_LABELS,
     board_of,
     effective_type,
-    last_in_firefighting,
+    last_group,
     score_player,
     wild_kind,
 )
-from scoring.table import LIST_FIELDS, LIST_KIND, NUMBER_FIELDS, PlayerState, Table, check_id
-from scoring.validate import Problem, Report, validate
+from scoring.table import LIST_FIELDS, LIST_KIND, NUMBER_FIELDS, PlayerState, Table, check_id, stack_places
+from scoring.validate import Problem, Report, ferry_opens_the_pool, validate
 
 # --- steps -------------------------------------------------------------------------------------------------------
 
@@ -160,6 +160,13 @@ class BadInput(Exception):
         self.message = message
 
 
+def read_sheet(sheet: ScoreSheet) -> Table:
+    """The stored table with the stack places entered on the firefighting step, which decide ties space by
+    space (RULINGS R12); the full order the sheet derives from them says nothing more."""
+    table = sheet.read()
+    return replace(table, firefighting_order=None, stacks=stack_places(table.players, sheet.stack))
+
+
 def _sheet(token: str) -> ScoreSheet:
     try:
         return ScoreSheet.objects.get(token=token)
@@ -187,7 +194,7 @@ def locate(problem_field: str, data: Mapping[str, Any]) -> tuple[str, str]:
             if j < len(items):
                 return step, f"p{i}-{key}-{items[j]}"
         return step, f"p{i}-{key}"
-    if problem_field.startswith("firefighting_order"):
+    if problem_field.startswith(("firefighting_order", "stacks")):
         return "firefighting", "firefighting-order"
     if problem_field.startswith("setup."):
         part = problem_field.split(".")[1].split("[")[0]
@@ -555,7 +562,7 @@ _LINES_MAX: Final = 2048
 
 
 def _lines(
-    player: PlayerState, akebono: bool, last: str | None, stored: bytes = b""
+    player: PlayerState, akebono: bool, last: tuple[str, ...], stored: bytes = b""
 ) -> tuple[dict[str, Any], int]:
     """:func:`scoring.score.score_player`, remembered: it depends on nothing but its arguments. With a digest of
     those arguments, which changes whenever the lines or their explanations may. ``stored``: the player's stored
@@ -582,7 +589,7 @@ _STATE_FIELDS: Final = ("name", *NUMBER_FIELDS, *LIST_FIELDS)
 def _provisional(table: Table, stored: tuple[bytes, ...] = ()) -> list[dict[str, Any]]:
     """Every player's lines so far (the core's scoring; a final result needs a valid table). ``stored``: the
     players' stored JSON, when read from a sheet."""
-    last = last_in_firefighting(table)
+    last = last_group(table)
     out = []
     for i, p in enumerate(table.players):
         lines, digest = _lines(p, table.akebono, last, stored[i] if i < len(stored) else b"")
@@ -648,7 +655,7 @@ class StepPage:
         self.bad = bad
         self.data = sheet.table
         self.players: list[dict[str, Any]] = self.data["players"]
-        self.table = sheet.read()
+        self.table = read_sheet(sheet)
         self.expansions = self.table.expansions
         self.setup = self.table.setup
         self.steps = steps_for(self.table.akebono)
@@ -983,15 +990,11 @@ class StepPage:
         ]
 
     def personalities(self, i: int) -> list[tuple[str, tuple[Any, ...]]]:
-        """The personalities by season: those on the bridge this game when known (all of them when the Ferry
-        Boat's side B lets players meet any), and any others held."""
+        """The personalities by season: those on the bridge this game when known (all of them once someone built
+        the Ferry boat and its side is B or not known, RULINGS R13), and any others held."""
         held = self.players[i].get("personalities", [])
         setup = self.setup
-        known = (
-            setup is not None
-            and setup.personalities is not None
-            and setup.boat_sides.get("ferry-boat") != "B"
-        )
+        known = setup is not None and setup.personalities is not None and not ferry_opens_the_pool(self.table)
         out = []
         for season in SEASONS:
             ps = cat.personalities_of_season(season)
@@ -1149,19 +1152,29 @@ class StepPage:
         for i, player in enumerate(self.players):
             by_space.setdefault(int(player.get("firefighting", 0)), []).append(i)
         out = [f'<div id="firefighting-order" class="sp-order"{oob}>']
-        out.append(_problems_html(self.problems.at("firefighting-order")))
+        shown = self.problems.at("firefighting-order")
+        # A space's problems show in its fieldset, a player's beside its place (RULINGS R12/R13), others on top.
+        here = {
+            space: [s for s in shown if s.problem.field.split("[")[0] == f"stacks.{space}"]
+            for space in by_space
+        }
+        placed = {id(s) for v in here.values() for s in v}
+        out.append(_problems_html(s for s in shown if id(s) not in placed))
         for space in sorted(by_space, reverse=True):
             members = by_space[space]
             if len(members) < 2:
                 continue
+            names = {self.players[i]["name"] for i in members}
             out.append(
                 f'<fieldset class="card"><legend>Stack on space {space}: who is on top?</legend>'
                 '<p class="small muted">These players share a space; the marker higher in the stack ranks first '
-                "(RULINGS R12).</p>"
+                "(RULINGS R12).</p>" + _problems_html(s for s in here[space] if s.problem.player not in names)
             )
             for i in members:
                 name = self.players[i]["name"]
                 html_id = f"stack-p{i}"
+                mine = [s for s in here[space] if s.problem.player == name]
+                desc, msgs = _msgs(html_id, mine)
                 value = _place(self.sheet.stack.get(name), len(members))
                 options = "".join(
                     f'<option value="{place}"{" selected" if place == value else ""}>'
@@ -1171,8 +1184,8 @@ class StepPage:
                 out.append(
                     f'<label for="{html_id}">{_esc(name)}\'s place in the stack</label>'
                     f'<select id="{html_id}" name="{html_id}" hx-post="{self.post_url}" hx-trigger="change" '
-                    f'hx-target="#step" hx-swap="outerHTML" hx-params="{html_id},was-{html_id},{PAGE_STATE}"><option value="">Not given</option>{options}</select>'
-                    f'<input type="hidden" name="was-{html_id}" value="{value}">'
+                    f'hx-target="#step" hx-swap="outerHTML" hx-params="{html_id},was-{html_id},{PAGE_STATE}"{desc}><option value="">Not given</option>{options}</select>'
+                    f'<input type="hidden" name="was-{html_id}" value="{value}">{msgs}'
                 )
             out.append("</fieldset>")
         out.append("</div>")
@@ -1402,7 +1415,7 @@ def _result_url(sheet: ScoreSheet) -> str:
 @require_GET
 def result(request: HttpRequest, token: str) -> HttpResponse:
     sheet = _sheet(token)
-    table = sheet.read()
+    table = read_sheet(sheet)
     steps = steps_for(table.akebono)
     report = validate(table)
     idx = ProblemIndex(report, sheet.table, (s.slug for s in steps))
@@ -1415,7 +1428,12 @@ def result(request: HttpRequest, token: str) -> HttpResponse:
     warnings = [
         {"message": s.problem.message, "url": f"{step_url(sheet, s.step)}#{s.anchor}", "step": titles[s.step]}
         for s in idx.all
-        if not s.error
+        if not s.error and not s.problem.incomplete
+    ]
+    missing = [  # RULINGS R13 as amended: scored with what is known, saying what is not
+        {"message": s.problem.message, "url": f"{step_url(sheet, s.step)}#{s.anchor}", "step": titles[s.step]}
+        for s in idx.all
+        if s.problem.incomplete
     ]
     ranking = []
     if report.valid:
@@ -1445,6 +1463,7 @@ def result(request: HttpRequest, token: str) -> HttpResponse:
             "valid": report.valid,
             "fixes": fixes,
             "warnings": warnings,
+            "missing": missing,
             "ranking": ranking,
             "tie_breaks": tie_breaks,
             "first_step": step_url(sheet, steps[0].slug),
@@ -1466,7 +1485,7 @@ def pad_pdf(request: HttpRequest, token: str) -> HttpResponse:
     size = request.GET.get("size", "a4").lower()
     if size not in PAD_SIZES:
         return _error_page(request, 400, "The score pad comes in size=a4 or size=letter.")
-    table = sheet.read()
+    table = read_sheet(sheet)
     report = validate(table)
     if not report.valid:
         return _error_page(
@@ -1474,14 +1493,15 @@ def pad_pdf(request: HttpRequest, token: str) -> HttpResponse:
             409,
             "This game still has entries the rules refuse: fix them first (see the result page).",
         )
-    pdf = filled_pad_for(sheet, table, PAD_SIZES[size])
+    missing = [p.message for p in report.warnings if p.incomplete]
+    pdf = filled_pad_for(sheet, table, PAD_SIZES[size], missing)
     response = HttpResponse(pdf, content_type="application/pdf")
     names = "-".join(re.sub(r"[^A-Za-z0-9]+", "", n) or "player" for n in sheet.names)
     response["Content-Disposition"] = f'inline; filename="iki-score-{names}.pdf"'
     return response
 
 
-def filled_pad_for(sheet: ScoreSheet, table: Table, pagesize: str) -> bytes:
+def filled_pad_for(sheet: ScoreSheet, table: Table, pagesize: str, missing: Sequence[str] = ()) -> bytes:
     from companion.pdf.scorepad import PadPlayer, filled_pad
     from scoring.score import score_table
 
@@ -1504,6 +1524,7 @@ def filled_pad_for(sheet: ScoreSheet, table: Table, pagesize: str) -> bytes:
         date=sheet.created.date() if sheet.created else datetime.date.today(),
         seed=sheet.seed or None,
         tie_breaks=tie_breaks,
+        missing=missing,
     )
 
 
