@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -499,3 +501,10 @@ def test_a_stack_order_given_by_the_walk_through_counts_when_every_place_is_give
     assert stack_places(read.players, {"David": 2, "Dominique": 0}) == (StackPlace("Dominique", 2, 1),)
     report = validate(replace(read, stacks=stack_places(read.players, {"David": 1, "Dominique": 0})))
     assert report.errors == () and report.warnings == ()
+
+
+def test_docs_list_every_code_with_its_kind() -> None:
+    """docs/api.md is the current truth: every problem code with its kind (an error answers 422)."""
+    docs = (Path(__file__).parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
+    listed = dict(re.findall(r"^\| `([a-z-]+)` \| (error|warning) \|", docs, re.M))
+    assert listed == {c.value: Problem(c, None, "", "").severity.value for c in Code}
