@@ -195,12 +195,19 @@ def variety_line(board: Board, player: PlayerState) -> Line:
     n = board.distinct
     points = VARIETY_POINTS[n]
     if not n:
+        unset = [cat.CHARACTER_BY_ID[c].name for c in player.characters if effective_type(c, player) is None]
+        if unset:  # RULINGS R13 as amended: a wild card without its type counts as no type
+            return Line(0, lambda: f"no type yet ({', '.join(unset)}: type not chosen) = 0")
         return Line(0, lambda: "no characters = 0")
 
     def explain() -> str:
         names = ", ".join(t.label for t in CHAR_TYPES if board.counts[t])
         chosen = "".join(
             f"; {cat.CHARACTER_BY_ID[card].name} as {t.label}" for card, t in player.wild_types.items()
+        ) + "".join(
+            f"; {cat.CHARACTER_BY_ID[c].name}: type not chosen"
+            for c in player.characters
+            if c in cat.WILD_IDS and effective_type(c, player) is None
         )
         return f"{_plural(n, 'type')} ({names}{chosen}) = {points}"
 

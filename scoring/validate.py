@@ -715,15 +715,16 @@ class _Checker:
                 continue
             gained = sum(gains[x] for x in held)
             value = getattr(p, key)
-            if 0 <= value < min(rules.TRACK_MAX, gained):
+            need = min(rules.TRACK_MAX, gained)
+            if 0 <= value < need:
                 detail = ", ".join(f"{_name(x)} +{gains[x]}" for x in held)
-                top = f", so at least to space {rules.TRACK_MAX}" if gained > rules.TRACK_MAX else ""
                 self.add(
                     code,
                     p.name,
                     f"{where}.{key}",
                     f"{p.name}'s {key} marker is on space {value}, but the hiring bonuses and pipes of what "
-                    f"{p.name} holds moved it up {gained} ({detail}){top}; it never moves down (RULINGS R13).",
+                    f"{p.name} holds moved it up {gained} ({detail}) and it never moves down: it stands on space "
+                    f"{need} or higher (RULINGS R13).",
                 )
 
     # -- order and pairs --
@@ -868,11 +869,16 @@ class _Checker:
                         "Ryōkan is not scored (RULINGS R12, R13).",
                     )
         by_name = {p.name: p for p in t.players}
+        entered = {
+            sp.space for sp in t.stacks
+        }  # a stack partly or wrongly given: check_stacks says what is wrong
         for group in shared:
+            space = by_name[group[0]].firefighting
+            if space in entered:
+                continue
             totals: dict[int, list[str]] = {}
             for name in group:
                 totals.setdefault(_total(by_name[name], t.akebono, last), []).append(name)
-            space = by_name[group[0]].firefighting
             for total, tied in totals.items():
                 if len(tied) > 1:
                     self.add(

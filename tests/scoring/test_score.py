@@ -325,3 +325,14 @@ def test_a_mixed_tie_speaks_of_each_group() -> None:
         "Ben, Aiko, Chie and Dai tie on 100 IKI; by firefighting position, then the stack: Ben above Aiko in the "
         "stack on space 5; Chie and Dai share the place: same space, no stack order (space 0)"
     )
+
+
+def test_an_unset_wild_card_is_said_in_the_variety_line() -> None:
+    """RULINGS R13 as amended: scored as no type, and the explanation says so."""
+    alone = score_one(characters=["rice-broker"])
+    assert (alone["lines"]["variety"], alone["explanations"]["variety"]) == (
+        0,
+        "no type yet (Rice Broker: type not chosen) = 0",
+    )
+    two = score_one(characters=["salt-peddler", "mounted-samurai"])["explanations"]["variety"]
+    assert two == "1 type (Street Peddler; Mounted Samurai: type not chosen) = 1"

@@ -473,7 +473,8 @@ def test_the_character_limit_names_each_allowance_and_says_it_is_an_estimate() -
     ("change", "words"),
     [
         (player(0, firefighting=3), "Anaïs's firefighting marker is on space 3, but the hiring bonuses and pipes of "
-         "what Anaïs holds moved it up 4 (Monk +1, Dice Maker +1, Doctor +1, Spring pipe 1 +1); it never moves down"),
+         "what Anaïs holds moved it up 4 (Monk +1, Dice Maker +1, Doctor +1, Spring pipe 1 +1) and it never moves "
+         "down: it stands on space 4 or higher (RULINGS R13)."),
         (then(player(2, firefighting=2), top(stacks={"2": ["Dominique"]})), "The stack on firefighting space 2 "
          "gives no place to David (Dominique 1): its players share the place until each has one (RULINGS R12)."),
         (player(2, firefighting=7, score_track=89), "Anaïs and Dominique tie on 93 IKI on firefighting space 7, "
@@ -508,3 +509,48 @@ def test_docs_list_every_code_with_its_kind() -> None:
     docs = (Path(__file__).parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
     listed = dict(re.findall(r"^\| `([a-z-]+)` \| (error|warning) \|", docs, re.M))
     assert listed == {c.value: Problem(c, None, "", "").severity.value for c in Code}
+
+
+@pytest.mark.parametrize(
+    ("characters", "pipes", "firefighting", "ok"),
+    [
+        (
+            ["eyeglass-peddler", "any-special", "any-artisan"],
+            [],
+            0,
+            True,
+        ),  # starting and unnamed cards count 0
+        (["firefighter", "day-laborer"], ["pipe-autumn-2"], 5, False),  # 2 + 2 + 2 = 6
+        (["firefighter", "day-laborer"], ["pipe-autumn-2"], 6, True),
+        (
+            ["firefighter", "day-laborer", "sumo-wrestler", "policeman", "shrine-maiden", "ox-cart"],
+            [],
+            10,
+            True,
+        ),  # 12: top
+        (
+            ["firefighter", "day-laborer", "sumo-wrestler", "policeman", "shrine-maiden", "ox-cart"],
+            [],
+            9,
+            False,
+        ),
+        (
+            ["fisherman", "mounted-samurai"],
+            ["pipe-winter-akebono", "pipe-spring-akebono"],
+            0,
+            True,
+        ),  # no gain
+    ],
+)
+def test_firefighting_at_least_the_printed_gains(
+    characters: list[str], pipes: list[str], firefighting: int, ok: bool
+) -> None:
+    """RULINGS R13 (iki-rulebook.txt "remains where it stands"), up to the track's top (R11)."""
+    table = valid_table()
+    table["players"][2] = {"name": "Dominique", "characters": characters, "pipes": pipes,
+                           "firefighting": firefighting, "wild_types": {"mounted-samurai": "special"}
+                           if "mounted-samurai" in characters else {}}  # fmt: skip
+    player(1, characters=["cotton-peddler"], wild_types={}, tobacco=[], fish=["fish-winter"])(table)
+    codes = {p.code for p in validate(read_table(table)).errors}
+    assert codes <= {Code.FIREFIGHTING_BELOW_GAINS}
+    assert (Code.FIREFIGHTING_BELOW_GAINS not in codes) is ok
