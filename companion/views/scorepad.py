@@ -77,8 +77,8 @@ STEPS: Final = (
          "marker's space, plus 30 or 60 for the 30/60 token (RULINGS R3)."),
     Step("characters", "Characters", "variety", intro="Every character on each player board: retired cards and "
          "the ones taken back from the Nagayas. 1/4/9/16/25 IKI for 1-5 types (RULINGS R4)."),
-    Step("fish", "Fish", "fish", intro="3/6/10/15 IKI for 1-4 fish, plus each token's printed bonus; at most one "
-         "fish a season (RULINGS R6)."),
+    Step("fish", "Fish", "fish", intro="3/6/10/15 IKI for 1-4 fish of different seasons, plus each token's printed "
+         "bonus; one fish a season, a second winter one only on New Year's Day (RULINGS R6, R14)."),
     Step("tobacco", "Pipes and tobacco", "tobacco", intro="Tobacco pouches score their printed value, doubled "
          "when the player has at least one pipe (RULINGS R7)."),
     Step("buildings", "Buildings", "buildings", intro="The buildings each player built (RULINGS R8)."),
