@@ -60,6 +60,12 @@ def any_table(draw: st.DrawFn) -> dict[str, Any]:
         }
     if draw(st.booleans()):
         table["firefighting_order"] = draw(st.permutations(names))
+    if draw(st.booleans()):  # RULINGS R12 stacks, right or wrong: names anywhere, twice, strangers
+        table["stacks"] = draw(
+            st.dictionaries(
+                st.integers(0, 11).map(str), st.lists(st.sampled_from([*names, "Zoé", "Ulric"]), max_size=4)
+            )
+        )
     return table
 
 
