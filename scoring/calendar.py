@@ -42,8 +42,8 @@ NEUTRAL_BEFORE_NEW_CHARACTER_DISCARD: Final = True
 option to place it can apply: INFERRED["neutral-before-new-character-discard"], RULINGS R17."""
 PHASE_B_ORDER: Final = ("1-4", "1", "2", "3", "4")
 """The Ikizama spaces in the order phase B plays them: INFERRED["phase-b-order"]."""
-#: Buildings with an effect at the end of each season, in the order the table resolves them after food
-#: (iki-rulebook.txt Appendix 2: Imperial Villa, Farmhouse "for each Kobun you fed").
+#: Buildings with an effect at the end of each season, resolved after food (iki-rulebook.txt Appendix 2: Imperial
+#: Villa, Farmhouse "for each Kobun you fed"): INFERRED["season-end-buildings"].
 SEASON_END_BUILDINGS: Final = ("imperial-villa", "farmhouse")
 #: Akebono month-12 New Characters that earn no harmony at the end of Winter (Akebono Appendix 1, "Special").
 NO_WINTER_HARMONY: Final = ("mounted-samurai", "rice-broker")

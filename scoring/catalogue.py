@@ -149,6 +149,9 @@ INFERRED: Final[Mapping[str, str]] = MappingProxyType(
         'rules "Phase B": "1-4 first, then 1, 2, 3, and 4"). The rulebook\'s "starting with the player '
         'whose Ikizama meeple is on the rightmost space" contradicts its own next line (the leftmost 1-4 '
         "space plays first); RULINGS is silent.",
+        "season-end-buildings": "The Imperial Villa's income and the Farmhouse's IKI (\"At the end of each "
+        "season\", iki-rulebook.txt Appendix 2) come after Payday's food step: the Farmhouse counts the Kobuns "
+        "fed; the rulebook gives the Villa no step of its own. RULINGS is silent.",
         "inn-cost": "The Inn's cost (1 koban + 1 wood) is printed only in two examples of iki-rulebook.txt "
         '("13TH ROUND: NEW YEAR\'S DAY" and "Construction site"); the card\'s icons were lost.',
         "doctor-tokens": "Two Doctor tokens exist: the Doctor's retirement and Genpaku Sugita (Akebono "

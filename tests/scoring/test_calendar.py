@@ -408,3 +408,4 @@ def test_the_calendars_inferred_readings_are_listed() -> None:
     """Issue 11 item 16: every inferred reading lives in INFERRED, citing its ruling."""
     for key in ("neutral-placer", "neutral-before-season-end", "neutral-before-new-character-discard"):
         assert "RULINGS R17" in cat.INFERRED[key]
+    assert {"phase-b-order", "season-end-buildings"} <= set(cat.INFERRED)
