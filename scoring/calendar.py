@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, Final
 
-from scoring.catalogue import CHARACTER_BY_ID, PERSONALITY_BY_ID, TOKEN_BY_ID
+from scoring.catalogue import BUILDING_BY_ID, CHARACTER_BY_ID, PERSONALITY_BY_ID, TOKEN_BY_ID
 from scoring.components import SEASONS, Season
 from scoring.rules import FIRE_MONTHS, FIRE_STRENGTH, PAYDAY_MONTHS, TRACK_MAX
 
@@ -34,11 +34,19 @@ NEW_YEAR: Final = 13
 TRADE_BONUSES: Final = ((2, "1 mon"), (4, "1 sandal"), (6, "1 rice"), (8, "1 Koban"), (10, "5 IKI"))
 """Akebono "Trade track income": the bonus spaces, cumulative (RULINGS R11: space 10 is the last bonus)."""
 NEUTRAL_PLACER_ON_ODD_MONTHS: Final = "sun"
-"""Two players, "Neutral characters": "(= on odd months, = on even months)": the icons were lost with the text.
-Inferred reading: the Sun player (who starts the game) places on odd months, the Moon player on even months."""
+"""Who places the neutral card on odd months (two players): catalogue INFERRED["neutral-placer"], RULINGS R17."""
 NEUTRAL_BEFORE_SEASON_END: Final = True
-"""Two players: in months 3, 6, 9 and 12 the neutral character is placed before the season's unhired cards leave
-the game (otherwise the rule could never apply in those months). Inferred reading; the rulebook is silent."""
+"""The neutral card before the season's cards leave: INFERRED["neutral-before-season-end"], RULINGS R17."""
+NEUTRAL_BEFORE_NEW_CHARACTER_DISCARD: Final = True
+"""The neutral card before the month's New Character is discarded (two players, Akebono), so the Grand Master's
+option to place it can apply: INFERRED["neutral-before-new-character-discard"], RULINGS R17."""
+PHASE_B_ORDER: Final = ("1-4", "1", "2", "3", "4")
+"""The Ikizama spaces in the order phase B plays them: INFERRED["phase-b-order"]."""
+#: Buildings with an effect at the end of each season, resolved after food (iki-rulebook.txt Appendix 2: Imperial
+#: Villa, Farmhouse "for each Kobun you fed"): INFERRED["season-end-buildings"].
+SEASON_END_BUILDINGS: Final = ("imperial-villa", "farmhouse")
+#: Akebono month-12 New Characters that earn no harmony at the end of Winter (Akebono Appendix 1, "Special").
+NO_WINTER_HARMONY: Final = ("mounted-samurai", "rice-broker")
 
 
 class Phase(StrEnum):
@@ -299,10 +307,10 @@ def _phase_a_b(month: int, o: CalendarOptions) -> list[Event]:
             "actions",
             Phase.B,
             "Actions",
-            "In Ikizama order (rightmost space first; the 1-4 space plays first, gains 1 mon and may not take "
-            "income or hire): income (4 mon) or hire, move the Oyakata and do business, take back the Ikizama "
-            f"meeple.{bridge}",
-            f'{_BASE}, "PHASE B - ACTIONS"',
+            f"In Ikizama order, {', then '.join(PHASE_B_ORDER)} (the number on a space is the turn order; the "
+            "1-4 space gains 1 mon and may not take income or hire): income (4 mon) or hire, move the Oyakata and "
+            f"do business, take back the Ikizama meeple.{bridge}",
+            f'{_BASE}, "PHASE A - WAY OF LIFE" and "PHASE B - ACTIONS"; iki-condensed-rules.txt, "Phase B"',
         ),
     ]
 
@@ -341,10 +349,54 @@ def _season_end(month: int, o: CalendarOptions, setup: Mapping[str, Any] | None)
     return [Event("season-end", Phase.C, f"End of {season.label}", asks, source, secret=secret)]
 
 
-def _payday(o: CalendarOptions) -> list[Event]:
+def buildings_in_play(setup: Mapping[str, Any] | None) -> tuple[str, ...] | None:
+    """The setup's buildings (ids known to the catalogue), None when the setup does not give them."""
+    ids = _get(setup, "buildings")
+    if not isinstance(ids, Sequence) or isinstance(ids, str):
+        return None
+    return tuple(i for i in ids if isinstance(i, str) and i in BUILDING_BY_ID)
+
+
+def _in_play(building: str, o: CalendarOptions, setup: Mapping[str, Any] | None) -> bool:
+    """Whether a building may be in this game: in the setup, or of its editions when the setup is unknown."""
+    shown = buildings_in_play(setup)
+    if shown is not None:
+        return building in shown
+    return o.akebono or BUILDING_BY_ID[building].expansion.value == "base"
+
+
+def _harmony(month: int, o: CalendarOptions, setup: Mapping[str, Any] | None) -> str:
+    """iki-rulebook.txt "Nagaya Harmony Bonus" and its example (a player's Shop Seller and Artisan score
+    nothing; two players with one Master Craftsman each score 1 × 2): per type, a player's Kobuns on cards of
+    that type × the cards of that type in the group."""
     groups = "4 Nagayas (no 5th group with 2 players)" if o.players == 2 else "4 Nagayas and the 4 corners"
+    asks = (
+        f"In each group ({groups}), for each type with at least 2 characters there (whoever controls them), each "
+        "player scores their Kobuns on cards of that type × the cards of that type in the group."
+    )
+    if o.players == 2:
+        asks += " Neutral characters count."
+    if _in_play("public-bathhouse", o, setup):
+        asks += " The Public Bathhouse's owner doubles the IKI they gain."
+    if o.akebono and month == 12:
+        kept = _get(setup, "akebono", "new_characters", 12)
+        cards = (
+            [kept]
+            if kept in NO_WINTER_HARMONY
+            else ([] if isinstance(kept, str) else list(NO_WINTER_HARMONY))
+        )
+        if cards:
+            names = " and ".join(CHARACTER_BY_ID[c].name for c in cards)
+            asks += f" {names} earn{'s' if len(cards) == 1 else ''} no harmony at the end of Winter."
+    return asks
+
+
+def _payday(month: int, o: CalendarOptions, setup: Mapping[str, Any] | None) -> list[Event]:
     src = f'{_BASE}, "Months 3, 6, 9 and 12: Payday"'
-    return [
+    harmony_src = src + ("; RULES FOR 2 PLAYERS" if o.players == 2 else "")
+    if o.akebono:
+        harmony_src += f"; {_AKEBONO}, Appendix 1 and 2"
+    events = [
         Event(
             "salary",
             Phase.C,
@@ -353,15 +405,7 @@ def _payday(o: CalendarOptions) -> list[Event]:
             "retired ones the circled top salary.",
             src,
         ),
-        Event(
-            "harmony",
-            Phase.C,
-            "Payday: Nagaya harmony",
-            f"In each group ({groups}) with at least 2 characters of one type, each player scores their Kobuns "
-            "there × the cards of that type in the group."
-            + (" Neutral characters count." if o.players == 2 else ""),
-            src + ("; RULES FOR 2 PLAYERS" if o.players == 2 else ""),
-        ),
+        Event("harmony", Phase.C, "Payday: Nagaya harmony", _harmony(month, o, setup), harmony_src),
         Event(
             "food",
             Phase.C,
@@ -371,6 +415,24 @@ def _payday(o: CalendarOptions) -> list[Event]:
             src,
         ),
     ]
+    effects = {
+        "imperial-villa": "the Imperial Villa's owner gains 2 mons for each character of the type they recruited "
+        "the most (retired ones included)",
+        "farmhouse": "the Farmhouse's owner gains 2 IKI for each Kobun they fed",
+    }
+    shown = [effects[b] for b in SEASON_END_BUILDINGS if _in_play(b, o, setup)]
+    if shown:
+        text = "; ".join(shown)
+        events.append(
+            Event(
+                "season-end-buildings",
+                Phase.C,
+                "Buildings at the end of the season",
+                f"After food: {text}.",
+                f'{_BASE}, "APPENDIX 2 - BUILDINGS"',
+            )
+        )
+    return events
 
 
 def _neutral(month: int, o: CalendarOptions, setup: Mapping[str, Any] | None) -> Event:
@@ -401,7 +463,7 @@ def _event_c(month: int, o: CalendarOptions, setup: Mapping[str, Any] | None) ->
         if two and NEUTRAL_BEFORE_SEASON_END:
             events.append(_neutral(month, o, setup))
         events += _season_end(month, o, setup)
-        events += _payday(o)
+        events += _payday(month, o, setup)
     else:
         if month in FIRE_MONTHS:
             strength, nagaya = fire_of(month, o, setup)
@@ -432,6 +494,8 @@ def _event_c(month: int, o: CalendarOptions, setup: Mapping[str, Any] | None) ->
                         f'{_AKEBONO}, "Trade track income"',
                     )
                 )
+        if two and o.akebono and NEUTRAL_BEFORE_NEW_CHARACTER_DISCARD:
+            events.append(_neutral(month, o, setup))
         if o.akebono:
             events.append(
                 Event(
@@ -454,7 +518,7 @@ def _event_c(month: int, o: CalendarOptions, setup: Mapping[str, Any] | None) ->
                     f'{_BASE}, "PHASE C - EVENT"',
                 )
             )
-        if two:
+        if two and not (o.akebono and NEUTRAL_BEFORE_NEW_CHARACTER_DISCARD):
             events.append(_neutral(month, o, setup))
     if o.grand_master:
         tile = blocking_tile(month, setup)

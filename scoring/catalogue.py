@@ -25,6 +25,7 @@ from scoring.components import (
 )
 from scoring.data.characters import CHARACTERS
 from scoring.data.components import (
+    BOAT_TOKENS,
     BOATS,
     BUILDINGS,
     PERSONALITIES,
@@ -61,6 +62,7 @@ RETIREMENT_TOKEN_BY_ID: Final = _index(RETIREMENT_TOKENS)
 STARTING_TILE_BY_ID: Final = _index(STARTING_TILES)
 PERSONALITY_BY_ID: Final = _index(PERSONALITIES)
 BOAT_BY_ID: Final = _index(BOATS)
+BOAT_TOKEN_BY_ID: Final = _index(BOAT_TOKENS)
 
 #: Placeholder ids for a character a player holds but does not name (RULINGS R1): ``any-artisan``...
 ANY_CHARACTER_IDS: Final = tuple(ANY_PREFIX + t.value for t in CHAR_TYPES)
@@ -116,7 +118,8 @@ def type_supply(expansions: frozenset[Expansion]) -> Mapping[CharType, int]:
     return MappingProxyType(counts)
 
 
-#: Every fact the product uses that the rulebooks imply without printing, in one place (RULINGS "Inferred").
+#: Every fact or reading the product uses that the rulebooks imply without printing, in one place (RULINGS
+#: "Inferred"), each with the ruling or the lines it rests on. The code that uses one cites its key.
 INFERRED: Final[Mapping[str, str]] = MappingProxyType(
     {
         "character-types": "RULINGS R2: each base character's type, from Appendix 1 order and the totals "
@@ -126,11 +129,36 @@ INFERRED: Final[Mapping[str, str]] = MappingProxyType(
         "there.",
         "fish-bonus": "RULINGS R6: the dearer fish of each season carries the +1/+7/+1/+7 bonus.",
         "trade-track-length": "RULINGS R11: the trade track runs 0-10; space 10 is its last bonus space.",
+        "trade-never-down": 'RULINGS R13: the trade marker never moves down: Akebono "Progressing on the Trade '
+        "track\" gives only two ways to move it, both up, and nothing spends trade spaces; so a player's trade "
+        "is at least the printed trade gains of the cards and pipes they hold.",
+        "printed-gains": "RULINGS R13: a marker's lower bound counts only gains that surely happened: hiring "
+        "bonuses and pipes' immediate effects. A boat's building bonus (trade OR activate), a starting tile (not "
+        "recorded), Ryotaku Maeno (depends on the order of hires), skills and boat actions count 0.",
         "blocking-tiles": "RULINGS R17: the 12 blocking tiles are 1, 2, 3, 4 three times each.",
+        "neutral-placer": "RULINGS R17: the Sun's holder (who starts) places the neutral card on odd months, the "
+        'Moon\'s on even months (the icons of "RULES FOR 2 PLAYERS: Neutral characters" were lost; the 2015 '
+        "text gives the odd months to the starting player).",
+        "neutral-before-season-end": "RULINGS R17: in months 3, 6, 9 and 12 the neutral card is placed before "
+        "the season's unhired cards leave the game.",
+        "neutral-before-new-character-discard": "RULINGS R17: with Akebono the neutral card is placed before "
+        "the month's unhired New Character is discarded, so the Grand Master's option to place it instead "
+        '(Akebono "GRAND MASTER" VARIANT) can apply.',
+        "phase-b-order": "Phase B is played 1-4 space first, then 1, 2, 3, 4: the number on a space is the turn "
+        'order (iki-rulebook.txt "PHASE A": "The number on the spaces indicates the turn order"; condensed '
+        'rules "Phase B": "1-4 first, then 1, 2, 3, and 4"). The rulebook\'s "starting with the player '
+        'whose Ikizama meeple is on the rightmost space" contradicts its own next line (the leftmost 1-4 '
+        "space plays first); RULINGS is silent.",
+        "season-end-buildings": "The Imperial Villa's income and the Farmhouse's IKI (\"At the end of each "
+        "season\", iki-rulebook.txt Appendix 2) come after Payday's food step: the Farmhouse counts the Kobuns "
+        "fed; the rulebook gives the Villa no step of its own. RULINGS is silent.",
+        "inn-cost": "The Inn's cost (1 koban + 1 wood) is printed only in two examples of iki-rulebook.txt "
+        '("13TH ROUND: NEW YEAR\'S DAY" and "Construction site"); the card\'s icons were lost.',
         "doctor-tokens": "Two Doctor tokens exist: the Doctor's retirement and Genpaku Sugita (Akebono "
         "Appendix 3) both give one; the Akebono box lists 4 special tokens for 3 kinds.",
-        "character-limit": "RULINGS R14: at most one hire a month plus the starting character, unless a hire "
-        "comes from the Ferry boat (A), Nanpo Ota or the Owner token.",
+        "character-limit": "RULINGS R14: an estimate of the characters one player can keep: the starting "
+        "character and one hire a month, plus one with Nanpo Ota met, one with the Nagaya Owner's Owner token, "
+        "and one more a month once someone built the Ferry boat and its side is A or unknown.",
     }
 )
 
@@ -144,6 +172,7 @@ def _kinds() -> Mapping[str, tuple[str, ...]]:
         *((i, "starting-tile") for i in STARTING_TILE_BY_ID),
         *((i, "personality") for i in PERSONALITY_BY_ID),
         *((i, "boat") for i in BOAT_BY_ID),
+        *((i, "boat-token") for i in BOAT_TOKEN_BY_ID),
     ]
     out: dict[str, tuple[str, ...]] = {}
     for i, kind in pairs:
@@ -171,6 +200,7 @@ EXPANSION_OF: Final[Mapping[str, Expansion]] = MappingProxyType(
         **{i: x.expansion for i, x in RETIREMENT_TOKEN_BY_ID.items()},
         **dict.fromkeys(PERSONALITY_BY_ID, Expansion.AKEBONO),
         **dict.fromkeys(BOAT_BY_ID, Expansion.AKEBONO),
+        **dict.fromkeys(BOAT_TOKEN_BY_ID, Expansion.AKEBONO),
     }
 )
 #: The printed type of each character id, ``any-*`` placeholders included (None: the owner always chooses).
@@ -181,12 +211,22 @@ PRINTED_TYPE: Final[Mapping[str, CharType | None]] = MappingProxyType(
     }
 )
 ALL_EXPANSIONS: Final = frozenset(Expansion)
+#: The printed firefighting / trade gain of each character and pipe that has one (RULINGS R13).
+_GAINING: Final[tuple[Character | Token, ...]] = (*CHARACTERS, *TOKENS)
+FIREFIGHTING_GAIN: Final[Mapping[str, int]] = MappingProxyType(
+    {x.id: x.firefighting_gain for x in _GAINING if x.firefighting_gain}
+)
+TRADE_GAIN: Final[Mapping[str, int]] = MappingProxyType(
+    {x.id: x.trade_gain for x in _GAINING if x.trade_gain}
+)
 
 
 __all__ = [
     "ANY_CHARACTER_IDS",
     "BOATS",
     "BOAT_BY_ID",
+    "BOAT_TOKENS",
+    "BOAT_TOKEN_BY_ID",
     "BUILDABLE_BOATS",
     "BUILDINGS",
     "BUILDING_BY_ID",

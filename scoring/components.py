@@ -84,7 +84,9 @@ class Character:
 
     ``type`` is the printed type (RULINGS R2); it is None for the two month-12 New Characters, whose type is
     always chosen by their owner (RULINGS R5). ``experience`` is the salary track from the lowest level up, as
-    printed; it is empty where the rulebook text only shows a retirement token.
+    printed; it is empty where the rulebook text only shows a retirement token. ``firefighting_gain`` and
+    ``trade_gain`` are the spaces its printed hiring bonus moves the hirer's markers up (RULINGS R13: a marker
+    never moves down, so a player's position is at least the sum over the cards they hired).
     """
 
     id: str
@@ -99,6 +101,8 @@ class Character:
     experience: tuple[str, ...]
     retirement_token: str | None
     wild: Wild = Wild.NO
+    firefighting_gain: int = 0
+    trade_gain: int = 0
 
     @property
     def new_character(self) -> bool:
@@ -173,7 +177,8 @@ class Token:
 
     ``season`` is None for the two special tokens earned by retiring the Fisherman / Policeman. For fish,
     ``points`` is the end-game bonus (RULINGS R6); for tobacco it is the fixed value when ``tobacco_rule`` is
-    FIXED (RULINGS R7); pipes score nothing themselves.
+    FIXED (RULINGS R7); pipes score nothing themselves. ``firefighting_gain`` and ``trade_gain`` are the spaces
+    a pipe's printed immediate effect moves the buyer's markers up (RULINGS R13).
     """
 
     id: str
@@ -185,6 +190,8 @@ class Token:
     points: int = 0
     tobacco_rule: TobaccoRule | None = None
     source: str | None = None  # character whose retirement gives the token
+    firefighting_gain: int = 0
+    trade_gain: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +203,16 @@ class RetirementToken:
     expansion: Expansion
     sources: tuple[str, ...]
     supply: int
+    effect: str
+
+
+@dataclass(frozen=True, slots=True)
+class BoatToken:
+    """An Akebono Boat token (Appendix 5, "7 Boat tokens (x3)"), gained from the Carrying ship's side A and
+    returned when spent: catalogue only, it scores nothing and is not part of a player's entry (RULINGS R1)."""
+
+    id: str
+    name: str
     effect: str
 
 

@@ -1,4 +1,8 @@
-"""The catalogue as JSON (``GET /api/v1/catalogue``): every component with its id, so no client guesses one."""
+"""The catalogue as JSON (``GET /api/v1/catalogue``): every component with its id, so no client guesses one.
+
+Characters and tokens carry ``firefighting_gain`` and ``trade_gain``: the spaces their printed hiring bonus or
+immediate effect moves a marker up, the lower bound the validator holds positions to (RULINGS R13).
+"""
 
 from __future__ import annotations
 
@@ -22,6 +26,8 @@ def _character(c: Any) -> dict[str, Any]:
         "type": c.type.value if c.type else None,
         "wild": c.wild.value,
         "hiring_bonus": c.hiring_bonus,
+        "firefighting_gain": c.firefighting_gain,
+        "trade_gain": c.trade_gain,
         "skill": c.skill,
         "experience": list(c.experience),
         "retirement_token": c.retirement_token,
@@ -66,6 +72,8 @@ def catalogue_json() -> dict[str, Any]:
                 "effect": t.effect,
                 "scoring": _token_scoring(t),
                 "source": t.source,
+                "firefighting_gain": t.firefighting_gain,
+                "trade_gain": t.trade_gain,
             }
             for t in cat.TOKENS
         ],
@@ -116,6 +124,17 @@ def catalogue_json() -> dict[str, Any]:
                 "scoring": "Counted by Inn for Sailors, Kazan Watanabe and Kokan Shiba.",
             }
             for b in cat.BOATS
+        ],
+        "boat_tokens": [
+            {
+                "id": t.id,
+                "name": t.name,
+                "kind": "boat-token",
+                "expansion": "akebono",
+                "effect": t.effect,
+                "scoring": "None: spent during the game; not part of a player's entry.",
+            }
+            for t in cat.BOAT_TOKENS
         ],
         "inferred": dict(cat.INFERRED),
     }

@@ -7,6 +7,7 @@ Every line comes with a one-line explanation that shows how its number was made,
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple
@@ -95,24 +96,68 @@ def new_character_count(player: PlayerState) -> int:
 # --- firefighting order (RULINGS R12) --------------------------------------------------------------------------
 
 
+def usable_order(table: Table) -> Mapping[str, int] | None:
+    """Each player's index in ``firefighting_order`` when it lists every player once, highest position first
+    (RULINGS R12); None when it is not given or the validator refuses it."""
+    order = table.firefighting_order
+    if order is None:
+        return None
+    position = {p.name: p.firefighting for p in table.players}
+    if len(position) != len(table.players) or sorted(order) != sorted(position):
+        return None
+    if any(position[a] < position[b] for a, b in itertools.pairwise(order)):
+        return None
+    return {name: i for i, name in enumerate(order)}
+
+
+def stack_order(table: Table, space: int, names: Sequence[str]) -> list[str] | None:
+    """The players on ``space`` top first, or None when their places are not all known (RULINGS R12): a
+    space's stack counts only when every player on it has one place, all different."""
+    if len(names) == 1:
+        return list(names)
+    given = usable_order(table)
+    if given is not None:
+        return sorted(names, key=given.__getitem__)
+    place: dict[str, int] = {}
+    for sp in table.stacks:
+        if sp.space == space and sp.name in names:
+            if sp.name in place:
+                return None
+            place[sp.name] = sp.place
+    if sorted(place.values()) != list(range(1, len(names) + 1)) or len(place) != len(names):
+        return None
+    return sorted(names, key=place.__getitem__)
+
+
+def spaces_of(table: Table) -> dict[int, list[str]]:
+    """The players on each firefighting space, highest space first."""
+    by_space: dict[int, list[str]] = {}
+    for p in sorted(table.players, key=lambda p: -p.firefighting):
+        by_space.setdefault(p.firefighting, []).append(p.name)
+    return by_space
+
+
 def firefighting_groups(table: Table) -> list[list[str]]:
     """Players from first to last in firefighting order, grouped where the order cannot separate them.
 
-    With a (valid) ``firefighting_order`` every group has one player. Without it, players on the same space
-    share a group: their stack order is unknown.
+    RULINGS R12, space by space: a space whose stack is known (``firefighting_order``, or every player on it
+    placed in ``stacks``) gives one group per player, top first; the players of any other space share a group.
     """
-    if table.firefighting_order is not None:
-        return [[name] for name in table.firefighting_order]
-    by_position: dict[int, list[str]] = {}
-    for p in table.players:
-        by_position.setdefault(p.firefighting, []).append(p.name)
-    return [by_position[pos] for pos in sorted(by_position, reverse=True)]
+    groups: list[list[str]] = []
+    for space, names in spaces_of(table).items():
+        ordered = stack_order(table, space, names)
+        if ordered is None:
+            groups.append(names)
+        else:
+            groups.extend([name] for name in ordered)
+    return groups
 
 
-def last_in_firefighting(table: Table) -> str | None:
-    """The one player last in firefighting order, or None when players share the last space unordered."""
+def last_group(table: Table) -> tuple[str, ...]:
+    """The players who may be last in firefighting order: one when known, several sharing the last space
+    unordered (Ryōkan, RULINGS R10/R12), none for a table without players."""
     groups = firefighting_groups(table)
-    return groups[-1][0] if groups and len(groups[-1]) == 1 else None
+    return tuple(groups[-1]) if groups else ()
 
 
 # --- lines -----------------------------------------------------------------------------------------------------
@@ -150,12 +195,19 @@ def variety_line(board: Board, player: PlayerState) -> Line:
     n = board.distinct
     points = VARIETY_POINTS[n]
     if not n:
+        unset = [cat.CHARACTER_BY_ID[c].name for c in player.characters if effective_type(c, player) is None]
+        if unset:  # RULINGS R13 as amended: a wild card without its type counts as no type
+            return Line(0, lambda: f"no type yet ({', '.join(unset)}: type not chosen) = 0")
         return Line(0, lambda: "no characters = 0")
 
     def explain() -> str:
         names = ", ".join(t.label for t in CHAR_TYPES if board.counts[t])
         chosen = "".join(
             f"; {cat.CHARACTER_BY_ID[card].name} as {t.label}" for card, t in player.wild_types.items()
+        ) + "".join(
+            f"; {cat.CHARACTER_BY_ID[c].name}: type not chosen"
+            for c in player.characters
+            if c in cat.WILD_IDS and effective_type(c, player) is None
         )
         return f"{_plural(n, 'type')} ({names}{chosen}) = {points}"
 
@@ -171,13 +223,22 @@ _FISH_BONUS_LABEL: Final = {
 }
 
 
+def fish_count(player: PlayerState) -> int:
+    """RULINGS R6 via R14: the different seasons among the seasonal fish ("Depending on **different** seasons'
+    fishes"), plus one for the Fisherman token; two winter fish count once."""
+    seasons = {cat.TOKEN_BY_ID[f].season for f in player.fish}
+    return len(seasons) - (None in seasons) + player.fish.count("fish-fisherman")
+
+
 def fish_line(player: PlayerState) -> Line:
-    """RULINGS R6: set value for the number of fish plus each token's end-game bonus."""
-    k = len(player.fish)
-    if not k:
+    """RULINGS R6: set value for the number of fish plus each token's end-game bonus (every token's own)."""
+    if not player.fish:
         return Line(0, lambda: "no fish = 0")
+    k = fish_count(player)
     base = FISH_POINTS[min(k, MAX_FISH)]
-    parts: list[tuple[str, int]] = [(_plural(k, "fish", "fish"), base)]
+    held = len(player.fish)
+    counted = _plural(k, "fish", "fish") + (f" (of {held}: two winter fish count once)" if k != held else "")
+    parts: list[tuple[str, int]] = [(counted, base)]
     for token_id in player.fish:
         token = cat.TOKEN_BY_ID[token_id]
         if token.points:
@@ -295,9 +356,9 @@ _PERSONALITY_COUNTS: Final[dict[PersonalityRule, tuple[Callable[[PlayerState, Bo
 
 
 def personality_value(
-    personality_id: str, player: PlayerState, board: Board, last: str | None
+    personality_id: str, player: PlayerState, board: Board, last: tuple[str, ...]
 ) -> tuple[int, str]:
-    """RULINGS R10: the end-game personalities; all others score 0."""
+    """RULINGS R10: the end-game personalities; all others score 0. ``last``: :func:`last_group`."""
     p = cat.PERSONALITY_BY_ID[personality_id]
     rule = p.rule
     if rule is PersonalityRule.NONE:
@@ -313,8 +374,11 @@ def personality_value(
             "pipe, tobacco, fish and boat" if ok else "needs a pipe, tobacco, fish and boat"
         )
     if rule is PersonalityRule.LAST_IN_FIREFIGHTING:
-        ok = last == player.name
-        return (p.points if ok else 0), ("last in firefighting" if ok else "not last in firefighting")
+        if player.name not in last:
+            return 0, "not last in firefighting"
+        if len(last) > 1:  # RULINGS R13: incomplete, not impossible
+            return 0, f"not scored until the stack order of space {player.firefighting} is given"
+        return p.points, "last in firefighting"
     count, word, at_least = _PERSONALITY_COUNTS[rule]
     have = count(player, board)
     ok = have >= p.threshold if at_least else have <= p.threshold
@@ -323,7 +387,7 @@ def personality_value(
     return (p.points if ok else 0), (counted if ok else f"{counted}, {need}")
 
 
-def personalities_line(player: PlayerState, board: Board, last: str | None) -> Line:
+def personalities_line(player: PlayerState, board: Board, last: tuple[str, ...]) -> Line:
     parts = []
     for personality_id in player.personalities:
         value, why = personality_value(personality_id, player, board, last)
@@ -344,7 +408,9 @@ class PlayerScore:
     tie_break: str | None
 
 
-def score_player(player: PlayerState, akebono: bool, last: str | None) -> dict[str, Line]:
+def score_player(player: PlayerState, akebono: bool, last: tuple[str, ...]) -> dict[str, Line]:
+    """Every line of one player's pad. ``last``: the players who may be last in firefighting order
+    (:func:`last_group`)."""
     board = board_of(player)
     fish = fish_line(player)
     lines = {
@@ -360,30 +426,49 @@ def score_player(player: PlayerState, akebono: bool, last: str | None) -> dict[s
     return lines
 
 
+def join_names(names: Sequence[str]) -> str:
+    """ "A", "A and B", "A, B and C"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def _tie_words(
     names: Sequence[str], total: int, groups: list[list[str]], positions: Mapping[str, int]
 ) -> str:
-    def where(name: str) -> int:
-        return next(i for i, g in enumerate(groups) if name in g)
-
-    ordered = sorted(names, key=where)
-    head = f"{' and '.join(ordered)} tie on {total} IKI"
-    spaces = {positions[n] for n in names}
-    if len({where(n) for n in names}) == 1:
-        return f"{head}; same firefighting space ({positions[ordered[0]]}) and no stack order given: they share the place"
-    if len(spaces) == len(names):
+    """How a tie on ``total`` is broken (RULINGS R12), each space's players spoken of separately."""
+    group_of = {name: i for i, g in enumerate(groups) for name in g}
+    ordered = sorted(names, key=group_of.__getitem__)
+    head = f"{join_names(ordered)} tie on {total} IKI"
+    by_space: dict[int, list[str]] = {}
+    for name in ordered:
+        by_space.setdefault(positions[name], []).append(name)
+    if len(by_space) == len(names):
         detail = ", ".join(f"{n} {positions[n]}" for n in ordered)
         return f"{head}; broken by firefighting position ({detail})"
-    return (
-        f"{head}; broken by firefighting position, then by the firefighting stack ({' above '.join(ordered)})"
-    )
+
+    def shared(members: list[str]) -> bool:
+        return len({group_of[n] for n in members}) == 1
+
+    if len(by_space) == 1:
+        ((space, members),) = by_space.items()
+        if shared(members):
+            return f"{head}; same firefighting space ({space}) and no stack order given: they share the place"
+        return f"{head}; broken by firefighting position, then by the firefighting stack ({' above '.join(members)})"
+    parts = []
+    for space, members in by_space.items():
+        if len(members) == 1:
+            parts.append(f"{members[0]} on space {space}")
+        elif shared(members):
+            parts.append(f"{join_names(members)} share the place: same space, no stack order (space {space})")
+        else:
+            parts.append(f"{' above '.join(members)} in the stack on space {space}")
+    return f"{head}; by firefighting position, then the stack: {'; '.join(parts)}"
 
 
 def score_table(table: Table) -> list[PlayerScore]:
     """Score a validated table: the lines, totals, ranks and tie-breaks of every player, in input order."""
     groups = firefighting_groups(table)
     group_of = {name: i for i, g in enumerate(groups) for name in g}
-    last = last_in_firefighting(table)
+    last = last_group(table)
     scored = []
     for player in table.players:
         lines = score_player(player, table.akebono, last)

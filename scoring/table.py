@@ -7,7 +7,7 @@ checks shape, field names and ids only; whether the rules allow the table is :mo
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final
@@ -75,11 +75,24 @@ class PlayerState:
 
 
 @dataclass(frozen=True, slots=True)
+class StackPlace:
+    """A player's place in the stack of markers on one firefighting space, 1 being the top (RULINGS R12)."""
+
+    name: str
+    space: int
+    place: int
+
+
+@dataclass(frozen=True, slots=True)
 class Table:
+    """A finished table. Ties are decided by ``firefighting_order`` (every player) or, space by space, by
+    ``stacks`` (RULINGS R12): a space's places count when every player on it has one."""
+
     players: tuple[PlayerState, ...]
     expansions: frozenset[Expansion] = frozenset({Expansion.BASE})
     setup: Setup | None = None
     firefighting_order: tuple[str, ...] | None = None
+    stacks: tuple[StackPlace, ...] = ()
 
     @property
     def akebono(self) -> bool:
@@ -88,7 +101,7 @@ class Table:
 
 # --- reading JSON ----------------------------------------------------------------------------------------------
 
-_TOP_FIELDS: Final = frozenset({"expansions", "setup", "firefighting_order", "players"})
+_TOP_FIELDS: Final = frozenset({"expansions", "setup", "firefighting_order", "stacks", "players"})
 _SETUP_FIELDS: Final = frozenset({"buildings", "personalities", "boat_sides"})
 _PLAYER_FIELDS: Final = frozenset({"name", "wild_types", *NUMBER_FIELDS, *LIST_FIELDS})
 
@@ -102,6 +115,7 @@ _KIND_WORD: Final = {
     "personality": "personality",
     "boat": "boat",
     "starting-tile": "starting tile",
+    "boat-token": "boat token",
 }
 
 #: Which kind of id each player list holds.
@@ -205,6 +219,48 @@ def _read_setup(value: object) -> Setup:
                 raise WrongTypeError(here, f"a boat side is 'A' or 'B', got {quote(side)}")
             sides[boat] = side
     return Setup(buildings, personalities, MappingProxyType(sides))
+
+
+def _read_stacks(value: object) -> tuple[StackPlace, ...]:
+    """``{"5": ["Ben", "Aiko"]}``: each firefighting space's markers, top first (RULINGS R12)."""
+    _expect(value, dict, "stacks")
+    assert isinstance(value, dict)
+    out: list[StackPlace] = []
+    for key, names in value.items():
+        if not (
+            isinstance(key, str)
+            and len(key) <= 2
+            and key.isascii()
+            and key.isdigit()
+            and str(int(key)) == key
+        ):
+            shown = str(key)[:40]
+            raise WrongTypeError(
+                "stacks",
+                f'a stack\'s key is its firefighting space, a whole number such as "5", not {shown!r}',
+            )
+        here = f"stacks.{key}"
+        _expect(names, list, here)
+        assert isinstance(names, list)
+        for j, name in enumerate(names):
+            _expect(name, str, f"{here}[{j}]")
+            out.append(StackPlace(name.strip(), int(key), j + 1))
+    return tuple(out)
+
+
+def stack_places(players: Sequence[PlayerState], ranks: Mapping[str, int]) -> tuple[StackPlace, ...]:
+    """The places given on the shared spaces, from each player's rank in its space's stack (0 = top; the score
+    sheets keep them so): ranks beyond the stack on a player's space now, or on a space of one, are not places."""
+    by_space: dict[int, list[str]] = {}
+    for p in players:
+        by_space.setdefault(p.firefighting, []).append(p.name)
+    return tuple(
+        StackPlace(name, space, ranks[name] + 1)
+        for space, names in by_space.items()
+        if len(names) > 1
+        for name in names
+        if name in ranks and 0 <= ranks[name] < len(names)
+    )
 
 
 #: Each player list with the ids it may hold, for :func:`_read_player_fast`.
@@ -315,13 +371,20 @@ def read_table(data: object) -> Table:
         for i, name in enumerate(raw):
             _expect(name, str, f"firefighting_order[{i}]")
         order = tuple(n.strip() for n in raw)
+    stacks = _read_stacks(data["stacks"]) if "stacks" in data else ()
     if "players" not in data:
         raise MissingFieldError("players", "a table needs its players")
     raw_players = data["players"]
     _expect(raw_players, list, "players")
     assert isinstance(raw_players, list)
     players = tuple(read_player(p, f"players[{i}]") for i, p in enumerate(raw_players))
-    return Table(players=players, expansions=frozenset(expansions), setup=setup, firefighting_order=order)
+    return Table(
+        players=players,
+        expansions=frozenset(expansions),
+        setup=setup,
+        firefighting_order=order,
+        stacks=stacks,
+    )
 
 
 def read_json(text: str | bytes) -> Table:
@@ -350,6 +413,14 @@ def table_to_json(table: Table) -> dict[str, object]:
         out["setup"] = setup
     if table.firefighting_order is not None:
         out["firefighting_order"] = list(table.firefighting_order)
+    if table.stacks:
+        by_space: dict[int, list[StackPlace]] = {}
+        for sp in table.stacks:
+            by_space.setdefault(sp.space, []).append(sp)
+        out["stacks"] = {
+            str(space): [sp.name for sp in sorted(places, key=lambda sp: sp.place)]
+            for space, places in by_space.items()
+        }
     return out
 
 
@@ -368,9 +439,11 @@ __all__ = [
     "InputError",
     "PlayerState",
     "Setup",
+    "StackPlace",
     "Table",
     "read_json",
     "read_player",
     "read_table",
+    "stack_places",
     "table_to_json",
 ]

@@ -17,21 +17,36 @@ from typing import Final
 
 from scoring import catalogue as cat
 from scoring import rules
-from scoring.components import SEASONS, Expansion, Wild
+from scoring.components import SEASONS, Expansion, Season, Wild
 from scoring.errors import quote
-from scoring.score import MAX_FISH, firefighting_groups, wild_kind
-from scoring.table import LIST_FIELDS, NUMBER_FIELDS, PlayerState, Setup, Table
+from scoring.score import (
+    MAX_FISH,
+    firefighting_groups,
+    join_names,
+    last_group,
+    score_player,
+    spaces_of,
+    usable_order,
+    wild_kind,
+)
+from scoring.table import LIST_FIELDS, NUMBER_FIELDS, PlayerState, Setup, StackPlace, Table
 
 MAX_BOATS: Final = 2  # RULINGS R13 (Akebono "A player cannot build more than 2 boats")
 MAX_BUILDINGS: Final = 4  # RULINGS R13: each building holds one of the 4 Kobuns for good
 TRACK_MAX: Final = {"firefighting": rules.TRACK_MAX, "trade": rules.TRACK_MAX}  # RULINGS R11
 SCORE_TRACK_WARNING: Final = 150  # RULINGS R14
 MONTHS: Final = 12
-#: RULINGS R14 (inferred bound, catalogue INFERRED["character-limit"]): the starting character plus one hire a
-#: month; Akebono adds the Owner token and Nanpo Ota, and the Ferry boat's side A can hire once more each month.
-BASE_CHARACTER_LIMIT: Final = 1 + MONTHS
-AKEBONO_EXTRA_HIRES: Final = 2
-FERRY_A_EXTRA_HIRES: Final = MONTHS
+#: RULINGS R14, an estimate (catalogue INFERRED["character-limit"]): each allowance with the hires it adds.
+CHARACTER_ALLOWANCES: Final = (
+    ("the starting character", 1),
+    ("one hire a month", MONTHS),
+    ("Nanpo Ōta's hire", 1),
+    ("the Owner token's hire", 1),
+    ("the Ferry boat's side A, one more a month", MONTHS),
+)
+_COUNT_WORDS: Final = {2: "two", 3: "three", 4: "four"}
+#: RULINGS R14: up to 2 winter fish (one bought in winter, one on New Year's Day); a third is an error.
+MAX_WINTER_FISH: Final = 2
 
 
 class Severity(StrEnum):
@@ -61,18 +76,36 @@ class Code(StrEnum):
     TOKEN_WITHOUT_SOURCE = "token-without-source"
     WILD_TYPE_NOT_WILD = "wild-type-not-wild"
     WILD_TYPE_NOT_HELD = "wild-type-not-held"
-    WILD_TYPE_MISSING = "wild-type-missing"
     NEGATIVE = "negative-number"
     TRACK_RANGE = "track-out-of-range"
+    FIREFIGHTING_BELOW_GAINS = "firefighting-below-gains"
+    TRADE_BELOW_GAINS = "trade-below-gains"
+    BUILDINGS_IN_PLAY = "buildings-in-play"
+    ONGOING_BUILDINGS_IN_PLAY = "ongoing-buildings-in-play"
+    PERSONALITIES_IN_PLAY = "personalities-in-play"
     FIREFIGHTING_ORDER = "firefighting-order"
+    STACK_ORDER = "stack-order"
+    STACK_PLACE_TAKEN = "stack-place-taken"
+    # warnings: what is missing (the table is incomplete, RULINGS R13), then what is worth a second look (R14)
+    WILD_TYPE_MISSING = "wild-type-missing"
     FIREFIGHTING_ORDER_NEEDED = "firefighting-order-needed"
-    # warnings
+    STACK_INCOMPLETE = "stack-incomplete"
+    TWO_WINTER_FISH = "two-winter-fish"
     NEW_CHARACTER_PAIR = "new-character-pair"
     TOO_MANY_CHARACTERS = "too-many-characters"
     HIGH_SCORE_TRACK = "high-score-track"
 
 
-WARNING_CODES: Final = frozenset({Code.NEW_CHARACTER_PAIR, Code.TOO_MANY_CHARACTERS, Code.HIGH_SCORE_TRACK})
+#: RULINGS R13 as amended: what makes a table incomplete, not impossible; scored with what is known.
+INCOMPLETE_CODES: Final = frozenset(
+    {Code.WILD_TYPE_MISSING, Code.FIREFIGHTING_ORDER_NEEDED, Code.STACK_INCOMPLETE}
+)
+WARNING_CODES: Final = INCOMPLETE_CODES | {
+    Code.TWO_WINTER_FISH,
+    Code.NEW_CHARACTER_PAIR,
+    Code.TOO_MANY_CHARACTERS,
+    Code.HIGH_SCORE_TRACK,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +118,11 @@ class Problem:
     @property
     def severity(self) -> Severity:
         return Severity.WARNING if self.code in WARNING_CODES else Severity.ERROR
+
+    @property
+    def incomplete(self) -> bool:
+        """Whether the problem says what is missing (scored with what is known), not what to check again."""
+        return self.code in INCOMPLETE_CODES
 
     def as_dict(self) -> dict[str, str | None]:
         return {"code": self.code.value, "player": self.player, "field": self.field, "message": self.message}
@@ -120,6 +158,10 @@ def _name(component_id: str, key: str = "") -> str:
 
 
 SOURCED_TOKENS: Final = frozenset(t.id for t in cat.TOKENS if t.source)
+_GAIN_TRACKS: Final = (
+    ("firefighting", cat.FIREFIGHTING_GAIN, Code.FIREFIGHTING_BELOW_GAINS),
+    ("trade", cat.TRADE_GAIN, Code.TRADE_BELOW_GAINS),
+)
 NEW_CHARACTER_PAIRS: Final = tuple((m, cat.new_characters_of_month(m)) for m in range(1, 13))
 
 
@@ -146,12 +188,33 @@ def _join(names: Iterable[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def ferry_built(table: Table) -> bool:
+    return any("ferry-boat" in p.boats for p in table.players)
+
+
+def ferry_opens_the_pool(table: Table) -> bool:
+    """RULINGS R13: any player may activate any built Boat (Akebono "Activate a Boat"), so once someone at the
+    table built the Ferry boat and its side is B or not known, a personality met off the Nihonbashi bridge
+    (side B: "choose a Personality from the current season that is not on the Nihonbashi bridge") is legal for
+    every player. Nobody built it ("You cannot activate a Boat on the riverbank"), or side A: the bridge only."""
+    sides = table.setup.boat_sides if table.setup else {}
+    return sides.get("ferry-boat") != "A" and ferry_built(table)
+
+
+def _total(p: PlayerState, akebono: bool, last: tuple[str, ...]) -> int:
+    """The player's total as scored (a tie needing a stack order, RULINGS R12)."""
+    return sum(line.points for line in score_player(p, akebono, last).values())
+
+
 class _Checker:
     """Collects the problems of one table; each ``check_*`` method enforces one ruling."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
         self.problems: list[Problem] = []
+        self.ferry_built = table.akebono and ferry_built(table)
+        sides = table.setup.boat_sides if table.setup else {}
+        self.ferry_side = sides.get("ferry-boat")
 
     def add(self, code: Code, player: str | None, field: str, message: str) -> None:
         self.problems.append(Problem(code, player, field, message))
@@ -164,9 +227,13 @@ class _Checker:
             self.problems.extend(_setup_problems(key, t.expansions))
         self.check_components_across_table()
         self.check_type_supply()
+        self.check_buildings_in_play()
+        self.check_personalities_in_play()
         for i, p in enumerate(t.players):
             self.problems.extend(self.own_problems(p, i))
         self.check_firefighting_order()
+        self.check_stacks()
+        self.check_order_needed()
         self.check_new_character_pairs()
         errors = tuple(p for p in self.problems if p.severity is Severity.ERROR)
         warnings = tuple(p for p in self.problems if p.severity is Severity.WARNING)
@@ -177,6 +244,7 @@ class _Checker:
         start = len(self.problems)
         where = f"players[{i}]"
         self.check_numbers(p, where)
+        self.check_gains(p, where)
         self.check_edition(p, where)
         self.check_in_setup(p, where)
         self.check_fish(p, where)
@@ -404,34 +472,61 @@ class _Checker:
                         f"{_name(b)} is not one of this game's buildings "
                         f"({_join(_name(x) for x in setup.buildings)}).",
                     )
-        ferry_b = setup.boat_sides.get("ferry-boat") == "B"
-        if setup.personalities is not None and not ferry_b:
+        if setup.personalities is not None and not self.pool_open:
             for i, x in enumerate(p.personalities):
                 if x not in setup.personalities:
                     self.add(
                         Code.NOT_IN_SETUP,
                         p.name,
                         f"{where}.personalities[{i}]",
-                        f"{_name(x)} was not on the Nihonbashi bridge in this game, and the Ferry boat is not "
-                        "on side B (RULINGS R13).",
+                        f"{_name(x)} was not on the Nihonbashi bridge in this game, and {self._no_ferry_b()} "
+                        "(RULINGS R13).",
                     )
 
+    @property
+    def pool_open(self) -> bool:
+        """:func:`ferry_opens_the_pool`."""
+        return self.ferry_built and self.ferry_side != "A"
+
+    def _no_ferry_b(self) -> str:
+        """Why no personality off the bridge could be met (RULINGS R13)."""
+        if self.ferry_built:
+            return "the Ferry boat is on side A"
+        return "nobody built the Ferry boat, whose side B meets others"
+
     def check_fish(self, p: PlayerState, where: str) -> None:
-        seasons: dict[str, str] = {}
+        """RULINGS R13: one fish a season; R14: a second winter fish (New Year's Day) is only worth a look."""
+        seasons: dict[Season, list[str]] = {}
         for i, f in enumerate(p.fish):
             season = cat.TOKEN_BY_ID[f].season
             if season is None:
                 continue
-            if season in seasons:
-                first = _name(seasons[season])
+            held = seasons.setdefault(season, [])
+            held.append(f)
+            if len(held) == 1:
+                continue
+            names = _join(_name(x) for x in held)
+            if season is Season.WINTER and len(held) <= MAX_WINTER_FISH:
                 self.add(
-                    Code.FISH_SAME_SEASON,
+                    Code.TWO_WINTER_FISH,
                     p.name,
                     f"{where}.fish[{i}]",
-                    f"{p.name} has two {season.value} fish ({first} and {_name(f)}): at most "
-                    "one fish can be bought each season (RULINGS R6).",
+                    f"{p.name} has two winter fish ({names}): legal only if one was bought on New Year's Day, "
+                    "when the winter tokens stay on sale; they score one season in the set, each its own bonus "
+                    "(RULINGS R14).",
                 )
-            seasons.setdefault(season, f)
+                continue
+            more = (
+                "the winter fish stay on sale only until New Year's Day, " if season is Season.WINTER else ""
+            )
+            self.add(
+                Code.FISH_SAME_SEASON,
+                p.name,
+                f"{where}.fish[{i}]",
+                f"{p.name} has {_COUNT_WORDS.get(len(held), len(held))} {season.value} fish ({names}): {more}at "
+                "most one fish can be "
+                "bought each season (RULINGS R6, R13).",
+            )
         if len(p.fish) > MAX_FISH:
             self.add(
                 Code.TOO_MANY_FISH,
@@ -544,21 +639,58 @@ class _Checker:
                     f"{_name(card)} counts as the type {p.name} chooses: choose one (RULINGS R5).",
                 )
 
-    def check_character_count(self, p: PlayerState, where: str) -> None:
-        limit = BASE_CHARACTER_LIMIT
+    def character_allowances(self, p: PlayerState) -> list[tuple[str, int]]:
+        """RULINGS R14, an estimate (INFERRED["character-limit"]): the allowances that apply to this player."""
+        start, monthly, nanpo, owner, ferry = CHARACTER_ALLOWANCES
+        out = [start, monthly]
         if self.table.akebono:
-            limit += AKEBONO_EXTRA_HIRES
-            sides = self.table.setup.boat_sides if self.table.setup else {}
-            if sides.get("ferry-boat", "A") == "A":
-                limit += FERRY_A_EXTRA_HIRES
+            if "nanpo-ota" in p.personalities:
+                out.append(nanpo)
+            if "nagaya-owner" in p.characters or "owner" in p.retirement_tokens:
+                out.append(owner)
+            if self.ferry_built and self.ferry_side != "B":
+                out.append(ferry)
+        return out
+
+    def check_character_count(self, p: PlayerState, where: str) -> None:
+        if len(p.characters) <= 1 + MONTHS:  # the usual case: within every estimate
+            return
+        allowances = self.character_allowances(p)
+        limit = sum(n for _, n in allowances)
         if len(p.characters) > limit:
+            counted = " + ".join(f"{n} ({what})" for what, n in allowances)
             self.add(
                 Code.TOO_MANY_CHARACTERS,
                 p.name,
                 f"{where}.characters",
-                f"{p.name} lists {len(p.characters)} characters; one player can keep about {limit} "
-                "(a starting character and one hire a month).",
+                f"{p.name} lists {len(p.characters)} characters; by an estimate, one player can keep at most "
+                f"{limit}: {counted} (RULINGS R14).",
             )
+
+    def check_gains(self, p: PlayerState, where: str) -> None:
+        """RULINGS R13: the firefighting marker never moves down (iki-rulebook.txt: it "remains where it stands"
+        when a character leaves), nor the trade marker (INFERRED["trade-never-down"]): a position is at least
+        the printed gains of the player's hired cards and pipes, up to the track's top (INFERRED
+        ["printed-gains"]). Starting characters and ``any-*`` cards gain nothing."""
+        for key, gains, code in _GAIN_TRACKS:
+            if key == "trade" and not self.table.akebono:
+                continue  # the trade track is Akebono's (its cards are then not in the game)
+            held = [x for x in (*p.characters, *p.pipes) if x in gains]
+            if not held:
+                continue
+            gained = sum(gains[x] for x in held)
+            value = getattr(p, key)
+            need = min(rules.TRACK_MAX, gained)
+            if 0 <= value < need:
+                detail = ", ".join(f"{_name(x)} +{gains[x]}" for x in held)
+                self.add(
+                    code,
+                    p.name,
+                    f"{where}.{key}",
+                    f"{p.name}'s {key} marker is on space {value}, but the hiring bonuses and pipes of what "
+                    f"{p.name} holds moved it up {gained} ({detail}) and it never moves down: it stands on space "
+                    f"{need} or higher (RULINGS R13).",
+                )
 
     # -- order and pairs --
 
@@ -567,53 +699,218 @@ class _Checker:
         t = self.table
         names = [p.name for p in t.players]
         order = t.firefighting_order
-        if order is not None:
-            position = {p.name: p.firefighting for p in t.players}
-            unknown = [n for n in order if n not in position]
-            if unknown or sorted(order) != sorted(names):
-                missing = [n for n in names if n not in order]
-                detail = []
-                if unknown:
-                    detail.append(
-                        f"{_join(repr(n) for n in unknown)} {'is' if len(unknown) == 1 else 'are'} "
-                        "not a player"
-                    )
-                if missing:
-                    detail.append(f"{_join(missing)} {'is' if len(missing) == 1 else 'are'} missing")
-                if not detail:
-                    detail.append("a player is listed twice")
+        if order is None:
+            return
+        position = {p.name: p.firefighting for p in t.players}
+        unknown = [n for n in order if n not in position]
+        if unknown or sorted(order) != sorted(names):
+            missing = [n for n in names if n not in order]
+            detail = []
+            if unknown:
+                detail.append(
+                    f"{_join(repr(n[:40]) for n in unknown)} {'is' if len(unknown) == 1 else 'are'} not a player"
+                )
+            if missing:
+                detail.append(f"{_join(missing)} {'is' if len(missing) == 1 else 'are'} missing")
+            if not detail:
+                detail.append("a player is listed twice")
+            self.add(
+                Code.FIREFIGHTING_ORDER,
+                None,
+                "firefighting_order",
+                f"The firefighting order must list every player once: {'; '.join(detail)}.",
+            )
+            return
+        for above, below in itertools.pairwise(order):
+            if position[above] < position[below]:
                 self.add(
                     Code.FIREFIGHTING_ORDER,
                     None,
                     "firefighting_order",
-                    f"The firefighting order must list every player once: {'; '.join(detail)}.",
+                    f"The firefighting order puts {above} (space {position[above]}) before {below} "
+                    f"(space {position[below]}): higher positions come first (RULINGS R12).",
                 )
                 return
-            for above, below in itertools.pairwise(order):
-                if position[above] < position[below]:
+
+    def check_stacks(self) -> None:
+        """RULINGS R12/R13: each place given in a stack names a player on that space, once; two markers never
+        share a place; the stacks agree with the firefighting order. A space whose places are partly given is
+        incomplete: its players share (a warning names the missing places)."""
+        t = self.table
+        if not t.stacks:
+            return
+        players = {p.name: p for p in t.players}
+        on_space = spaces_of(t)
+        placed: dict[int, dict[int, str]] = {}  # space -> place -> name, the entries that hold
+        bad: set[int] = set()
+        seen: set[str] = set()
+        index: Counter[int] = Counter()
+        for sp in t.stacks:
+            field = f"stacks.{sp.space}[{index[sp.space]}]"
+            index[sp.space] += 1
+            where = f"the stack on firefighting space {sp.space}"
+            problem = self._stack_entry_problem(
+                sp, players.get(sp.name), len(on_space.get(sp.space, ())), seen
+            )
+            seen.add(sp.name)
+            if problem is not None:
+                bad.add(sp.space)
+                self.add(Code.STACK_ORDER, sp.name if sp.name in players else None, field, problem)
+                continue
+            other = placed.setdefault(sp.space, {}).get(sp.place)
+            if other is not None:
+                bad.add(sp.space)
+                self.add(
+                    Code.STACK_PLACE_TAKEN,
+                    sp.name,
+                    field,
+                    f"{other} and {sp.name} are both given place {sp.place} in {where}: each marker has a place "
+                    "of its own (RULINGS R12).",
+                )
+                continue
+            placed[sp.space][sp.place] = sp.name
+        given = usable_order(t)
+        for space, places in placed.items():
+            if space in bad:
+                continue
+            ranked = [places[k] for k in sorted(places)]
+            if given is not None:
+                if [given[n] for n in ranked] != sorted(given[n] for n in ranked):
+                    first = min(ranked, key=given.__getitem__)
                     self.add(
-                        Code.FIREFIGHTING_ORDER,
+                        Code.STACK_ORDER,
                         None,
-                        "firefighting_order",
-                        f"The firefighting order puts {above} (space {position[above]}) before {below} "
-                        f"(space {position[below]}): higher positions come first (RULINGS R12).",
+                        f"stacks.{space}",
+                        f"The stack on space {space} puts {' above '.join(ranked)}, but the firefighting order "
+                        f"puts {first} first among them (RULINGS R12).",
                     )
-                    return
+                continue
+            missing = [n for n in on_space[space] if n not in ranked]
+            if missing:
+                have = ", ".join(f"{name} {place}" for place, name in sorted(places.items()))
+                self.add(
+                    Code.STACK_INCOMPLETE,
+                    None,
+                    f"stacks.{space}",
+                    f"The stack on firefighting space {space} gives no place to {_join(missing)} ({have}): its "
+                    "players share the place until each has one (RULINGS R12).",
+                )
+
+    @staticmethod
+    def _stack_entry_problem(sp: StackPlace, p: PlayerState | None, size: int, seen: set[str]) -> str | None:
+        where = f"the stack on firefighting space {sp.space}"
+        if p is None:
+            return f"{sp.name[:40]!r} in {where} is not a player."
+        if sp.name in seen:
+            return f"{sp.name} is given two places in the stacks; a marker has one (RULINGS R12)."
+        if p.firefighting != sp.space:
+            return f"{sp.name} is on firefighting space {p.firefighting}, not in {where} (RULINGS R12)."
+        if not 1 <= sp.place <= size:
+            return (
+                f"{sp.name} is given place {sp.place} in {where}, where {size} marker(s) stand (RULINGS R12)."
+            )
+        return None
+
+    def check_order_needed(self) -> None:
+        """RULINGS R13 as amended: a tie or Ryōkan that needs a stack order not given makes the table incomplete,
+        not impossible: tied players share the place and Ryōkan is not scored until it is given."""
+        t = self.table
+        if usable_order(t) is not None or len({p.name for p in t.players}) != len(t.players):
             return
-        if not t.akebono:
+        groups = firefighting_groups(t)
+        shared = [g for g in groups if len(g) > 1]
+        if not shared:
             return
-        last_group = firefighting_groups(t)[-1] if t.players else []
-        if len(last_group) > 1:
+        last = last_group(t)
+        if t.akebono and len(last) > 1:
             for p in t.players:
-                if p.name in last_group and "ryokan" in p.personalities:
+                if p.name in last and "ryokan" in p.personalities:
                     self.add(
                         Code.FIREFIGHTING_ORDER_NEEDED,
                         p.name,
                         "firefighting_order",
-                        f"Ryōkan scores if {p.name} is last on the firefighting track, but "
-                        f"{_join(last_group)} share the last space: give the firefighting order "
-                        "(who is at the bottom of the stack).",
+                        f"Ryōkan scores if {p.name} is last on the firefighting track, but {_join(last)} share "
+                        "the last space: give their places in the stack (who is at the bottom); until then "
+                        "Ryōkan is not scored (RULINGS R12, R13).",
                     )
+        by_name = {p.name: p for p in t.players}
+        entered = {
+            sp.space for sp in t.stacks
+        }  # a stack partly or wrongly given: check_stacks says what is wrong
+        for group in shared:
+            space = by_name[group[0]].firefighting
+            if space in entered:
+                continue
+            totals: dict[int, list[str]] = {}
+            for name in group:
+                totals.setdefault(_total(by_name[name], t.akebono, last), []).append(name)
+            for total, tied in totals.items():
+                if len(tied) > 1:
+                    self.add(
+                        Code.FIREFIGHTING_ORDER_NEEDED,
+                        None,
+                        f"stacks.{space}",
+                        f"{join_names(tied)} tie on {total} IKI on firefighting space {space}, and their places in "
+                        "its stack are not given: they share the place until they are (RULINGS R12).",
+                    )
+
+    def check_buildings_in_play(self) -> None:
+        """RULINGS R13, without a setup listing the buildings: at most 6 different buildings across the table
+        (iki-rulebook.txt "Randomly pick 6 Building cards"), with Akebono at most 2 with an ongoing ability
+        (Akebono setup: "There cannot be more than 2 Buildings with an Ongoing ability")."""
+        t = self.table
+        if t.setup is not None and t.setup.buildings is not None:
+            return  # each held building is checked against the setup's
+        first: dict[str, tuple[str, str]] = {}  # building -> (holder, field) of its first holder
+        for i, p in enumerate(t.players):
+            for j, b in enumerate(p.buildings):
+                first.setdefault(b, (p.name, f"players[{i}].buildings[{j}]"))
+        held = list(first)
+        if len(held) > rules.BUILDINGS_IN_PLAY:
+            name, field = first[held[rules.BUILDINGS_IN_PLAY]]
+            self.add(
+                Code.BUILDINGS_IN_PLAY,
+                name,
+                field,
+                f"The table holds {len(held)} different buildings ({_join(_name(b) for b in held)}); a game has "
+                f"{rules.BUILDINGS_IN_PLAY} in play (RULINGS R13, R15).",
+            )
+        ongoing = [b for b in held if cat.BUILDING_BY_ID[b].ongoing]
+        if t.akebono and len(ongoing) > rules.MAX_ONGOING_BUILDINGS:
+            name, field = first[ongoing[rules.MAX_ONGOING_BUILDINGS]]
+            self.add(
+                Code.ONGOING_BUILDINGS_IN_PLAY,
+                name,
+                field,
+                f"The table holds {len(ongoing)} buildings with an ongoing ability "
+                f"({_join(_name(b) for b in ongoing)}); with Akebono at most {rules.MAX_ONGOING_BUILDINGS} are in "
+                "play (RULINGS R13, R18).",
+            )
+
+    def check_personalities_in_play(self) -> None:
+        """RULINGS R13, without a setup listing the personalities: at most 2 of one season met across the table
+        (Akebono "Only 2 Personalities are available on the bridge each season"), unless the Ferry boat opens
+        the season's pool (:func:`ferry_opens_the_pool`)."""
+        t = self.table
+        if not t.akebono or (t.setup is not None and t.setup.personalities is not None) or self.pool_open:
+            return
+        first: dict[Season, dict[str, tuple[str, str]]] = {}
+        for i, p in enumerate(t.players):
+            for j, x in enumerate(p.personalities):
+                season = cat.PERSONALITY_BY_ID[x].season
+                first.setdefault(season, {}).setdefault(x, (p.name, f"players[{i}].personalities[{j}]"))
+        for season in SEASONS:
+            met = list(first.get(season, {}))
+            if len(met) > rules.PERSONALITIES_PER_SEASON:
+                name, field = first[season][met[rules.PERSONALITIES_PER_SEASON]]
+                self.add(
+                    Code.PERSONALITIES_IN_PLAY,
+                    name,
+                    field,
+                    f"{len(met)} {season.label} personalities were met ({_join(_name(x) for x in met)}); the "
+                    f"Nihonbashi bridge shows {rules.PERSONALITIES_PER_SEASON} a season, and {self._no_ferry_b()} "
+                    "(RULINGS R13).",
+                )
 
     def check_new_character_pairs(self) -> None:
         """RULINGS R14: both New Characters of one month at the table (one of each pair is removed at setup)."""
@@ -652,4 +949,12 @@ def validate(table: Table) -> Report:
     return _Checker(table).run()
 
 
-__all__ = ["Code", "Problem", "Report", "Severity", "validate"]
+__all__ = [
+    "INCOMPLETE_CODES",
+    "Code",
+    "Problem",
+    "Report",
+    "Severity",
+    "ferry_opens_the_pool",
+    "validate",
+]

@@ -454,13 +454,24 @@ def _reference_lines(heading: str, body: str, width: float) -> tuple[str, ...]:
     return wrap(text(body), regular, REF_SIZE, width, width - stringWidth(head, bold, REF_SIZE))
 
 
-def _notes(akebono: bool, tie_breaks: Sequence[str]) -> list[tuple[str, str]]:
-    """The tie-break sentences of a filled pad first, then the reference."""
-    return [("Tie-break", sentence) for sentence in tie_breaks] + list(reference(akebono))
+def _notes(akebono: bool, tie_breaks: Sequence[str], missing: Sequence[str] = ()) -> list[tuple[str, str]]:
+    """What a filled pad's table did not give (scored with what was known, RULINGS R13), then its tie-break
+    sentences, then the reference."""
+    return (
+        [("Not given", sentence) for sentence in missing]
+        + [("Tie-break", sentence) for sentence in tie_breaks]
+        + list(reference(akebono))
+    )
 
 
 def layout(
-    *, akebono: bool, players: int, pagesize: str = "A4", blank: bool = True, tie_breaks: Sequence[str] = ()
+    *,
+    akebono: bool,
+    players: int,
+    pagesize: str = "A4",
+    blank: bool = True,
+    tie_breaks: Sequence[str] = (),
+    missing: Sequence[str] = (),
 ) -> Layout:
     """The page's geometry; :func:`blank_pad` and :func:`filled_pad` draw into it and tests read it."""
     _check_count(players)
@@ -472,7 +483,7 @@ def layout(
     heights = [max(h, BLANK_LINE_ROW if blank else FILLED_LINE_ROW) for h in needed]
     notes = sum(
         len(_reference_lines(heading, body, right - left)) * REF_LEADING + 3
-        for heading, body in _notes(akebono, tie_breaks)
+        for heading, body in _notes(akebono, tie_breaks, missing)
     )
     top = height - MARGIN - TITLE_SIZE - 26  # title, then the date/seed line
     fixed = HEADER_ROW + TOTAL_ROW + RANK_ROW + 12 + notes
@@ -592,12 +603,14 @@ def _draw_grid(c: Canvas, lay: Layout, akebono: bool) -> None:
     c.line(lay.left, total.bottom, lay.right, total.bottom)
 
 
-def _draw_notes(c: Canvas, lay: Layout, akebono: bool, tie_breaks: Sequence[str]) -> None:
+def _draw_notes(
+    c: Canvas, lay: Layout, akebono: bool, tie_breaks: Sequence[str], missing: Sequence[str] = ()
+) -> None:
     regular, bold = fonts()
     width = lay.right - lay.left
     block = c.beginText(lay.left, lay.notes_top - REF_SIZE)
     block.setFillColor(INK)
-    for heading, body in _notes(akebono, tie_breaks):
+    for heading, body in _notes(akebono, tie_breaks, missing):
         block.setFont(bold, REF_SIZE, REF_LEADING)
         block.textOut(text(heading) + ": ")
         block.setFont(regular, REF_SIZE, REF_LEADING)
@@ -653,17 +666,27 @@ def filled_pad(
     seed: str | None = None,
     tie_breaks: Sequence[str] = (),
     title: str | None = None,
+    missing: Sequence[str] = (),
 ) -> bytes:
     """The score pad of a scored game: names (with colour swatches), every line, totals, ranks, date and seed.
 
     ``players`` are drawn in the order given; ``tie_breaks`` are the ranking's sentences (RULINGS R12), printed
-    under the grid.
+    under the grid after ``missing``: what the table did not give (a wild card's type, a stack order), so the
+    pad says it was scored with what was known (RULINGS R13).
     """
     if not isinstance(date, datetime.date):
         raise ValueError(f"date must be a datetime.date, not {type(date).__name__}")
     _check_players(players, akebono)
     tie_breaks = list(dict.fromkeys(s.strip() for s in tie_breaks if s.strip()))  # tied players share one
-    lay = layout(akebono=akebono, players=len(players), pagesize=pagesize, blank=False, tie_breaks=tie_breaks)
+    missing = list(dict.fromkeys(s.strip() for s in missing if s.strip()))
+    lay = layout(
+        akebono=akebono,
+        players=len(players),
+        pagesize=pagesize,
+        blank=False,
+        tie_breaks=tie_breaks,
+        missing=missing,
+    )
     regular, bold = fonts()
     heading = title or _default_title(akebono)
     buffer = io.BytesIO()
@@ -698,7 +721,7 @@ def filled_pad(
             _centre(c, str(player.lines[line]), regular, 14, x0, x1, lay.row(line))
         _centre(c, str(player.total), bold, 16, x0, x1, lay.row("total"))
         _centre(c, ordinal(player.rank), bold, 12, x0, x1, lay.row("rank"))
-    _draw_notes(c, lay, akebono, tie_breaks)
+    _draw_notes(c, lay, akebono, tie_breaks, missing)
     c.showPage()
     c.save()
     return buffer.getvalue()

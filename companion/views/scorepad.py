@@ -16,8 +16,8 @@ from __future__ import annotations
 import datetime
 import re
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cache
 from html import escape
 from typing import Any, Final
@@ -51,12 +51,12 @@ from scoring.score import (
     LINE_LABELS,
     board_of,
     effective_type,
-    last_in_firefighting,
+    last_group,
     score_player,
     wild_kind,
 )
-from scoring.table import LIST_FIELDS, LIST_KIND, NUMBER_FIELDS, PlayerState, Table, check_id
-from scoring.validate import Problem, Report, validate
+from scoring.table import LIST_FIELDS, LIST_KIND, NUMBER_FIELDS, PlayerState, Table, check_id, stack_places
+from scoring.validate import Problem, Report, ferry_opens_the_pool, validate
 
 # --- steps -------------------------------------------------------------------------------------------------------
 
@@ -75,8 +75,8 @@ STEPS: Final = (
          "marker's space, plus 30 or 60 for the 30/60 token (RULINGS R3)."),
     Step("characters", "Characters", "variety", intro="Every character on each player board: retired cards and "
          "the ones taken back from the Nagayas. 1/4/9/16/25 IKI for 1-5 types (RULINGS R4)."),
-    Step("fish", "Fish", "fish", intro="3/6/10/15 IKI for 1-4 fish, plus each token's printed bonus; at most one "
-         "fish a season (RULINGS R6)."),
+    Step("fish", "Fish", "fish", intro="3/6/10/15 IKI for 1-4 fish of different seasons, plus each token's printed "
+         "bonus; one fish a season, a second winter one only on New Year's Day (RULINGS R6, R14)."),
     Step("tobacco", "Pipes and tobacco", "tobacco", intro="Tobacco pouches score their printed value, doubled "
          "when the player has at least one pipe (RULINGS R7)."),
     Step("buildings", "Buildings", "buildings", intro="The buildings each player built (RULINGS R8)."),
@@ -174,6 +174,13 @@ def _missing(token: str) -> Exception:
     return Http404("no such score sheet")
 
 
+def read_sheet(sheet: ScoreSheet) -> Table:
+    """The stored table with the stack places entered on the firefighting step, which decide ties space by
+    space (RULINGS R12); the full order the sheet derives from them says nothing more."""
+    table = sheet.read()
+    return replace(table, firefighting_order=None, stacks=stack_places(table.players, sheet.stack))
+
+
 def _sheet(token: str) -> ScoreSheet:
     """The sheet a table edits (its edit token); 403 for its view-only token, 404 for no sheet."""
     try:
@@ -210,7 +217,7 @@ def locate(problem_field: str, data: Mapping[str, Any]) -> tuple[str, str]:
             if j < len(items):
                 return step, f"p{i}-{key}-{items[j]}"
         return step, f"p{i}-{key}"
-    if problem_field.startswith("firefighting_order"):
+    if problem_field.startswith(("firefighting_order", "stacks")):
         return "firefighting", "firefighting-order"
     if problem_field.startswith("setup."):
         part = problem_field.split(".")[1].split("[")[0]
@@ -569,8 +576,7 @@ def _held_by_type(state: PlayerState) -> dict[CharType | None, list[str]]:
     return names
 
 
-#: Lines already scored, by player state: an entry changes one player, so the others' lines are looked up.
-def _lines(player: PlayerState, akebono: bool, last: str | None) -> tuple[dict[str, Any], int]:
+def _lines(player: PlayerState, akebono: bool, last: tuple[str, ...]) -> tuple[dict[str, Any], int]:
     """:func:`scoring.score.score_player`, and a digest of its lines and their explanations (``seen``: a page
     tells which lines it shows, so an entry's reply sends only those that changed)."""
     lines = score_player(player, akebono, last)
@@ -579,7 +585,7 @@ def _lines(player: PlayerState, akebono: bool, last: str | None) -> tuple[dict[s
 
 def _provisional(table: Table) -> list[dict[str, Any]]:
     """Every player's lines so far (the core's scoring; a final result needs a valid table)."""
-    last = last_in_firefighting(table)
+    last = last_group(table)
     out = []
     for p in table.players:
         lines, digest = _lines(p, table.akebono, last)
@@ -638,7 +644,7 @@ class StepPage:
         self.bad = bad
         self.data = sheet.table
         self.players: list[dict[str, Any]] = self.data["players"]
-        self.table = sheet.read()
+        self.table = read_sheet(sheet)
         self.expansions = self.table.expansions
         self.setup = self.table.setup
         self.steps = steps_for(self.table.akebono)
@@ -973,15 +979,11 @@ class StepPage:
         ]
 
     def personalities(self, i: int) -> list[tuple[str, tuple[Any, ...]]]:
-        """The personalities by season: those on the bridge this game when known (all of them when the Ferry
-        Boat's side B lets players meet any), and any others held."""
+        """The personalities by season: those on the bridge this game when known (all of them once someone built
+        the Ferry boat and its side is B or not known, RULINGS R13), and any others held."""
         held = self.players[i].get("personalities", [])
         setup = self.setup
-        known = (
-            setup is not None
-            and setup.personalities is not None
-            and setup.boat_sides.get("ferry-boat") != "B"
-        )
+        known = setup is not None and setup.personalities is not None and not ferry_opens_the_pool(self.table)
         out = []
         for season in SEASONS:
             ps = cat.personalities_of_season(season)
@@ -1139,19 +1141,29 @@ class StepPage:
         for i, player in enumerate(self.players):
             by_space.setdefault(int(player.get("firefighting", 0)), []).append(i)
         out = [f'<div id="firefighting-order" class="sp-order"{oob}>']
-        out.append(_problems_html(self.problems.at("firefighting-order")))
+        shown = self.problems.at("firefighting-order")
+        # A space's problems show in its fieldset, a player's beside its place (RULINGS R12/R13), others on top.
+        here = {
+            space: [s for s in shown if s.problem.field.split("[")[0] == f"stacks.{space}"]
+            for space in by_space
+        }
+        placed = {id(s) for v in here.values() for s in v}
+        out.append(_problems_html(s for s in shown if id(s) not in placed))
         for space in sorted(by_space, reverse=True):
             members = by_space[space]
             if len(members) < 2:
                 continue
+            names = {self.players[i]["name"] for i in members}
             out.append(
                 f'<fieldset class="card"><legend>Stack on space {space}: who is on top?</legend>'
                 '<p class="small muted">These players share a space; the marker higher in the stack ranks first '
-                "(RULINGS R12).</p>"
+                "(RULINGS R12).</p>" + _problems_html(s for s in here[space] if s.problem.player not in names)
             )
             for i in members:
                 name = self.players[i]["name"]
                 html_id = f"stack-p{i}"
+                mine = [s for s in here[space] if s.problem.player == name]
+                desc, msgs = _msgs(html_id, mine)
                 value = _place(self.sheet.stack.get(name), len(members))
                 options = "".join(
                     f'<option value="{place}"{" selected" if place == value else ""}>'
@@ -1161,8 +1173,8 @@ class StepPage:
                 out.append(
                     f'<label for="{html_id}">{_esc(name)}\'s place in the stack</label>'
                     f'<select id="{html_id}" name="{html_id}" hx-post="{self.post_url}" hx-trigger="change" '
-                    f'hx-target="#step" hx-swap="outerHTML" hx-params="{html_id},was-{html_id},{PAGE_STATE}"><option value="">Not given</option>{options}</select>'
-                    f'<input type="hidden" name="was-{html_id}" value="{value}">'
+                    f'hx-target="#step" hx-swap="outerHTML" hx-params="{html_id},was-{html_id},{PAGE_STATE}"{desc}><option value="">Not given</option>{options}</select>'
+                    f'<input type="hidden" name="was-{html_id}" value="{value}">{msgs}'
                 )
             out.append("</fieldset>")
         out.append("</div>")
@@ -1392,7 +1404,7 @@ def _result_url(sheet: ScoreSheet) -> str:
 def _result_context(request: HttpRequest, sheet: ScoreSheet, *, can_edit: bool) -> dict[str, Any]:
     """What the result page shows: the ranking and each line's explanation, or what the rules still refuse.
     With ``can_edit`` the problems link to their entries and the view-only link is offered with its QR code."""
-    table = sheet.read()
+    table = read_sheet(sheet)
     steps = steps_for(table.akebono)
     report = validate(table)
     idx = ProblemIndex(report, sheet.table, (s.slug for s in steps))
@@ -1403,7 +1415,9 @@ def _result_context(request: HttpRequest, sheet: ScoreSheet, *, can_edit: bool) 
         return {"message": s.problem.message, "url": url, "step": titles[s.step]}
 
     fixes = [problem(s) for s in idx.all if s.error]
-    warnings = [problem(s) for s in idx.all if not s.error]
+    warnings = [problem(s) for s in idx.all if not s.error and not s.problem.incomplete]
+    # RULINGS R13 as amended: scored with what is known, saying what is not
+    missing = [problem(s) for s in idx.all if s.problem.incomplete]
     ranking = []
     if report.valid:
         from scoring.score import lines_for, score_table
@@ -1436,6 +1450,7 @@ def _result_context(request: HttpRequest, sheet: ScoreSheet, *, can_edit: bool) 
         "valid": report.valid,
         "fixes": fixes,
         "warnings": warnings,
+        "missing": missing,
         "ranking": ranking,
         "tie_breaks": tie_breaks,
         "first_step": step_url(sheet, steps[0].slug) if can_edit else "",
@@ -1468,7 +1483,7 @@ def _pad_response(request: HttpRequest, sheet: ScoreSheet) -> HttpResponse:
     size = request.GET.get("size", "a4").lower()
     if size not in PAD_SIZES:
         return _error_page(request, 400, "The score pad comes in size=a4 or size=letter.")
-    table = sheet.read()
+    table = read_sheet(sheet)
     report = validate(table)
     if not report.valid:
         return _error_page(
@@ -1476,7 +1491,8 @@ def _pad_response(request: HttpRequest, sheet: ScoreSheet) -> HttpResponse:
             409,
             "This game still has entries the rules refuse: fix them first (see the result page).",
         )
-    pdf = filled_pad_for(sheet, table, PAD_SIZES[size])
+    missing = [p.message for p in report.warnings if p.incomplete]
+    pdf = filled_pad_for(sheet, table, PAD_SIZES[size], missing)
     response = HttpResponse(pdf, content_type="application/pdf")
     names = "-".join(re.sub(r"[^A-Za-z0-9]+", "", n) or "player" for n in sheet.names)
     response["Content-Disposition"] = f'inline; filename="iki-score-{names}.pdf"'
@@ -1493,7 +1509,7 @@ def view_pad_pdf(request: HttpRequest, token: str) -> HttpResponse:
     return _pad_response(request, _viewed_sheet(token))
 
 
-def filled_pad_for(sheet: ScoreSheet, table: Table, pagesize: str) -> bytes:
+def filled_pad_for(sheet: ScoreSheet, table: Table, pagesize: str, missing: Sequence[str] = ()) -> bytes:
     from companion.pdf.scorepad import PadPlayer, filled_pad
     from scoring.score import score_table
 
@@ -1516,6 +1532,7 @@ def filled_pad_for(sheet: ScoreSheet, table: Table, pagesize: str) -> bytes:
         date=sheet.created.date() if sheet.created else datetime.date.today(),
         seed=sheet.seed or None,
         tie_breaks=tie_breaks,
+        missing=missing,
     )
 
 

@@ -2,6 +2,9 @@
 
 Types: RULINGS R2 (inferred; see :data:`scoring.catalogue.INFERRED`). Text is as printed, with icons lost in the
 text conversion marked. Hiring costs are printed only as icons on the cards, so they are not recorded.
+``firefighting_gain`` / ``trade_gain``: the spaces the printed hiring bonus moves a marker up (iki-rulebook.txt
+Appendix 1, e.g. "Move your marker two spaces up the Firefighting track"; Akebono Appendix 1, "Move your marker up
+1 space on the Trade track"), for RULINGS R13.
 """
 
 from scoring.components import Character, CharType, Expansion, Season, Wild
@@ -121,6 +124,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Spend 1 mon to gain 1 wood.",
         experience=("Gain 1 IKI", "2 IKI", "3 IKI"),
         retirement_token=None,
+        firefighting_gain=1,
     ),
     C(
         id="sandal-maker",
@@ -134,6 +138,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Spend 2 mons to gain 2 sandals.",
         experience=("Gain 1 IKI", "2 IKI", "3 IKI"),
         retirement_token=None,
+        firefighting_gain=1,
     ),
     C(
         id="seamstress",
@@ -173,6 +178,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Move your marker one space up the Firefighting track.",
         experience=(),
         retirement_token="hire-discount",
+        firefighting_gain=1,
     ),
     C(
         id="ox-cart",
@@ -186,6 +192,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Gain 1 sandal.",
         experience=(),
         retirement_token="extra-move",
+        firefighting_gain=1,
     ),
     C(
         id="yamabushi",
@@ -212,6 +219,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Build a Building by spending 1 wood less.",
         experience=("Gain 2 IKI and 1 mon", "2 IKI and 1 mon", "3 IKI and 2 mons"),
         retirement_token=None,
+        firefighting_gain=1,
     ),
     C(
         id="kite-maker",
@@ -316,6 +324,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Spend 3 mons to gain 2 wood.",
         experience=("Gain 0 IKI", "2 IKI", "3 IKI"),
         retirement_token=None,
+        firefighting_gain=1,
     ),
     C(
         id="lantern-maker",
@@ -329,6 +338,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Spend 1 IKI to gain 4 mons. Your IKI cannot be negative.",
         experience=("Gain 1 IKI", "2 IKI", "4 IKI"),
         retirement_token=None,
+        firefighting_gain=1,
     ),
     C(
         id="umbrella-maker",
@@ -342,6 +352,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Spend 1 mon to increase the experience of one of your Kobuns by one.",
         experience=("Gain 1 IKI", "3 IKI", "4 IKI"),
         retirement_token=None,
+        firefighting_gain=1,
     ),
     C(
         id="day-laborer",
@@ -355,6 +366,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Move your marker one space up the Firefighting track.",
         experience=("Lose 2 IKI", "1 IKI", "0 IKI"),
         retirement_token=None,
+        firefighting_gain=2,
     ),
     C(
         id="firefighter",
@@ -368,6 +380,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Move your marker one space up the Firefighting track.",
         experience=("Gain 1 IKI", "2 IKI", "4 IKI"),
         retirement_token=None,
+        firefighting_gain=2,
     ),
     C(
         id="shrine-maiden",
@@ -381,6 +394,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Move your marker one space up the Firefighting track.",
         experience=(),
         retirement_token="fire-protection",
+        firefighting_gain=1,
     ),
     C(
         id="fireworks-maker",
@@ -407,6 +421,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Build a Building by spending 1 wood less.",
         experience=("Gain 2 IKI and 1 mon", "3 IKI and 1 mon", "4 IKI and 2 mons"),
         retirement_token=None,
+        firefighting_gain=1,
     ),
     C(
         id="eel-stand",
@@ -485,6 +500,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Spend 3 mons to gain 2 wood.",
         experience=("Gain 2 IKI", "3 IKI", "5 IKI"),
         retirement_token=None,
+        firefighting_gain=1,
     ),
     C(
         id="hairdresser",
@@ -511,6 +527,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Spend 1 mon to increase the experience of one of your Kobuns by one.",
         experience=("Gain 2 IKI", "3 IKI", "5 IKI"),
         retirement_token=None,
+        firefighting_gain=1,
     ),
     C(
         id="shamisen-player",
@@ -537,6 +554,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Move your marker one space up the Firefighting track.",
         experience=("Gain 1 IKI", "3 IKI", "5 IKI"),
         retirement_token=None,
+        firefighting_gain=1,
     ),
     C(
         id="puppeteer",
@@ -564,6 +582,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Move your marker one space up the Firefighting track and gain 1 IKI.",
         experience=("Gain 3 IKI", "5 IKI", "7 IKI"),
         retirement_token=None,
+        firefighting_gain=1,
     ),
     C(
         id="puppet-maker",
@@ -577,6 +596,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Swap the position of any 2 Character cards on the board. The Kobuns stay on the cards and their experience level does not change. You do not need to pay mons to swap a card to a space with an additional cost.",
         experience=("Gain 2 IKI and 1 mon", "4 IKI and 1 mon", "5 IKI and 2 mons"),
         retirement_token=None,
+        firefighting_gain=1,
     ),
     C(
         id="tatami-maker",
@@ -590,6 +610,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Build a Building by spending 1 wood less.",
         experience=("Gain 3 IKI and 1 mon", "4 IKI and 1 mon", "6 IKI and 2 mons"),
         retirement_token=None,
+        firefighting_gain=1,
     ),
     C(
         id="sushi-stand",
@@ -668,6 +689,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Spend 1 rice to gain 5 IKI.",
         experience=("Gain 4 IKI", "5 IKI"),
         retirement_token=None,
+        firefighting_gain=1,
     ),
     C(
         id="folding-fan-maker",
@@ -720,6 +742,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Gain 3 IKI.",
         experience=("Gain 6 IKI", "7 IKI", "9 IKI"),
         retirement_token=None,
+        firefighting_gain=1,
     ),
     C(
         id="samurai",
@@ -733,6 +756,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Spend 1 Koban to gain 9 IKI.",
         experience=("Gain 5 IKI", "7 IKI"),
         retirement_token=None,
+        firefighting_gain=1,
     ),
     C(
         id="sumo-wrestler",
@@ -746,6 +770,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Move your marker one space up the Firefighting track.",
         experience=("Gain 4 IKI", "4 IKI", "7 IKI"),
         retirement_token=None,
+        firefighting_gain=2,
     ),
     C(
         id="buddhist-sculptor",
@@ -759,6 +784,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Spend 1 wood to gain 5 IKI.",
         experience=("Gain 4 IKI and 1 mon", "6 IKI and 2 mons"),
         retirement_token=None,
+        firefighting_gain=1,
     ),
     C(
         id="karuta-maker",
@@ -785,6 +811,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Build a Building by spending 1 Koban less.",
         experience=("Gain 4 IKI and 2 mons", "7 IKI and 2 mons"),
         retirement_token=None,
+        firefighting_gain=1,
     ),
     C(
         id="incense-shop",
@@ -850,6 +877,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Spend 3 mons to move your marker up 2 spaces on the Firefighting track.",
         experience=(),
         retirement_token="doctor",
+        firefighting_gain=1,
     ),
     C(
         id="express-messenger",
@@ -876,6 +904,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Build a Boat or a Building.",
         experience=("Gain 1 IKI and 1 mon", "Gain 2 IKI and 1 mon", "Gain 2 IKI and 1 sandal"),
         retirement_token=None,
+        trade_gain=1,
     ),
     C(
         id="water-wheel-carpenter",
@@ -902,6 +931,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Spend 1 mon to move your marker up 1 space on the Trade track.",
         experience=("Gain 1 rice", "Gain 1 sandal", "Gain 2 mons"),
         retirement_token=None,
+        trade_gain=1,
     ),
     C(
         id="tofu-stand",
@@ -941,6 +971,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Spend 2 mons to gain the top most salary of one of your characters, retired or not. This salary must be indicated in a ○.",
         experience=("Gain 1 IKI", "Gain 2 IKI", "Gain 3 IKI"),
         retirement_token=None,
+        firefighting_gain=1,
     ),
     C(
         id="goldfish-seller",
@@ -954,6 +985,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Gain 2 IKI OR gain 2 mons.",
         experience=("Gain 1 mon", "Gain 2 mons", "Gain 2 mons and 1 wood"),
         retirement_token=None,
+        trade_gain=1,
     ),
     C(
         id="flower-seller",
@@ -993,6 +1025,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Spend 1 mon to increase the experience of one of your Kobuns by one.",
         experience=(),
         retirement_token="owner",
+        firefighting_gain=1,
     ),
     C(
         id="papier-mache-artist",
@@ -1006,6 +1039,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Spend 1 wood and 1 sandal to gain 1 Koban.",
         experience=("Gain 2 IKI", "Gain 2 IKI", "Gain 3 IKI"),
         retirement_token=None,
+        trade_gain=1,
     ),
     C(
         id="repairman",
@@ -1019,6 +1053,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Exchange 1-3 rice with 1-3 wood. The other way around (wood to rice) is also possible.",
         experience=("Gain 1 IKI", "Gain 2 IKI", "Gain 3 IKI"),
         retirement_token=None,
+        firefighting_gain=1,
     ),
     C(
         id="boatman",
@@ -1045,6 +1080,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Build a Boat or a Building with a discount of 1 rice or 1 sandal.",
         experience=("Gain 3 IKI and 1 mon", "Gain 4 IKI and 2 mons"),
         retirement_token=None,
+        firefighting_gain=1,
     ),
     C(
         id="ceramic-seller",
@@ -1058,6 +1094,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Activate a Boat. If you activate an opponent's Boat, its owner moves their Trade marker one space up on the Trade track.",
         experience=("Gain 1 mon", "Gain 3 mons", "Gain 1 Koban"),
         retirement_token=None,
+        trade_gain=1,
     ),
     C(
         id="seaweed-shop",
@@ -1071,6 +1108,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Spend 2 mons to gain 1 rice and move your marker up 1 space on the Trade track.",
         experience=("Gain 2 mons", "Gain 3 mons", "Gain 1 Koban"),
         retirement_token=None,
+        trade_gain=1,
     ),
     C(
         id="policeman",
@@ -1084,6 +1122,7 @@ CHARACTERS: tuple[Character, ...] = (
         skill="Reduce the experience of one of your Kobuns by one to gain 4 IKI.",
         experience=(),
         retirement_token="tobacco-policeman",
+        firefighting_gain=2,
     ),
     C(
         id="shamisen-master",

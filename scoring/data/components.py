@@ -2,11 +2,14 @@
 
 Base game: ``iki-rulebook.txt`` Appendix 2 (buildings) and 3 (tokens). Akebono: ``iki-akebono-rulebook.txt``
 Appendices 2-5. Ids: RULINGS R1. End-game values: RULINGS R6-R10. Base building costs are printed only as icons,
-so they are None; Akebono costs are printed and recorded.
+so they are None, except the Inn's, which two examples print ("she spends 1 *Koban* and 1 wood to build the Inn",
+"13TH ROUND: NEW YEAR'S DAY" and "Construction site"); Akebono costs are printed and recorded. A pipe's
+``firefighting_gain`` / ``trade_gain`` is what its printed immediate effect moves a marker up (RULINGS R13).
 """
 
 from scoring.components import (
     Boat,
+    BoatToken,
     Building,
     BuildingRule,
     Expansion,
@@ -33,7 +36,7 @@ BUILDINGS: tuple[Building, ...] = (
     Building("imperial-villa", "Imperial Villa", B, R.FIXED, 4, None, True, None,
              "At the end of each season, gain 2 mons for each character of the type you recruited the most "
              "(including your retired characters, if any).", "Gain 4 IKI."),
-    Building("inn", "Inn", B, R.FIXED, 12, None, False, None, None, "Gain 12 IKI."),
+    Building("inn", "Inn", B, R.FIXED, 12, None, False, "1 koban + 1 wood", None, "Gain 12 IKI."),
     Building("kabuki-theater", "Kabuki Theater", B, R.FIXED, 26, None, False, None, None, "Gain 26 IKI."),
     Building("merchant-house", "Merchant House", B, R.PER_SANDAL, 3, 30, False, None, None,
              "Gain 3 IKI for each sandal you own at the end of the game (max. 30 IKI)."),
@@ -82,12 +85,16 @@ TOKENS: tuple[Token, ...] = (
     Token("fish-winter", "Winter fish", F, WINTER, B, "No end-game bonus."),
     Token("fish-winter-bonus", "Winter fish (+7)", F, WINTER, B, "+7 IKI at the end (Fish and Restaurant).", 7),
     # Base pipes (Appendix 3 order): immediate effects only.
-    Token("pipe-spring-1", "Spring pipe 1", P, SPRING, B, "Move your marker one space up the Firefighting track."),
-    Token("pipe-spring-2", "Spring pipe 2", P, SPRING, B, "Move your marker one space up the Firefighting track."),
+    Token("pipe-spring-1", "Spring pipe 1", P, SPRING, B, "Move your marker one space up the Firefighting track.",
+          firefighting_gain=1),
+    Token("pipe-spring-2", "Spring pipe 2", P, SPRING, B, "Move your marker one space up the Firefighting track.",
+          firefighting_gain=1),
     Token("pipe-summer-1", "Summer pipe 1", P, SUMMER, B, "Gain 1 rice."),
     Token("pipe-summer-2", "Summer pipe 2", P, SUMMER, B, "Gain 2 sandals."),
-    Token("pipe-autumn-1", "Autumn pipe 1", P, AUTUMN, B, "Move your marker one space up the Firefighting track."),
-    Token("pipe-autumn-2", "Autumn pipe 2", P, AUTUMN, B, "Move your marker two spaces up the Firefighting track."),
+    Token("pipe-autumn-1", "Autumn pipe 1", P, AUTUMN, B, "Move your marker one space up the Firefighting track.",
+          firefighting_gain=1),
+    Token("pipe-autumn-2", "Autumn pipe 2", P, AUTUMN, B, "Move your marker two spaces up the Firefighting track.",
+          firefighting_gain=2),
     Token("pipe-winter-1", "Winter pipe 1", P, WINTER, B, "Increase the experience of one of your Kobun by one."),
     Token("pipe-winter-2", "Winter pipe 2", P, WINTER, B, "Gain 1 Koban."),
     # Base tobacco (Appendix 3 order, RULINGS R7).
@@ -116,10 +123,13 @@ TOKENS: tuple[Token, ...] = (
           "Counts as a Fish and earns 1 additional IKI at the end and for the Restaurant.", 1, source="fisherman"),
     Token("pipe-spring-akebono", "Akebono spring pipe", P, SPRING, A, "Immediate: build a Boat or a Building."),
     Token("pipe-summer-akebono", "Akebono summer pipe", P, SUMMER, A,
-          "Immediate: move your marker up 1 space on both the Firefighting and the Trade tracks."),
+          "Immediate: move your marker up 1 space on both the Firefighting and the Trade tracks.",
+          firefighting_gain=1, trade_gain=1),
     Token("pipe-autumn-akebono", "Akebono autumn pipe", P, AUTUMN, A,
-          "Immediate: move your marker up 1 space on the Trade track."),
-    Token("pipe-winter-akebono", "Akebono winter pipe", P, WINTER, A, "Immediate: activate a Boat."),
+          "Immediate: move your marker up 1 space on the Trade track.", trade_gain=1),
+    Token("pipe-winter-akebono", "Akebono winter pipe", P, WINTER, A,
+          "Immediate: activate a Boat. If you activate an opponent's Boat, its owner moves their Trade marker one "
+          "space up on the Trade track."),
     Token("tobacco-spring-akebono", "Akebono spring tobacco (personalities)", T, SPRING, A,
           "Score 1 IKI for each Personality you met.", 0, TR.PERSONALITIES),
     Token("tobacco-summer-akebono", "Akebono summer tobacco (trade)", T, SUMMER, A,
@@ -164,45 +174,51 @@ PERSONALITIES: tuple[Personality, ...] = (
     Personality("juzaburo-tsutaya", "Jūzaburō Tsutaya", SPRING, "Publisher", "ongoing",
                 "Each time you meet a Personality (including this one), gain 2 mons."),
     Personality("nezumi-kozo", "Nezumi Kozō", SPRING, "Thief", "ongoing",
-                "Each time you do not Hire during phase B, gain 1 mon."),
+                "Each time you do not Hire during phase B, gain 1 mon (Nezumi Kozō's ability works when using the "
+                "1-4 space)."),
     Personality("sanyo-rai", "Sanyō Rai", SPRING, "Historian", "ongoing",
                 "Each time one of your Characters retires, gain 1 mon."),
-    Personality("ryotaku-maeno", "Ryōtaku Maeno", SPRING, "Dutch scholar, doctor", "ongoing",
+    Personality("ryotaku-maeno", "Ryōtaku Maeno", SPRING, "Rangakusha-Dutch Scholar, Doctor", "ongoing",
                 "Each time you hire a Special Character, move your marker up 1 space on the Trade track."),
     Personality("tokunai-mogami", "Tokunai Mogami", SPRING, "Explorer", "ongoing",
-                "Each time your Oyakata completes a cycle, gain 1 sandal."),
-    Personality("hiroshige-utagawa", "Hiroshige Utagawa", SUMMER, "Ukiyo-e artist", "end game",
+                "Each time your Oyakata completes a cycle, gain 1 sandal. You may use it immediately to end your "
+                "movement."),
+    Personality("hiroshige-utagawa", "Hiroshige Utagawa", SUMMER, "Ukiyo-e Artist", "end game",
                 "Gain 7 IKI if there are at least 3 Characters in the Artisan area of your player board.",
                 PR.ARTISANS_AT_LEAST, 7, 3),
     Personality("katsushika-hokusai", "Katsushika Hokusai", SUMMER, "Artist", "immediate",
-                "Move one of your Characters to an empty space for free, then you may activate its skill."),
-    Personality("nanpo-ota", "Nanpo Ōta", SUMMER, "Writer, poet", "immediate",
-                "Hire a Character by spending 2 mons less."),
-    Personality("saiko-ema", "Saikō Ema", SUMMER, "Poet, painter", "ongoing",
-                "Your Buildings cannot be destroyed by a Fire."),
+                "Move one of your Characters (with their Kobun) to an empty space for free (including a corner "
+                "space). Then, you may activate its skill."),
+    Personality("nanpo-ota", "Nanpo Ōta", SUMMER, "Writer, Poet", "immediate",
+                "Hire a Character by spending 2 mons less. If you also control the Monk token, both discounts "
+                "apply."),
+    Personality("saiko-ema", "Saikō Ema", SUMMER, "Poet, Painter", "ongoing",
+                "Your Buildings cannot be destroyed by a Fire. If your firefighting level is insufficient to stop "
+                "it, your Buildings are protected, but the Fire continues to spread out."),
     Personality("shusaku-chiba", "Shūsaku Chiba", SUMMER, "Swordsman", "ongoing",
-                "When placing a card on a space with an extra cost, do not spend additional mons."),
+                "When placing a card (Building or Character) on a space with an extra cost, do not spend "
+                "additional mons."),
     Personality("genpaku-sugita", "Genpaku Sugita", AUTUMN, "Doctor, Dutch scholar", "immediate",
                 "Gain a Doctor token."),
-    Personality("ikku-jippensha", "Ikku Jippensha", AUTUMN, "Fiction writer", "end game",
+    Personality("ikku-jippensha", "Ikku Jippensha", AUTUMN, "Fiction Writer", "end game",
                 "Gain 6 IKI if you have 1 mon or less.", PR.MON_AT_MOST, 6, 1),
-    Personality("philipp-franz-von-siebold", "Philipp Franz von Siebold", AUTUMN, "Physician, botanist",
+    Personality("philipp-franz-von-siebold", "Philipp Franz von Siebold", AUTUMN, "Physician, Botanist",
                 "immediate", "Lose 4 IKI to gain 2 mons + 1 rice + 1 sandal + 1 wood."),
-    Personality("ryokan", "Ryōkan", AUTUMN, "Monk, poet", "end game",
+    Personality("ryokan", "Ryōkan", AUTUMN, "Monk, Poet", "end game",
                 "Gain 6 IKI if your marker is last on the Firefighting track.", PR.LAST_IN_FIREFIGHTING, 6),
-    Personality("tadataka-ino", "Tadataka Inō", AUTUMN, "Surveyor, astronomer", "end game",
+    Personality("tadataka-ino", "Tadataka Inō", AUTUMN, "Surveyor, Astronomer", "end game",
                 "Gain 5 IKI if there are at least 8 Characters on your player board.",
                 PR.CHARACTERS_AT_LEAST, 5, 8),
     Personality("gennai-hiraga", "Gennai Hiraga", WINTER, "Inventor", "end game",
                 "Gain 5 IKI if you have at least 2 Pipes.", PR.PIPES_AT_LEAST, 5, 2),
-    Personality("issa-kobayashi", "Issa Kobayashi", WINTER, "Haiku poet", "end game",
+    Personality("issa-kobayashi", "Issa Kobayashi", WINTER, "Haiku Poet", "end game",
                 "Gain 5 IKI if you hired at least 2 New Characters.", PR.NEW_CHARACTERS_AT_LEAST, 5, 2),
-    Personality("kazan-watanabe", "Kazan Watanabe", WINTER, "Karo officer, author, painter, poet", "end game",
+    Personality("kazan-watanabe", "Kazan Watanabe", WINTER, "Karo Officer, Author, Painter, Poet", "end game",
                 "Gain 2 IKI for each of your Boats and 2 IKI for each of your Buildings.",
                 PR.BOATS_AND_BUILDINGS, 2),
-    Personality("kokan-shiba", "Kōkan Shiba", WINTER, "Western style painter", "end game",
+    Personality("kokan-shiba", "Kōkan Shiba", WINTER, "Western Style Painter", "end game",
                 "Gain 7 IKI if you have 1 Pipe + 1 Tobacco + 1 Fish + 1 Boat.", PR.FULL_SET, 7),
-    Personality("oi-katsushika", "Ōi Katsushika", WINTER, "Ukiyo-e artist", "immediate",
+    Personality("oi-katsushika", "Ōi Katsushika", WINTER, "Ukiyo-e Artist", "immediate",
                 "Retire one of your Characters."),
 )  # fmt: skip
 
@@ -217,10 +233,29 @@ BOATS: tuple[Boat, ...] = (
     Boat("carrying-ship", "Carrying ship (Yanebune)", 4, "2 wood", 2,
          "Spend 1 sandal to gain a Boat token.", "Spend 1 Pipe to gain 1 Koban."),
     Boat("ferry-boat", "Ferry boat (Watashibune)", 5, "2 wood", 2,
-         "Hire a Character by paying its cost (the Monk token discount applies).",
-         "Spend 1 rice to meet a Personality of the current season that is not on the Nihonbashi bridge."),
+         "Hire a Character by paying its cost. The Monk token discount applies.",
+         "Spend 1 rice to choose a Personality from the current season that is not on the Nihonbashi bridge action "
+         "space. Meet this Personality."),
     Boat("houseboat", "Houseboat (Yakatabune)", 6, "2 wood + 2 mons", 3,
          "Spend 1 rice + 2 mons to gain 6 IKI.", "Spend 1 Koban to gain 8 IKI."),
     Boat("tea-boat", "Tea boat", None, None, 0,
-         "Exchange 1 sandal for 1 rice, up to two times (or the reverse).", None),
+         "Exchange 1 sandal for 1 rice, up to two times. The reverse is also possible.", None),
+)  # fmt: skip
+
+#: Akebono Appendix 5, "7 Boat tokens (x3)", in the appendix's order (ids: RULINGS R1).
+BOAT_TOKENS: tuple[BoatToken, ...] = (
+    BoatToken("boat-token-1", "Boat token 1",
+              "During Phase A, if you placed your Ikizama meeple on the space 1-4 of the Ikizama track, you may "
+              "spend this token (by returning it to the boat, making it available again) to choose to Gain Income "
+              "or to Hire instead of gaining 1 mon."),
+    BoatToken("boat-token-2", "Boat token 2",
+              "During Phase B2 Moving Oyakata and doing business on a later turn, you may spend this token (by "
+              "returning it to the boat, making it available again) to do business with any Character in the "
+              "stalls you stopped at. You can do business before or after doing business with any Character here "
+              "or with the shop. If you do business with an opponent's Character, increase their experience as "
+              "usual."),
+    BoatToken("boat-token-3", "Boat token 3",
+              "During Phase B2 Moving Oyakata and doing business on a later turn, you may spend this token (by "
+              "returning it to the boat, making it available again) to do business an additional time with the "
+              "shop you stopped at."),
 )  # fmt: skip

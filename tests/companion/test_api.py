@@ -43,7 +43,8 @@ def test_akebono_adds_the_personalities_line(client: Client) -> None:
 
 def test_rules_errors_answer_422_without_scores(client: Client) -> None:
     table = copy.deepcopy(WORKED_EXAMPLE)
-    table["players"][1]["fish"] = ["fish-winter", "fish-winter-bonus"]
+    table["players"][0]["fish"] = ["fish-spring-bonus", "fish-autumn"]
+    table["players"][1]["fish"] = ["fish-summer", "fish-summer-bonus"]
     response = post(client, table)
     assert response.status_code == 422
     answer = response.json()
@@ -54,9 +55,83 @@ def test_rules_errors_answer_422_without_scores(client: Client) -> None:
         "code": "fish-same-season",
         "player": "David",
         "field": "players[1].fish[1]",
-        "message": "David has two winter fish (Winter fish and Winter fish (+7)): at most one fish can be bought "
-        "each season (RULINGS R6).",
+        "message": "David has two summer fish (Summer fish and Summer fish (+7)): at most one fish can be bought "
+        "each season (RULINGS R6, R13).",
     }
+
+
+@pytest.mark.parametrize(
+    ("who", "change", "code"),
+    [
+        (1, {"fish": ["fish-winter", "fish-winter-bonus"]}, "two-winter-fish"),  # RULINGS R14: New Year's Day
+        (0, {"wild_types": {}}, "wild-type-missing"),  # the retired Puppeteer's type not chosen
+        (
+            1,
+            {"firefighting": 6, "score_track": 99},
+            "firefighting-order-needed",
+        ),  # tied with Anaïs on space 6
+    ],
+)
+def test_an_incomplete_or_doubtful_table_answers_200_with_warnings(
+    client: Client, who: int, change: dict[str, Any], code: str
+) -> None:
+    """RULINGS R13 as amended: what is missing is a warning, R14 a doubt; the table is scored with what is
+    known (an unset wild card counts as no type, a tie on one space without its stack shares the place)."""
+    table = copy.deepcopy(WORKED_EXAMPLE)
+    table["players"][who].update(change)
+    response = post(client, table)
+    assert response.status_code == 200
+    answer = response.json()
+    assert answer["valid"] and answer["errors"] == [] and len(answer["players"]) == 2
+    assert code in [w["code"] for w in answer["warnings"]]
+
+
+def stacked(stacks: Any, order: list[str] | None = None) -> dict[str, Any]:
+    """Issue 10 item 6: Ben and Aiko tie on 178 IKI on space 5; Chie and Dai share space 0."""
+    table: dict[str, Any] = {
+        "players": [
+            {"name": "Aiko", "score_track": 178, "firefighting": 5},
+            {"name": "Ben", "score_track": 178, "firefighting": 5},
+            {"name": "Chie", "score_track": 90},
+            {"name": "Dai", "score_track": 90},
+        ],
+        "stacks": stacks,
+    }
+    if order is not None:
+        table["firefighting_order"] = order
+    return table
+
+
+def test_stacks_decide_ties_space_by_space(client: Client) -> None:
+    response = post(client, stacked({"5": ["Ben", "Aiko"]}))
+    assert response.status_code == 200
+    ranks = {p["name"]: p["rank"] for p in response.json()["players"]}
+    assert ranks == {"Ben": 1, "Aiko": 2, "Chie": 3, "Dai": 3}
+
+
+@pytest.mark.parametrize(
+    ("stacks", "order", "status", "code"),
+    [
+        ({"5": ["Ben", "Aiko"]}, ["Aiko", "Ben", "Chie", "Dai"], 422, "stack-order"),  # they disagree
+        ({"5": ["Ben", "Aiko"]}, ["Ben", "Aiko", "Dai", "Chie"], 200, None),
+        ({"0": ["Ben"]}, None, 422, "stack-order"),  # Ben is on space 5
+        ({"5": ["Ben"]}, None, 200, "stack-incomplete"),
+        ({"five": ["Ben"]}, None, 400, "wrong-type"),
+        ({"5": "Ben"}, None, 400, "wrong-type"),
+    ],
+)
+def test_stacks_and_the_firefighting_order(
+    client: Client, stacks: Any, order: list[str] | None, status: int, code: str | None
+) -> None:
+    response = post(client, stacked(stacks, order))
+    assert response.status_code == status
+    answer = response.json()
+    codes = (
+        [answer["error"]["code"]]
+        if status == 400
+        else [p["code"] for p in (*answer["errors"], *answer["warnings"])]
+    )
+    assert (code in codes) if code else not answer["errors"]
 
 
 @pytest.mark.parametrize(
@@ -107,7 +182,8 @@ def test_catalogue_lists_every_component_with_its_id(client: Client) -> None:
     assert response.status_code == 200
     data = response.json()
     ids = {item["id"] for key in ("characters", "unnamed_characters", "buildings", "tokens", "retirement_tokens",
-                                  "starting_tiles", "personalities", "boats") for item in data[key]}  # fmt: skip
+                                  "starting_tiles", "personalities", "boats", "boat_tokens")
+           for item in data[key]}  # fmt: skip
     assert ids == set(cat.KINDS_OF_ID)
     ryokan = next(p for p in data["personalities"] if p["id"] == "ryokan")
     assert ryokan["name"] == "Ryōkan"
@@ -119,6 +195,11 @@ def test_catalogue_lists_every_component_with_its_id(client: Client) -> None:
     assert next(c for c in data["characters"] if c["id"] == "taiko-seller")["month"] == 1
     assert all(item.get("scoring") for key in ("buildings", "tokens", "personalities") for item in data[key])
     assert "blocking-tiles" in data["inferred"]
+    firefighter = next(c for c in data["characters"] if c["id"] == "firefighter")
+    assert (firefighter["firefighting_gain"], firefighter["trade_gain"]) == (2, 0)  # RULINGS R13
+    pipe = next(t for t in data["tokens"] if t["id"] == "pipe-summer-akebono")
+    assert (pipe["firefighting_gain"], pipe["trade_gain"]) == (1, 1)
+    assert next(b for b in data["buildings"] if b["id"] == "inn")["cost"] == "1 koban + 1 wood"
 
 
 def test_catalogue_refuses_post(client: Client) -> None:

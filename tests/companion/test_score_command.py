@@ -62,3 +62,29 @@ def test_missing_file_exits_2(tmp_path: Path) -> None:
     with pytest.raises(CommandError, match="cannot read") as raised:
         call_command("score", str(tmp_path / "nope.json"))
     assert raised.value.returncode == 2
+
+
+@pytest.mark.parametrize(
+    ("stacks", "code", "ranks"),
+    [
+        ({"5": ["Ben", "Aiko"]}, 0, [2, 1, 3, 3]),  # RULINGS R12: space 5's order decides its own tie
+        ({"5": ["Ben", "Aiko"], "0": ["Chie", "Aiko"]}, 1, None),  # Aiko is on space 5: refused
+        ({"5": ["Ben"]}, 0, [1, 1, 3, 3]),  # a partly given stack: they share, with a warning
+    ],
+)
+def test_stacks_space_by_space(
+    stacks: dict[str, list[str]], code: int, ranks: list[int] | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = {
+        "players": [
+            {"name": "Aiko", "score_track": 178, "firefighting": 5},
+            {"name": "Ben", "score_track": 178, "firefighting": 5},
+            {"name": "Chie", "score_track": 90},
+            {"name": "Dai", "score_track": 90},
+        ],
+        "stacks": stacks,
+    }
+    exit_code, out = run("-", stdin=json.dumps(table), monkeypatch=monkeypatch)
+    assert exit_code == code
+    answer = json.loads(out)
+    assert [p["rank"] for p in answer.get("players", [])] == (ranks or [])

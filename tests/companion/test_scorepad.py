@@ -289,27 +289,30 @@ def test_steppers_bump_and_never_go_below_zero(client: Client) -> None:
 
 
 @pytest.mark.parametrize(
-    ("slug", "posts", "entry", "message"),
+    ("slug", "posts", "entry", "message", "error"),
     [
         ("fish", ["add|0|fish|fish-spring", "add|0|fish|fish-spring-bonus"], "p0-fish-fish-spring-bonus",
-         "two spring fish"),
+         "two spring fish", True),
+        # RULINGS R13 as amended: a wild card without its type is missing, not impossible: a warning
         ("characters", ["add|1|characters|puppeteer", "add|1|retirement_tokens|puppeteer"],
-         "p1-characters-puppeteer", "choose one"),
+         "p1-characters-puppeteer", "choose one", False),
         ("characters", ["add|0|retirement_tokens|hire-discount"], "p0-retirement_tokens-hire-discount",
-         "source among the player's cards"),
-        ("buildings", ["add|0|buildings|inn", "add|1|buildings|inn"], "p1-buildings-inn", "held by Anaïs and David"),
+         "source among the player's cards", True),
+        ("buildings", ["add|0|buildings|inn", "add|1|buildings|inn"], "p1-buildings-inn", "held by Anaïs and David",
+         True),
     ],
 )  # fmt: skip
 def test_a_rule_problem_is_shown_beside_the_entry_that_caused_it(
-    client: Client, slug: str, posts: list[str], entry: str, message: str
+    client: Client, slug: str, posts: list[str], entry: str, message: str, error: bool
 ) -> None:
     sheet = sheet_of()
     for op in posts:
         r = client.post(step(sheet, slug), {"op": op}, **HX)
     assert r.status_code == 200  # saved: the rules speak, the entry stays
     assert message in msg_of(text(r), entry)
+    assert f'class="message {"error" if error else "warning"} sp-msg"' in msg_of(text(r), entry)
     assert f'aria-describedby="{entry}-msg"' in text(r)
-    assert "1 to fix" in text(r)
+    assert ("1 to fix" in text(r)) is error
     full = client.get(step(sheet, slug))
     assert message in msg_of(text(full), entry)
 
@@ -936,3 +939,86 @@ def test_a_post_without_entries_shows_the_row_as_it_is_now() -> None:
     _other_process_sets(sheet, 1, "mon", 8)
     saved = apply_changes(sheet.token, [])
     assert (saved.version, [p["mon"] for p in saved.table["players"]]) == (3, [3, 8])
+
+
+# --- the firefighting stack space by space (RULINGS R12 as amended, issue 10 item 6) ---------------------------
+
+TIED_AT_178 = {
+    "Anaïs": {"score_track": 178, "firefighting": 5},  # "Aiko" of the issue
+    "David": {"score_track": 178, "firefighting": 5},  # "Ben"
+    "Chiyo": {"score_track": 90},
+    "Daichi": {"score_track": 90},
+}
+
+
+def test_a_stack_order_on_one_space_decides_its_tie_though_another_space_has_none(client: Client) -> None:
+    """David 1 (top), Anaïs 2 on space 5; Chiyo and Daichi share space 0 with no order: David wins alone."""
+    sheet = sheet_of(4, prefill=TIED_AT_178)
+    r = client.post(
+        step(sheet, "firefighting"),
+        {"stack-p1": "1", "was-stack-p1": "", "stack-p0": "2", "was-stack-p0": ""},
+        **HX,
+    )
+    assert r.status_code == 200
+    body = text(client.get(f"/score/{sheet.token}/result/"))
+    places = re.findall(
+        r'aria-label="Place (\d)">\d</span>.*?<span class="sp-who">([^<]+)</span>', body, re.S
+    )
+    assert places == [("1", "David"), ("2", "Anaïs"), ("3", "Chiyo"), ("3", "Daichi")]
+    assert "Chiyo and Daichi tie on 90 IKI; same firefighting space (0) and no stack order given" in body
+    assert "Chiyo and Daichi tie on 90 IKI on firefighting space 0" in body  # what is missing, said
+    pdf = PdfReader(io.BytesIO(client.get(f"/score/{sheet.token}/pad.pdf").content)).pages[0].extract_text()
+    assert "1st" in pdf and pdf.count("3rd") == 2 and "2nd" in pdf
+    assert "Not given" in pdf
+
+
+def test_two_markers_in_one_stack_place_are_flagged_at_the_entry(client: Client) -> None:
+    """RULINGS R12/R13: two players in the same place of one stack is an error, shown beside the place."""
+    sheet = sheet_of(4, prefill=TIED_AT_178)
+    r = client.post(
+        step(sheet, "firefighting"),
+        {"stack-p1": "1", "was-stack-p1": "", "stack-p0": "1", "was-stack-p0": ""},
+        **HX,
+    )
+    body = text(r)
+    assert "both given place 1 in the stack on firefighting space 5" in msg_of(body, "stack-p1")
+    assert 'aria-describedby="stack-p1-msg"' in body
+    assert "1 to fix" in body
+    assert client.get(f"/score/{sheet.token}/pad.pdf").status_code == 409
+
+
+def test_a_partly_given_stack_names_the_missing_place(client: Client) -> None:
+    sheet = sheet_of(4, prefill=TIED_AT_178)
+    r = client.post(step(sheet, "firefighting"), {"stack-p1": "1", "was-stack-p1": ""}, **HX)
+    assert "gives no place to Anaïs (David 1)" in text(r)
+    assert "to fix" not in text(r)
+
+
+def test_the_ferry_built_with_its_side_unknown_offers_every_personality(client: Client) -> None:
+    """RULINGS R13 (issue 11 item 1): the walk-through hid the personalities off the bridge unless the Ferry's
+    side B was recorded; once someone built it and its side is not known, any may have been met."""
+    setup = {"personalities": ["sanyo-rai", "nezumi-kozo", "hiroshige-utagawa", "saiko-ema", "ryokan",
+                               "tadataka-ino", "kokan-shiba", "gennai-hiraga"]}  # fmt: skip
+    sheet = sheet_of(akebono=True, setup=setup)
+    assert "p0-personalities-oi-katsushika" not in text(client.get(step(sheet, "personalities")))
+    client.post(step(sheet, "boats"), {"op": "add|1|boats|ferry-boat"})
+    body = text(client.get(step(sheet, "personalities")))
+    assert 'id="p0-personalities-oi-katsushika"' in body
+    client.post(step(sheet, "personalities"), {"op": "add|0|personalities|oi-katsushika"})
+    assert "Not scored yet" not in text(client.get(f"/score/{sheet.token}/result/"))
+
+
+def test_an_incomplete_table_is_scored_and_says_what_is_missing(client: Client) -> None:
+    """RULINGS R13 as amended (issue 11 item 7): a wild card without its type is a warning; the result and the
+    pad are given, scored with what is known, and say what is missing."""
+    sheet = sheet_of(
+        akebono=True, prefill={"Anaïs": {"characters": ["rice-broker"]}, "David": {"score_track": 3}}
+    )
+    body = text(client.get(f"/score/{sheet.token}/result/"))
+    assert "Final ranking" in body
+    assert "Scored with what is known" in body
+    assert "Rice Broker counts as the type Anaïs chooses: choose one" in body
+    r = client.get(f"/score/{sheet.token}/pad.pdf")
+    assert r.status_code == 200
+    pdf = " ".join(PdfReader(io.BytesIO(r.content)).pages[0].extract_text().split())
+    assert "Not given: Rice Broker counts as the type Anaïs chooses" in pdf

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scoring import catalogue as cat
 from scoring.calendar import (
     FIRE_STRENGTH,
     NEUTRAL_PLACER_ON_ODD_MONTHS,
@@ -37,7 +38,8 @@ AKEBONO = CalendarOptions(players=4, akebono=True)
 GM = CalendarOptions(players=2, akebono=True, grand_master=True)
 
 A_B = ["way-of-life", "actions"]
-PAY = ["season-end", "salary", "harmony", "food"]
+# With the setup unknown, the Farmhouse or the Imperial Villa may be in play: their season-end effects come last.
+PAY = ["season-end", "salary", "harmony", "food", "season-end-buildings"]
 
 BASE_TABLE = {
     1: ["reveal-characters", *A_B, "mon-on-cards", "calendar"],
@@ -86,8 +88,8 @@ def _gm(month: int) -> list[str]:
     keys = ["blocking-tile", *_akebono(month)]
     if month in (3, 6, 9, 12):
         keys.insert(keys.index("season-end"), "neutral-character")
-    else:
-        keys.insert(keys.index("calendar"), "neutral-character")
+    else:  # NEUTRAL_BEFORE_NEW_CHARACTER_DISCARD (RULINGS R17): the month's New Character may still be placed
+        keys.insert(keys.index("character-row"), "neutral-character")
     keys.insert(keys.index("calendar"), "grand-master")
     return keys
 
@@ -333,3 +335,77 @@ def test_every_event_cites_a_rulebook_of_the_product(options: CalendarOptions) -
             assert "iki-rulebook.txt" in event.source or "iki-akebono-rulebook.txt" in event.source
             if not options.akebono:
                 assert "akebono" not in event.source
+
+
+def test_two_player_akebono_places_the_neutral_card_before_the_new_character_leaves() -> None:
+    """RULINGS R17 as amended (Akebono 288: "they can choose to place a New Character of the current month
+    instead"): the neutral card comes before the character row discards the New Character."""
+    keys = [e.key for e in month_events(4, GM, SETUP)]
+    assert keys.index("neutral-character") < keys.index("character-row")
+    two_akebono = CalendarOptions(players=2, akebono=True)
+    keys = [e.key for e in month_events(8, two_akebono, None)]
+    assert keys.index("fire") < keys.index("neutral-character") < keys.index("character-row")
+
+
+def test_phase_b_plays_the_1_4_space_first_then_1_2_3_4() -> None:
+    """INFERRED["phase-b-order"]: iki-rulebook.txt "The number on the spaces indicates the turn order";
+    iki-condensed-rules.txt "1-4 first, then 1, 2, 3, and 4"."""
+    actions = next(e for e in month_events(2, BASE, None) if e.key == "actions")
+    assert "In Ikizama order, 1-4, then 1, then 2, then 3, then 4" in actions.asks
+    assert "rightmost" not in actions.asks
+    assert "phase-b-order" in cat.INFERRED
+
+
+@pytest.mark.parametrize(
+    ("options", "month", "setup", "present", "absent"),
+    [
+        (BASE, 3, None, ["their Kobuns on cards of that type × the cards of that type"], ["Bathhouse"]),
+        (AKEBONO, 3, None, ["The Public Bathhouse's owner doubles"], ["no harmony"]),
+        (AKEBONO, 3, {"buildings": ["inn", "temple"]}, [], ["Bathhouse"]),
+        (AKEBONO, 12, None, ["Mounted Samurai and Rice Broker earn no harmony at the end of Winter"], []),
+        (AKEBONO, 12, SETUP, ["Mounted Samurai earns no harmony at the end of Winter"], ["Rice Broker"]),
+        (AKEBONO, 9, None, [], ["no harmony"]),
+        (TWO, 6, None, ["Neutral characters count."], ["Bathhouse"]),
+    ],
+)
+def test_nagaya_harmony_names_what_changes_it(
+    options: CalendarOptions, month: int, setup: Any, present: list[str], absent: list[str]
+) -> None:
+    """iki-rulebook.txt "Nagaya Harmony Bonus" and its example (a Shop Seller beside an Artisan scores nothing;
+    one Master Craftsman each beside another scores 1 × 2); Akebono Appendix 1-2 (Mounted Samurai, Rice Broker,
+    Public Bathhouse), named only when they can be in this game."""
+    harmony = next(e for e in month_events(month, options, setup) if e.key == "harmony")
+    for words in present:
+        assert words in harmony.asks
+    for words in absent:
+        assert words not in harmony.asks
+
+
+@pytest.mark.parametrize(
+    ("setup", "words"),
+    [
+        (None, ["Imperial Villa", "Farmhouse's owner gains 2 IKI for each Kobun they fed"]),
+        ({"buildings": ["farmhouse", "inn"]}, ["Farmhouse"]),
+        ({"buildings": ["imperial-villa"]}, ["Imperial Villa"]),
+        ({"buildings": ["inn", "well"]}, []),
+    ],
+)
+def test_season_end_buildings_after_food(setup: Any, words: list[str]) -> None:
+    """iki-rulebook.txt Appendix 2: the Farmhouse's 2 IKI per Kobun fed come after the food step; the Imperial
+    Villa's income at the end of each season. Only the buildings of this game's setup (all when unknown)."""
+    events = month_events(6, BASE, setup)
+    keys = [e.key for e in events]
+    if not words:
+        assert "season-end-buildings" not in keys
+        return
+    assert keys.index("food") < keys.index("season-end-buildings")
+    asks = events[keys.index("season-end-buildings")].asks
+    assert all(w in asks for w in words)
+    assert ("Imperial Villa" in asks) == ("Imperial Villa" in words)
+
+
+def test_the_calendars_inferred_readings_are_listed() -> None:
+    """Issue 11 item 16: every inferred reading lives in INFERRED, citing its ruling."""
+    for key in ("neutral-placer", "neutral-before-season-end", "neutral-before-new-character-discard"):
+        assert "RULINGS R17" in cat.INFERRED[key]
+    assert {"phase-b-order", "season-end-buildings"} <= set(cat.INFERRED)

@@ -60,6 +60,12 @@ def any_table(draw: st.DrawFn) -> dict[str, Any]:
         }
     if draw(st.booleans()):
         table["firefighting_order"] = draw(st.permutations(names))
+    if draw(st.booleans()):  # RULINGS R12 stacks, right or wrong: names anywhere, twice, strangers
+        table["stacks"] = draw(
+            st.dictionaries(
+                st.integers(0, 11).map(str), st.lists(st.sampled_from([*names, "Zoé", "Ulric"]), max_size=4)
+            )
+        )
     return table
 
 
@@ -94,14 +100,22 @@ def legal_table(draw: st.DrawFn) -> dict[str, Any]:
     in_game = [c for c in cat.CHARACTERS if c.expansion in expansions]
     starting = draw(st.permutations([c.id for c in in_game if c.starting]))
     others = deal([c.id for c in in_game if not c.starting], 10)
-    buildings = deal([b.id for b in cat.BUILDINGS if b.expansion in expansions], 4)
+    # RULINGS R13/R15/R18: 6 buildings in play, with Akebono at most 2 with an ongoing ability; 2 personalities
+    # a season (the Ferry boat's side is not given, so nothing opens the pool beyond them).
+    plain = draw(
+        st.permutations([b.id for b in cat.BUILDINGS if b.expansion in expansions and not b.ongoing])
+    )
+    ongoing = draw(st.permutations([b.id for b in cat.BUILDINGS if b.expansion in expansions and b.ongoing]))
+    kept_ongoing = draw(st.integers(0, 2 if akebono else 3))
+    buildings = deal([*ongoing[:kept_ongoing], *plain[: 6 - kept_ongoing]], 4)
     pipes = deal([t.id for t in cat.TOKENS if t.kind is TokenKind.PIPE and t.expansion in expansions], 5)
     tobacco = deal(
         [t.id for t in cat.TOKENS if t.kind is TokenKind.TOBACCO and t.season and t.expansion in expansions],
         5,
     )
     boats = deal([b.id for b in cat.BUILDABLE_BOATS], 2) if akebono else [[] for _ in range(n)]
-    personalities = deal([p.id for p in cat.PERSONALITIES], 5) if akebono else [[] for _ in range(n)]
+    bridge = [p.id for s in SEASONS for p in draw(st.permutations(cat.personalities_of_season(s)))[:2]]
+    personalities = deal(bridge, 5) if akebono else [[] for _ in range(n)]
     fish_by_season = {s: [t.id for t in cat.tokens_of(TokenKind.FISH, s, expansions)] for s in SEASONS}
     fish_taken: set[str] = set()
     supply = cat.type_supply(expansions)
@@ -149,8 +163,11 @@ def legal_table(draw: st.DrawFn) -> dict[str, Any]:
         p.update(buildings=buildings[i], pipes=pipes[i], boats=boats[i], personalities=personalities[i])
         for key in ("score_track", "mon", "koban", "wood", "rice", "sandals"):
             p[key] = draw(st.integers(0, 40))
-        p["firefighting"] = draw(st.integers(0, 10))
-        p["trade"] = draw(st.integers(0, 10)) if akebono else 0
+        # RULINGS R13: a marker never moves down, so it is at least the printed gains of the cards and pipes held.
+        held = [*chars, *pipes[i]]
+        p["firefighting"] = draw(st.integers(min(10, sum(cat.FIREFIGHTING_GAIN.get(x, 0) for x in held)), 10))
+        trade = min(10, sum(cat.TRADE_GAIN.get(x, 0) for x in held))
+        p["trade"] = draw(st.integers(trade, 10)) if akebono else 0
     order = sorted(names, key=lambda name: -next(p["firefighting"] for p in players if p["name"] == name))
     return {"expansions": ["akebono"] if akebono else [], "players": players, "firefighting_order": order}
 

@@ -6,11 +6,19 @@ from typing import Any
 
 import pytest
 
+from scoring import catalogue as cat
 from scoring import evaluate
 
 
 def score_one(akebono: bool = True, **player: Any) -> dict[str, Any]:
-    """Score a 2-player table and return the first player's answer (the second player holds nothing)."""
+    """Score a 2-player table and return the first player's answer (the second player holds nothing).
+
+    Without a given ``firefighting``, the player's marker stands where the hiring bonuses and pipes held put it
+    (RULINGS R13: it never moves down)."""
+    held = [*player.get("characters", []), *player.get("pipes", [])]
+    player.setdefault("firefighting", min(10, sum(cat.FIREFIGHTING_GAIN.get(x, 0) for x in held)))
+    if akebono:
+        player.setdefault("trade", min(10, sum(cat.TRADE_GAIN.get(x, 0) for x in held)))
     table = {
         "expansions": ["akebono"] if akebono else [],
         "players": [{"name": "Anaïs", **player}, {"name": "Zoé", "firefighting": 0}],
@@ -70,6 +78,10 @@ def test_retired_puppeteer_counts_as_chosen_type() -> None:
         (["fish-summer-akebono", "fish-autumn-akebono"], [], 6),  # immediate IKI, already on the track
         (["fish-winter-akebono"], [], 7),  # 3 + 4
         (["fish-fisherman"], ["fisherman"], 4),  # counts as a fish, +1 (R6)
+        # R6 via R14: two winter fish (one on New Year's Day) are one season in the set, each its own bonus
+        (["fish-winter", "fish-winter-bonus"], [], 10),  # 3 + 7
+        (["fish-spring", "fish-winter-bonus", "fish-winter-akebono"], [], 17),  # 6 + 7 + 4
+        (["fish-winter", "fish-winter-akebono", "fish-fisherman"], ["fisherman"], 11),  # 6 + 4 + 1
     ],
 )
 def test_fish_r6(fish: list[str], characters: list[str], points: int) -> None:
@@ -230,3 +242,97 @@ def test_unresolved_tie_shares_the_place() -> None:
     ])  # fmt: skip
     assert (ranks["A"][0], ranks["B"][0], ranks["C"][0]) == (1, 1, 3)
     assert "they share the place" in str(ranks["A"][1])
+
+
+def test_two_winter_fish_explained() -> None:
+    """RULINGS R14: the explanation says why four tokens make a set of three."""
+    answer = score_one(fish=["fish-spring", "fish-summer", "fish-winter", "fish-winter-bonus"])
+    assert (
+        answer["explanations"]["fish"] == "3 fish (of 4: two winter fish count once) 10 + winter bonus 7 = 17"
+    )
+
+
+def test_ryokan_is_not_scored_while_the_last_space_is_shared_unordered() -> None:
+    """RULINGS R13 as amended: incomplete, not impossible; Ryōkan waits for the stack order (R10, R12)."""
+    table = {
+        "expansions": ["akebono"],
+        "players": [{"name": "Anaïs", "personalities": ["ryokan"]}, {"name": "Zoé"}],
+    }
+    answer = evaluate(table)
+    assert answer["valid"]
+    assert [w["code"] for w in answer["warnings"]][:1] == ["firefighting-order-needed"]
+    anais = answer["players"][0]
+    assert anais["lines"]["personalities"] == 0
+    assert "not scored until the stack order of space 0 is given" in anais["explanations"]["personalities"]
+    table["stacks"] = {"0": ["Zoé", "Anaïs"]}
+    assert evaluate(table)["players"][0]["lines"]["personalities"] == 6
+
+
+def tied_at_178(stacks: dict[str, list[str]] | None) -> dict[str, tuple[int, str | None]]:
+    """Issue 10 item 6: Ben and Aiko tie on 178 IKI on space 5; Chie and Dai share space 0 with no order."""
+    table: dict[str, Any] = {
+        "players": [
+            {"name": "Aiko", "score_track": 178, "firefighting": 5},
+            {"name": "Ben", "score_track": 178, "firefighting": 5},
+            {"name": "Chie", "score_track": 90},
+            {"name": "Dai", "score_track": 90},
+        ]
+    }
+    if stacks is not None:
+        table["stacks"] = stacks
+    answer = evaluate(table)
+    assert answer["valid"], answer["errors"]
+    return {p["name"]: (p["rank"], p["tie_break"]) for p in answer["players"]}
+
+
+def test_a_stack_order_decides_its_own_space_whatever_other_spaces_lack() -> None:
+    """RULINGS R12 as amended: "Ben 1 (top), Aiko 2" on space 5 decides their tie though space 0 has no order."""
+    ranks = tied_at_178({"5": ["Ben", "Aiko"]})
+    assert {n: r for n, (r, _) in ranks.items()} == {"Ben": 1, "Aiko": 2, "Chie": 3, "Dai": 3}
+    assert (
+        ranks["Aiko"][1]
+        == "Ben and Aiko tie on 178 IKI; broken by firefighting position, then by the firefighting stack (Ben above Aiko)"
+    )
+    assert (
+        ranks["Dai"][1]
+        == "Chie and Dai tie on 90 IKI; same firefighting space (0) and no stack order given: they share the place"
+    )
+    without = tied_at_178(None)
+    assert {n: r for n, (r, _) in without.items()} == {"Ben": 1, "Aiko": 1, "Chie": 3, "Dai": 3}
+
+
+def test_a_partly_given_stack_does_not_count() -> None:
+    """RULINGS R12: a space's order counts only when every player on it has a place."""
+    ranks = tied_at_178({"5": ["Ben"]})
+    assert ranks["Ben"][0] == ranks["Aiko"][0] == 1
+
+
+def test_a_mixed_tie_speaks_of_each_group() -> None:
+    """Issue 11 item 12: Ben above Aiko on space 5; Chie and Dai on space 0 share, all four on 100 IKI."""
+    table = {
+        "players": [
+            {"name": "Aiko", "score_track": 100, "firefighting": 5},
+            {"name": "Ben", "score_track": 100, "firefighting": 5},
+            {"name": "Chie", "score_track": 100},
+            {"name": "Dai", "score_track": 100},
+        ],
+        "stacks": {"5": ["Ben", "Aiko"]},
+    }
+    answer = evaluate(table)
+    ranks = {p["name"]: (p["rank"], p["tie_break"]) for p in answer["players"]}
+    assert {n: r for n, (r, _) in ranks.items()} == {"Ben": 1, "Aiko": 2, "Chie": 3, "Dai": 3}
+    assert ranks["Chie"][1] == (
+        "Ben, Aiko, Chie and Dai tie on 100 IKI; by firefighting position, then the stack: Ben above Aiko in the "
+        "stack on space 5; Chie and Dai share the place: same space, no stack order (space 0)"
+    )
+
+
+def test_an_unset_wild_card_is_said_in_the_variety_line() -> None:
+    """RULINGS R13 as amended: scored as no type, and the explanation says so."""
+    alone = score_one(characters=["rice-broker"])
+    assert (alone["lines"]["variety"], alone["explanations"]["variety"]) == (
+        0,
+        "no type yet (Rice Broker: type not chosen) = 0",
+    )
+    two = score_one(characters=["salt-peddler", "mounted-samurai"])["explanations"]["variety"]
+    assert two == "1 type (Street Peddler; Mounted Samurai: type not chosen) = 1"

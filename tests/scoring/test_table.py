@@ -14,7 +14,7 @@ from scoring.errors import (
     UnknownIdError,
     WrongTypeError,
 )
-from scoring.table import read_json, read_player, read_table, table_to_json
+from scoring.table import StackPlace, read_json, read_player, read_table, table_to_json
 
 
 def two(**first: Any) -> dict[str, Any]:
@@ -50,6 +50,13 @@ def two(**first: Any) -> dict[str, Any]:
         ({**two(), "setup": {"boat_sides": {"rowboat": "A"}}}, UnknownIdError, "setup.boat_sides.rowboat", "not a known boat"),
         ({**two(), "firefighting_order": "Anaïs"}, WrongTypeError, "firefighting_order", "expected a list"),
         ({**two(), "firefighting_order": [1]}, WrongTypeError, "firefighting_order[0]", "expected a string"),
+        ({**two(), "stacks": ["Anaïs"]}, WrongTypeError, "stacks", "expected an object"),
+        ({**two(), "stacks": {"top": ["Anaïs"]}}, WrongTypeError, "stacks", "not 'top'"),
+        ({**two(), "stacks": {"05": ["Anaïs"]}}, WrongTypeError, "stacks", "a whole number such as \"5\""),
+        ({**two(), "stacks": {"²": ["Anaïs"]}}, WrongTypeError, "stacks", "firefighting space"),
+        ({**two(), "stacks": {"9" * 5000: ["Anaïs"]}}, WrongTypeError, "stacks", "not '9999999999"),
+        ({**two(), "stacks": {"5": "Anaïs"}}, WrongTypeError, "stacks.5", "expected a list"),
+        ({**two(), "stacks": {"5": ["Anaïs", 2]}}, WrongTypeError, "stacks.5[1]", "expected a string"),
     ],
 )  # fmt: skip
 def test_malformed_input_names_the_field(data: Any, error: type[Exception], field: str, words: str) -> None:
@@ -103,8 +110,16 @@ def test_round_trip() -> None:
         "expansions": ["akebono"],
         "setup": {"buildings": ["inn"], "personalities": ["ryokan"], "boat_sides": {"ferry-boat": "B"}},
         "firefighting_order": ["Anaïs", "David"],
+        "stacks": {"0": ["Anaïs", "David"]},
         "players": [{"name": "Anaïs", "characters": ["puppeteer"], "wild_types": {"puppeteer": "artisan"}, "mon": 3},
                     {"name": "David", "fish": ["fish-spring"]}],
     }  # fmt: skip
     table = read_table(data)
     assert read_table(table_to_json(table)) == table
+
+
+def test_stacks_are_read_top_first() -> None:
+    """RULINGS R12: ``{"5": ["Ben", "Aiko"]}`` puts Ben on top of space 5."""
+    table = read_table({**two(), "stacks": {"5": [" Ben ", "Aiko"], "0": []}})
+    assert table.stacks == (StackPlace("Ben", 5, 1), StackPlace("Aiko", 5, 2))
+    assert read_table(two()).stacks == ()
