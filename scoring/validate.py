@@ -585,14 +585,21 @@ class _Checker:
             token = cat.RETIREMENT_TOKEN_BY_ID[token_id]
             have = [s for s in token.sources if s in owned]
             if counts[token_id] > len(have):
-                sources = _join(_name(s) for s in token.sources)
-                need = "each needs its own" if counts[token_id] > 1 else "it needs"
+                cards = [f"the {_name(s)}" for s in token.sources]
+                if counts[token_id] == 1:
+                    need = (
+                        f"one {token.name} token, but it needs {' or '.join(cards)} among the player's cards"
+                    )
+                else:
+                    need = (
+                        f"{counts[token_id]} {token.name} tokens, but each needs its own card among the player's "
+                        f"cards: {_join(cards)}"
+                    )
                 self.add(
                     Code.TOKEN_WITHOUT_SOURCE,
                     p.name,
                     f"{where}.retirement_tokens[{i}]",
-                    f"{p.name} holds {counts[token_id]} {token.name} token(s) but {need} source among the "
-                    f"player's cards ({sources}).",
+                    f"{p.name} holds {need}.",
                 )
                 counts[token_id] = 0  # say it once
         for key in ("fish", "tobacco"):

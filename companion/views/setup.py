@@ -316,7 +316,6 @@ def setup_game(request: HttpRequest) -> HttpResponse:
             (label, f"{reverse('setup-sheet')}?{options_query(options, setup.seed, size=size)}")
             for size, label in (("a4", "A4"), ("letter", "Letter"))
         ],
-        "json_url": f"{reverse('api-setup')}?{options_query(options, setup.seed)}",
         # The game tracker's form takes the seed and the options (companion/views/games.py).
         "track_url": "/games/new/?"
         + urlencode(

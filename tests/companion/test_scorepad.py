@@ -297,7 +297,7 @@ def test_steppers_bump_and_never_go_below_zero(client: Client) -> None:
         ("characters", ["add|1|characters|puppeteer", "add|1|retirement_tokens|puppeteer"],
          "p1-characters-puppeteer", "choose one", False),
         ("characters", ["add|0|retirement_tokens|hire-discount"], "p0-retirement_tokens-hire-discount",
-         "source among the player's cards", True),
+         "but it needs the Monk among the player's cards", True),
         ("buildings", ["add|0|buildings|inn", "add|1|buildings|inn"], "p1-buildings-inn", "held by Anaïs and David",
          True),
     ],

@@ -79,3 +79,14 @@ def test_options_form_warns_about_grand_master_live(live_server: Any, page: Any,
     page.get_by_role("alert").wait_for()
     screenshot(page, "setup-options-error")
     assert "2 players" in page.get_by_role("alert").inner_text()
+
+
+def test_a_long_bad_seed_message_fits_the_phone(live_server: Any, page: Any) -> None:
+    """Issue 10, item 9: the message wraps inside its box; the page never scrolls sideways at 390 px."""
+    page.goto(live_server.url + "/setup/game?players=3&seed=K7MX2QP0" + "O" * 40)
+    message = page.locator(".message.error")
+    assert "never uses" in message.inner_text() or "never use" in message.inner_text()
+    box = message.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.evaluate("(el) => el.scrollWidth <= el.clientWidth", message.element_handle())

@@ -266,3 +266,11 @@ def test_htmx_checklist_partial(client: Client) -> None:
     assert 'id="setup"' in body
     assert "Akebono setup" in body
     assert response["HX-Push-Url"] == f"/setup/game?players=4&akebono=1&seed=K7MX2QPA&table={TABLE}"
+
+
+@pytest.mark.parametrize("query", ["players=4&akebono=1", "players=2&akebono=1&grand_master=1", "players=3"])
+def test_no_player_facing_page_links_the_json_that_shows_every_hidden_draw(client: Client, query: str) -> None:
+    """Issue 10, item 7: the API answer lists every fire, personality and New Character; no page links it."""
+    for url in (f"/setup/?{query}", f"/setup/game?{query}&seed=K7MX2QPA&table={TABLE}", "/", "/games/new/"):
+        html = client.get(url).content.decode()
+        assert "/api/v1/setup" not in html, url

@@ -554,3 +554,22 @@ def test_firefighting_at_least_the_printed_gains(
     codes = {p.code for p in validate(read_table(table)).errors}
     assert codes <= {Code.FIREFIGHTING_BELOW_GAINS}
     assert (Code.FIREFIGHTING_BELOW_GAINS not in codes) is ok
+
+
+@pytest.mark.parametrize(
+    ("player", "message"),
+    [
+        ({"retirement_tokens": ["puppeteer"]},
+         "Ann holds one Joker (Puppeteer) token, but it needs the Puppeteer among the player's cards."),
+        ({"retirement_tokens": ["fire-protection"]},
+         "Ann holds one Avoid a Fire (Yamabushi, Shrine Maiden) token, but it needs the Yamabushi or the Shrine Maiden "
+         "among the player's cards."),
+        ({"retirement_tokens": ["fire-protection", "fire-protection"], "characters": ["yamabushi"]},
+         "Ann holds 2 Avoid a Fire (Yamabushi, Shrine Maiden) tokens, but each needs its own card among the "
+         "player's cards: the Yamabushi and the Shrine Maiden."),
+    ],
+)  # fmt: skip
+def test_a_token_without_its_card_is_said_in_english(player: dict[str, Any], message: str) -> None:
+    """Issue 10, item 9: the message names the card the token needs (RULINGS R13)."""
+    table = read_table({"players": [{"name": "Ann", **player}, {"name": "Ben"}]})
+    assert [p.message for p in validate(table).errors if p.code is Code.TOKEN_WITHOUT_SOURCE] == [message]
