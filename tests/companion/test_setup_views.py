@@ -269,7 +269,9 @@ def test_htmx_checklist_partial(client: Client) -> None:
 
 
 @pytest.mark.parametrize("query", ["players=4&akebono=1", "players=2&akebono=1&grand_master=1", "players=3"])
-def test_no_player_facing_page_links_the_json_that_shows_every_hidden_draw(client: Client, query: str) -> None:
+def test_no_player_facing_page_links_the_json_that_shows_every_hidden_draw(
+    client: Client, query: str
+) -> None:
     """Issue 10, item 7: the API answer lists every fire, personality and New Character; no page links it."""
     for url in (f"/setup/?{query}", f"/setup/game?{query}&seed=K7MX2QPA&table={TABLE}", "/", "/games/new/"):
         html = client.get(url).content.decode()
