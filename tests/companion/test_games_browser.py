@@ -88,3 +88,21 @@ def test_a_view_only_phone_shows_no_controls_and_is_refused(
     assert status == 403
     game.refresh_from_db()
     assert game.seats.get(seat=1).score == 0
+
+
+@pytest.mark.parametrize("path", ["/games/new/", "/score/"])
+def test_a_refused_start_form_shows_why_where_the_player_looks(
+    live_server: Any, page: Any, path: str
+) -> None:
+    """Issue 10, item 5: one form on every start page; a refusal is swapped in (htmx) or shown (no JS), and the
+    page moves to the messages instead of leaving the player at the button with nothing seen."""
+    page.goto(live_server.url + path)
+    page.fill("#name-0", "A" * 24)
+    page.fill("#name-1", "Ben\u202e")
+    page.locator("form button[type=submit]").last.click()
+    errors = page.locator("[role=alert]").first
+    errors.wait_for()
+    assert "Player 2: the name holds a direction-override character (U+202E)" in errors.inner_text()
+    box = errors.bounding_box()
+    assert box is not None and 0 <= box["y"] < 844
+    assert page.locator("#name-0").input_value() == "A" * 24  # what was typed is kept
