@@ -79,14 +79,22 @@ def _player(out: PlayerPayday, result: PaydayResult) -> dict[str, Any]:
     }
 
 
-def payday_answer(moment: Moment) -> tuple[dict[str, Any], PaydayResult | None]:
-    """The JSON answer for a payday read from JSON, and the result when it was played (no error)."""
+def play(moment: Moment) -> tuple[Report, PaydayResult | None]:
+    """Validate a moment and, when it has no error, play its paydays: the report (with the warnings of the played
+    payday) and the result."""
     report = check_payday(moment)
     if not report.valid:
-        return _problems(report), None
+        return report, None
     result = payday(moment)
-    played = check_played(moment, result)
-    answer = _problems(Report(report.errors, report.warnings + played.warnings))
+    return Report(report.errors, report.warnings + check_played(moment, result).warnings), result
+
+
+def payday_answer(moment: Moment) -> tuple[dict[str, Any], PaydayResult | None]:
+    """The JSON answer for a payday read from JSON, and the result when it was played (no error)."""
+    report, result = play(moment)
+    answer = _problems(report)
+    if result is None:
+        return answer, None
     answer["game_over"] = result.game_over
     answer["paydays"] = [c.value for c in result.held]
     answer["skipped"] = [c.value for c in result.skipped]
@@ -141,6 +149,7 @@ __all__ = [
     "evaluate_ranking",
     "payday",
     "payday_answer",
+    "play",
     "rank",
     "ranking_answer",
     "read_moment",
