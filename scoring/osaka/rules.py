@@ -241,6 +241,16 @@ class PlayerPayday:
     def vp(self) -> int:
         return sum(s.vp for s in self.sales)
 
+    @property
+    def gained(self) -> int:
+        """Achievement tokens gained, all colours."""
+        return sum(self.tokens_gained.values())
+
+    @property
+    def lost(self) -> int:
+        """Goods discarded to the Black Tide, all colours."""
+        return sum(len(s.lost) for s in self.sinkings)
+
     def sale(self, colour: Colour) -> Sale | None:
         return next((s for s in self.sales if s.colour is colour), None)
 

@@ -194,9 +194,9 @@ def check_played(moment: Moment, result: PaydayResult) -> Report:
                         Code.SPARE_INSURANCE,
                         p.name,
                         f"players[{i}].insurance.{s.colour.value}",
-                        f"{p.name}'s {s.colour.value} insurance ({join([str(v) for v in s.insurance])}, "
-                        f"{s.icons} icons) is more than the {len(s.uninsured)} uninsured goods need: one card "
-                        "fewer insures as much (unused icons are legal, RULINGS O3).",
+                        f"{p.name}'s {s.colour.value} insurance ({join([str(v) for v in s.insurance])}: "
+                        f"{s.icons} icon{'s' if s.icons != 1 else ''}) is more than the {len(s.uninsured)} "
+                        "uninsured goods need: one card fewer insures as much (unused icons are legal, RULINGS O3).",
                     )
                 )
     for c in COLOURS:

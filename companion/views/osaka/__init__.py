@@ -1,6 +1,6 @@
 """Views of the Traders of Osaka companion (issue 15), one module per feature, each with its own ``urlpatterns``:
-the JSON API, the payday calculator, the tally sheet and the shared game tracker."""
+the start page, the JSON API, the payday calculator, the tally sheet and the shared game tracker."""
 
-from companion.views.osaka import api
+from companion.views.osaka import api, calculator, pages
 
-urlpatterns = [*api.urlpatterns]
+urlpatterns = [*pages.urlpatterns, *calculator.urlpatterns, *api.urlpatterns]
