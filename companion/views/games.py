@@ -19,12 +19,9 @@ from functools import wraps
 from typing import Any
 from urllib.parse import quote, unquote
 
-import qrcode
-import qrcode.image.svg
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST, require_safe
 
 from companion.models.games import (
@@ -45,6 +42,7 @@ from companion.models.games import (
 )
 from companion.models.scoresheets import COLOURS
 from companion.views import is_htmx
+from companion.views.qr import qr_svg
 from scoring.calendar import (
     FIRE_MONTHS,
     NEW_YEAR,
@@ -350,12 +348,6 @@ def game_who(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
     return _remember_who(redirect("game", game.edit_token), name)
 
 
-def _svg(url: str) -> str:
-    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
-    svg: str = image.to_string(encoding="unicode")
-    return svg
-
-
 @require_safe
 @_game_view(edit=False)
 def game_share(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
@@ -367,10 +359,10 @@ def game_share(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse
             {
                 "title": "Players: this link can change the game",
                 "url": edit_url,
-                "qr": mark_safe(_svg(edit_url)),
+                "qr": qr_svg(edit_url),
             }
         )
-    links.append({"title": "Onlookers: view only", "url": view_url, "qr": mark_safe(_svg(view_url))})
+    links.append({"title": "Onlookers: view only", "url": view_url, "qr": qr_svg(view_url)})
     token_back = game.edit_token if can_edit else game.view_token
     return render(
         request, "games_share.html", {"game": game, "links": links, "token": token_back, "can_edit": can_edit}

@@ -75,7 +75,7 @@ def _player(out: PlayerPayday, result: PaydayResult) -> dict[str, Any]:
         "goods_lost": {s.colour.value: len(s.lost) for s in out.sinkings},
         "sinkings": {s.colour.value: _sinking(s) for s in out.sinkings},
         "tokens": _counts(out.tokens, COLOURS),
-        "explanations": [s.explanation for s in out.sales] + [s.explanation for s in out.sinkings],
+        "explanations": list(out.explanations),
     }
 
 

@@ -189,8 +189,13 @@ class Sinking:
         return any(self.icons - ICONS[v] >= needed for v in self.insurance)
 
     @property
+    def empty(self) -> bool:
+        """The player had nothing of the colour at stake: no goods, no insurance card."""
+        return not self.goods and not self.insurance
+
+    @property
     def explanation(self) -> str:
-        if not self.goods and not self.insurance:
+        if self.empty:
             return f"{self.colour.label} sinks: no {self.colour.value} goods"
         parts = [f"{self.colour.label} sinks: {_plural(len(self.goods), 'good')}"]
         if self.insured_before:
@@ -250,6 +255,13 @@ class PlayerPayday:
     def lost(self) -> int:
         """Goods discarded to the Black Tide, all colours."""
         return sum(len(s.lost) for s in self.sinkings)
+
+    @property
+    def explanations(self) -> tuple[str, ...]:
+        """One line per set sold and per sinking that touched the player."""
+        return tuple(s.explanation for s in self.sales) + tuple(
+            s.explanation for s in self.sinkings if not s.empty
+        )
 
     def sale(self, colour: Colour) -> Sale | None:
         return next((s for s in self.sales if s.colour is colour), None)

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import path
+from django.urls import path, reverse
 from django.views.decorators.http import require_safe
 
 from companion.views.osaka.forms import (
@@ -99,10 +99,16 @@ def work_out(
 
 def form_context(worked: Worked) -> dict[str, Any]:
     """What the payday templates (the calculator's and the tracker's) need beside the worked-out forms."""
+    url = reverse("osaka-payday")
     return {
         "worked": worked,
         "edo_fields": [worked.ships[name] for name in EDO_FIELDS],
         "card_values": CARD_VALUES,
+        "calc_url": url,
+        "submit_url": url,
+        "submit_method": "get",
+        "submit_label": "Work it out",
+        "hidden": {},
     }
 
 
