@@ -89,7 +89,9 @@ def _count(label: str) -> forms.IntegerField:
         max_value=CARDS_PER_COLOUR,
         required=False,
         label=label,
-        widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": CARDS_PER_COLOUR}),
+        widget=forms.NumberInput(
+            attrs={"inputmode": "numeric", "min": 0, "max": CARDS_PER_COLOUR, "aria-label": label}
+        ),
     )
 
 
