@@ -100,15 +100,13 @@ def open_token(token: str) -> Opened | None:
 
 
 def version_of(token: str) -> int | None:
-    """The version of a token's game: the poll's fast path, one indexed query."""
-    version = (
-        OsakaGame.objects.filter(
-            models.Q(edit_token=token) | models.Q(view_token=token) | models.Q(seats__private_token=token)
-        )
-        .values_list("version", flat=True)
-        .first()
-    )
-    return None if version is None else int(version)
+    """The version of a token's game: the poll's fast path, one indexed query (two for a player's own link)."""
+    games = OsakaGame.objects.filter(models.Q(edit_token=token) | models.Q(view_token=token)).order_by()
+    found = list(games.values_list("version", flat=True)[:1])
+    if not found:
+        seats = OsakaSeat.objects.filter(private_token=token).order_by()
+        found = list(seats.values_list("game__version", flat=True)[:1])
+    return int(found[0]) if found else None
 
 
 # --- creating -----------------------------------------------------------------------------------------------------
@@ -254,7 +252,7 @@ def record(
             raise Conflict(game)
         seats = list(game.seats.all())
         names = [s.name for s in seats]
-        events = list(game.events.order_by("version"))
+        events = list(game.events.order_by("version").defer("at", "who", "cid"))
         event = OsakaEvent(game=game, version=game.version + 1, cid=cid, who=who, kind=kind, data=dict(data))
         if kind == "undo":
             target = _undo_target(events, data)
@@ -269,8 +267,10 @@ def record(
         if kind in ENTRY_KINDS and not outcomes[-1].applied:
             raise Refused(outcomes[-1].note[:1].upper() + outcomes[-1].note[1:] + ".")
         game.version = event.version
-        undone = event.data.get("target") if kind == "undo" else None
-        _save(game, seats, [*events, event], outcomes, state, names, undone)
+        # The replay of the entries before the first one this write touches is unchanged: only the entries from
+        # there on (the new one; for an undo, from its target) can do something else now.
+        since = event.data["target"] if kind == "undo" else event.version
+        _save(game, seats, [*events, event], outcomes, state, names, since)
     return game
 
 
@@ -306,7 +306,7 @@ def _save(
     outcomes: Sequence[Outcome | None],
     state: TableState,
     names: Sequence[str],
-    undo_target: int | None,
+    since: int,
 ) -> None:
     for seat, tokens, vp in zip(seats, state.tokens, state.vp, strict=True):
         seat.tokens = tokens
@@ -318,12 +318,14 @@ def _save(
     game.save(update_fields=["version", "start_seat", "finished", "end"])
     changed = []
     for event, outcome in zip(events, outcomes, strict=True):
+        if event.version < since:
+            continue
         result = _result_json(outcome)
         summary = _summary(event, outcome, names)
         if event.pk is None:
             event.result, event.summary = result, summary
             event.save()
-        elif (event.result, event.summary) != (result, summary) or event.version == undo_target:
+        elif (event.result, event.summary) != (result, summary) or event.version == since:
             event.result, event.summary = result, summary
             changed.append(event)
     if changed:

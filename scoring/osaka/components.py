@@ -102,7 +102,7 @@ class ByColour(Generic[T]):
     green: T
 
     def __getitem__(self, colour: Colour) -> T:
-        value: T = getattr(self, colour.value)
+        value: T = getattr(self, colour)  # a StrEnum member is its value: no slow `.value` lookup
         return value
 
     def items(self) -> Iterator[tuple[Colour, T]]:

@@ -13,7 +13,7 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
 
@@ -70,30 +70,27 @@ class Sale:
     """One player's set of one colour sold at a payday (rulebook "1. SCORING", RULINGS O4).
 
     ``cards`` are the set's values, lowest first; ``tokens`` the player's achievement tokens of the colour, each
-    adding 1 to the price ("BONUS FROM ACHIEVEMENT TOKENS").
+    adding 1 to the price ("BONUS FROM ACHIEVEMENT TOKENS"). ``points`` (before rounding), ``value`` and ``vp`` are
+    worked out once, when the sale is made.
     """
 
     colour: Colour
     cards: tuple[int, ...]
     tokens: int
+    points: int = field(init=False)
+    value: int = field(init=False)
+    vp: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        points = (self.cards[-1] + self.tokens) * len(self.cards)  # (highest card + tokens) x cards
+        object.__setattr__(self, "points", points)
+        object.__setattr__(self, "value", round_up(points))
+        object.__setattr__(self, "vp", round_up(points) // VP_STEP)
 
     @property
     def price(self) -> int:
         """The highest card ("The price of the Merchandise is the highest card value in the set")."""
         return self.cards[-1]
-
-    @property
-    def points(self) -> int:
-        """(highest card + tokens) x cards, before rounding."""
-        return (self.price + self.tokens) * len(self.cards)
-
-    @property
-    def value(self) -> int:
-        return round_up(self.points)
-
-    @property
-    def vp(self) -> int:
-        return self.value // VP_STEP
 
     @property
     def vp_cards(self) -> tuple[int, ...]:
@@ -147,24 +144,23 @@ def remove(values: Sequence[int], taken: Sequence[int]) -> tuple[int, ...] | Non
 class Sinking:
     """One player's goods of a colour whose ship the Black Tide sinks (rulebook "3. SUNK BY THE BLACK TIDE",
     "INSURANCE", RULINGS O3): insurance cards discarded now insure the highest-valued uninsured goods first;
-    insured goods stay insured; the rest is discarded."""
+    insured goods stay insured; the rest is discarded. ``uninsured`` (highest first) is worked out when made."""
 
     colour: Colour
     goods: tuple[int, ...]
     insured_before: tuple[int, ...]
     insurance: tuple[int, ...]
+    uninsured: tuple[int, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        left = remove(self.goods, self.insured_before)
+        if left is None:
+            raise ValueError("insured goods must be among the goods")
+        object.__setattr__(self, "uninsured", tuple(sorted(left, reverse=True)))
 
     @property
     def icons(self) -> int:
         return sum(ICONS[v] for v in self.insurance)
-
-    @property
-    def uninsured(self) -> tuple[int, ...]:
-        """The goods not insured before, highest first."""
-        left = remove(self.goods, self.insured_before)
-        if left is None:
-            raise ValueError("insured goods must be among the goods")
-        return tuple(sorted(left, reverse=True))
 
     @property
     def insured_now(self) -> tuple[int, ...]:
