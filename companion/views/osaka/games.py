@@ -324,6 +324,9 @@ def game_payday(request: HttpRequest, opened: Opened) -> HttpResponse:
         return _payday_response(
             request, {**context, "message": "The game is over: no more paydays."}, worked, 400
         )
+    if worked.result is not None and not any(p.sales or p.lost for p in worked.result.players):
+        message = "No one sells or loses anything in this payday: enter the goods first."
+        return _payday_response(request, {**context, "message": message}, worked, 400)
     if not meta.is_valid() or worked.result is None:
         message = (
             "Check the payday: the rules or the numbers say no." if meta.is_valid() else "Reload the page."

@@ -250,6 +250,10 @@ def test_the_payday_form_and_its_preview(client: Client) -> None:
     _take(client, game, 1, "red")
     page = client.get(_url(game, "payday"))
     assert page.status_code == 200 and 'method="post"' in page.content.decode()
+    # Without JavaScript, "Work it out" shows the chosen ships' fields and the answer; it records nothing.
+    assert f'formmethod="get" formaction="/osaka/games/{game.edit_token}/payday"' in page.content.decode()
+    plain = client.get(_url(game, "payday"), RED)
+    assert "Anaïs 4 +1 0" in text(plain) and not game.events.filter(kind="payday").exists()
     preview = client.get(_url(game, "payday"), RED, HTTP_HX_TARGET="osaka-result", **HX)
     body = text(preview)
     assert preview.status_code == 200 and "Anaïs 4 +1 0" in body  # (5 + 1 token) x 3 = 18 -> 20
@@ -294,6 +298,11 @@ def test_a_payday_entered_on_two_phones_counts_once(client: Client) -> None:
         ({"sunk": ["blue", "red"]}, 400, "The red ship cannot reach Edo and sink at once"),
         ({"p0-goods_red_2": "-2"}, 400, "Ensure this value is greater than or equal to 0."),
         ({"edo1": ""}, 400, "Choose the ship that reached Edo."),
+        (
+            {"edo1": "green", "sunk": []},
+            400,
+            "No one sells or loses anything in this payday: enter the goods first.",
+        ),
         ({"v": "x"}, 400, "Reload the page."),
     ],
 )
