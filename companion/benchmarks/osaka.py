@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
 
 from django.test import Client
 
-from companion.benchmarks import Report, median_seconds
+from companion.benchmarks import Report, api_beside_healthz, cpu_figure, median_seconds
 from companion.services.osaka import NewPlayer, create_game, payday_data
 from scoring.osaka import evaluate_payday, play, read_moment
 from scoring.osaka.examples import FOUR_PLAYERS
@@ -20,30 +19,11 @@ def run(report: Report) -> None:
     data = FOUR_PLAYERS
     assert evaluate_payday(data)["valid"]
     moment = read_moment(data)
-    cpu = time.process_time  # the core runs entirely in this process: CPU time is steady under load
-
-    def measure(name: str, fn: Callable[[], object], note: str = "") -> float:
-        median = median_seconds(fn, clock=cpu, repeat=21) * 1e6
-        best = median_seconds(fn, clock=cpu, repeat=21, best=True) * 1e6
-        report(name, median, "µs", f"best {best:.0f} µs{'; ' + note if note else ''}")
-        return median
-
-    measure("read JSON -> Moment (4 players)", lambda: read_moment(data))
-    measure("validate + play two paydays and a sinking", lambda: play(moment))
-    measure("evaluate_payday(): read, validate, play, JSON answer", lambda: evaluate_payday(data))
-
+    cpu_figure(report, "read JSON -> Moment (4 players)", lambda: read_moment(data))
+    cpu_figure(report, "validate + play two paydays and a sinking", lambda: play(moment))
+    cpu_figure(report, "evaluate_payday(): read, validate, play, JSON answer", lambda: evaluate_payday(data))
+    health = api_beside_healthz(report, "/api/v1/osaka/payday", json.dumps(data))
     client = Client()
-    body = json.dumps(data)
-    api = median_seconds(
-        lambda: client.post("/api/v1/osaka/payday", body, content_type="application/json"), repeat=5
-    )
-    health = median_seconds(lambda: client.get("/healthz"), repeat=5)
-    report("POST /api/v1/osaka/payday through the test client", api * 1e6, "µs")
-    report(
-        "GET /healthz (minimal view, baseline)", health * 1e6, "µs", f"API / baseline = {api / health:.1f}x"
-    )
-    size = len(client.post("/api/v1/osaka/payday", body, content_type="application/json").content)
-    report("answer size", size, "bytes")
 
     # The tracked game: each payday recorded replays the whole log (scoring.osaka.track.replay).
     names = [p["name"] for p in data["players"]]
