@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 
 from companion.models.scoresheets import COLOURS, NAME_MAX
 from scoring import catalogue as cat
+from scoring.errors import quote
 from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
 
 BIDI_CONTROLS: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -45,6 +46,33 @@ def clean_text(value: str) -> str:
                 params={"code": ord(ch)},
             )
     return " ".join(text.split())
+
+
+class _QuotedChoice:
+    """A choice field whose "not one of the choices" message quotes at most 40 characters of what was sent
+    (scoring.errors.quote), where Django's quotes the whole value."""
+
+    def validate(self, value: Any) -> None:
+        try:
+            super().validate(value)  # type: ignore[misc]
+        except ValidationError as exc:
+            if exc.code != "invalid_choice" or not exc.params:
+                raise
+            raise ValidationError(
+                exc.message, code=exc.code, params={"value": quote(exc.params["value"])}
+            ) from None
+
+
+class ChoiceField(_QuotedChoice, forms.ChoiceField):
+    default_error_messages = {"invalid_choice": "choose one of the offered values, not %(value)s"}  # noqa: RUF012
+
+
+class TypedChoiceField(_QuotedChoice, forms.TypedChoiceField):
+    default_error_messages = {"invalid_choice": "choose one of the offered values, not %(value)s"}  # noqa: RUF012
+
+
+class MultipleChoiceField(_QuotedChoice, forms.MultipleChoiceField):
+    default_error_messages = {"invalid_choice": "choose only offered values, not %(value)s"}  # noqa: RUF012
 
 
 def whole_number(text: str) -> int | None:
@@ -89,7 +117,7 @@ class PlayersForm(forms.Form):
         self.row_count = rows
         for i in range(rows):
             self.fields[f"name-{i}"] = NameField(required=False, label=f"Player {i + 1}")
-            self.fields[f"colour-{i}"] = forms.ChoiceField(
+            self.fields[f"colour-{i}"] = ChoiceField(
                 choices=[(c, c.capitalize()) for c in COLOURS],
                 initial=COLOURS[i],
                 required=False,
@@ -175,7 +203,7 @@ class ScoreStartForm(PlayersForm):
     """The walk-through's start (quick score): the players, base or Akebono, and optionally what was in play,
     as a setup's seed or as the ticked buildings and personalities."""
 
-    edition = forms.ChoiceField(
+    edition = ChoiceField(
         choices=[("base", "IKI (base game)"), ("akebono", "IKI + Akebono")],
         initial="base",
         error_messages={
@@ -183,7 +211,7 @@ class ScoreStartForm(PlayersForm):
             "required": "Choose the base game or Akebono.",
         },
     )
-    setup_kind = forms.ChoiceField(
+    setup_kind = ChoiceField(
         choices=[("none", "Not given"), ("seed", "The setup's seed code"), ("pick", "Tick what was in play")],
         initial="none",
         required=False,
@@ -195,12 +223,12 @@ class ScoreStartForm(PlayersForm):
         required=False, max_length=40, error_messages={"max_length": "Seed code: a seed has 8 characters."}
     )
     grand_master = forms.BooleanField(required=False)
-    buildings = forms.MultipleChoiceField(
+    buildings = MultipleChoiceField(
         choices=[(b.id, b.name) for b in cat.BUILDINGS],
         required=False,
         error_messages={"invalid_choice": "Setup: one of the ticked buildings is not a known building."},
     )
-    personalities = forms.MultipleChoiceField(
+    personalities = MultipleChoiceField(
         choices=[(p.id, p.name) for p in cat.PERSONALITIES],
         required=False,
         error_messages={

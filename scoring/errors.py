@@ -70,3 +70,15 @@ class UnknownIdError(InputError):
     """An id that names no component of the catalogue, or a component of another kind."""
 
     code = "unknown-id"
+
+
+class InvalidValueError(InputError):
+    """A value of the right type that the field never takes (a card value other than 2, 3 or 5; 5 players)."""
+
+    code = "invalid-value"
+
+
+class RepeatedError(InputError):
+    """A list that names the same thing twice where each may appear once (a player's name, a ship)."""
+
+    code = "repeated"

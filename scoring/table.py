@@ -18,12 +18,13 @@ from scoring.errors import (
     InputError,
     MalformedJSONError,
     MissingFieldError,
-    UnknownFieldError,
     UnknownIdError,
     WrongTypeError,
     clip,
     quote,
 )
+from scoring.reading import check_fields as _check_fields
+from scoring.reading import expect as _expect
 
 NUMBER_FIELDS: Final = ("score_track", "mon", "koban", "wood", "rice", "sandals", "firefighting", "trade")
 LIST_FIELDS: Final = (
@@ -129,34 +130,6 @@ LIST_KIND: Final = {
     "boats": "boat",
     "personalities": "personality",
 }
-
-_JSON_TYPE: Final = {dict: "an object", list: "a list", str: "a string", int: "a whole number"}
-
-
-def _type_name(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, float):
-        return "a decimal number"
-    return _JSON_TYPE.get(type(value), type(value).__name__)
-
-
-def _expect(value: object, kind: type, where: str) -> None:
-    if not isinstance(value, kind) or isinstance(value, bool):
-        raise WrongTypeError(where, f"expected {_JSON_TYPE[kind]}, got {_type_name(value)}")
-
-
-def _check_fields(obj: Mapping[str, object], allowed: frozenset[str], where: str) -> None:
-    if obj.keys() <= allowed:
-        return
-    for key in obj:
-        if key not in allowed:
-            known = ", ".join(sorted(allowed))
-            raise UnknownFieldError(
-                f"{where}.{clip(key)}" if where else clip(key), f"unknown field {quote(key)} (known: {known})"
-            )
 
 
 def _id_list(value: object, kind: str, where: str) -> tuple[str, ...]:

@@ -4,12 +4,9 @@ pure core and through ``POST /api/v1/score`` with the Django test client, beside
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable
 
-from django.test import Client
-
-from companion.benchmarks import Report, median_seconds
+from companion.benchmarks import Report, api_beside_healthz, cpu_figure
 from scoring import evaluate, evaluate_table
 from scoring.examples import AKEBONO_FOUR_PLAYERS
 from scoring.score import score_table
@@ -24,7 +21,6 @@ def run(report: Report) -> None:
     answer = evaluate(data)
     assert answer["valid"], answer["errors"]
     table = read_table(data)
-    cpu = time.process_time  # the core runs entirely in this process: CPU time is steady under load
 
     def explained() -> None:
         for s in score_table(table):
@@ -32,10 +28,7 @@ def run(report: Report) -> None:
                 _ = line.explanation
 
     def measure(name: str, fn: Callable[[], object], note: str = "") -> float:
-        median = median_seconds(fn, clock=cpu, repeat=21) * 1e6
-        best = median_seconds(fn, clock=cpu, repeat=21, best=True) * 1e6
-        report(name, median, "µs", f"best {best:.0f} µs{'; ' + note if note else ''}")
-        return median
+        return cpu_figure(report, name, fn, note)
 
     measure("read JSON -> Table (4 players, Akebono)", lambda: read_table(data))
 
@@ -49,15 +42,4 @@ def run(report: Report) -> None:
     measure("score with every explanation built", explained)
     measure("evaluate(): read, validate, score, texts, JSON answer", lambda: evaluate(data))
 
-    client = Client()
-    body = json.dumps(data)
-    api = median_seconds(
-        lambda: client.post("/api/v1/score", body, content_type="application/json"), repeat=5
-    )
-    health = median_seconds(lambda: client.get("/healthz"), repeat=5)
-    report("POST /api/v1/score through the test client", api * 1e6, "µs")
-    report(
-        "GET /healthz (minimal view, baseline)", health * 1e6, "µs", f"API / baseline = {api / health:.1f}x"
-    )
-    size = len(client.post("/api/v1/score", body, content_type="application/json").content)
-    report("answer size", size, "bytes")
+    api_beside_healthz(report, "/api/v1/score", json.dumps(data))

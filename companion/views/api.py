@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import path
@@ -24,11 +26,11 @@ def read_json_body(request: HttpRequest) -> object:
         raise MalformedJSONError("", f"the body is not valid JSON ({exc})") from None
 
 
-@csrf_exempt
-def score(request: HttpRequest) -> HttpResponse:
-    """``POST /api/v1/score``: 200 scored, 422 with the rules' errors, 400 for malformed input."""
+def evaluated(request: HttpRequest, evaluate: Callable[[object], dict[str, Any]]) -> HttpResponse:
+    """A POSTed JSON document answered by ``evaluate``: 200 valid, 422 with the rules' errors, 400 malformed
+    (docs/api.md); any other method 405."""
     if request.method != "POST":
-        response = json_error(405, "method-not-allowed", "POST a table as JSON to this address.")
+        response = json_error(405, "method-not-allowed", "POST a JSON document to this address.")
         response["Allow"] = "POST"
         return response
     try:
@@ -38,6 +40,12 @@ def score(request: HttpRequest) -> HttpResponse:
     return JsonResponse(
         answer, status=200 if answer["valid"] else 422, json_dumps_params={"ensure_ascii": False}
     )
+
+
+@csrf_exempt
+def score(request: HttpRequest) -> HttpResponse:
+    """``POST /api/v1/score``: 200 scored, 422 with the rules' errors, 400 for malformed input."""
+    return evaluated(request, evaluate)
 
 
 @cache

@@ -39,6 +39,8 @@ CODE_CACHES = {
     "companion.views.scorepad._score_prefix",
     "scoring.catalogue.type_supply",
     "scoring.export.catalogue_json",
+    "scoring.osaka.rules.possible_draws",
+    "companion.views.osaka.sheet._blank",
 }
 
 

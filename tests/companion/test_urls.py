@@ -12,6 +12,8 @@ from django.urls import URLPattern, get_resolver
 
 from companion.models.games import NewPlayer, create_game
 from companion.models.scoresheets import start_sheet
+from companion.services.osaka import NewPlayer as OsakaPlayer
+from companion.services.osaka import create_game as create_osaka_game
 from companion.views.scorepad import STEPS
 from scoring.examples import WORKED_EXAMPLE
 from setupgen import Options, generate
@@ -28,7 +30,9 @@ QUERIES = {
 ANSWER_GET = {
     "home", "healthz", "favicon", "scorepad-new", "scorepad-sheet", "scorepad-result", "scorepad-pdf",
     "scorepad-step", "games-new", "game", "game-state", "game-share", "game-log", "setup-options", "setup-game",
-    "setup-sheet", "api-setup", "pads", "pads-blank", "api-catalogue",
+    "setup-sheet", "api-setup", "pads", "pads-blank", "api-catalogue", "scorepad-view", "scorepad-view-pdf",
+    "osaka", "osaka-payday", "osaka-sheet", "osaka-games-new", "osaka-game", "osaka-game-state", "osaka-game-share",
+    "osaka-game-log", "osaka-game-sheet", "osaka-game-payday",
 }  # fmt: skip
 
 
@@ -49,11 +53,17 @@ def _addresses() -> dict[str, str]:
         akebono=False,
         prefill={p["name"]: {k: v for k, v in p.items() if k != "name"} for p in players},
     )
+    osaka = create_osaka_game(players=[OsakaPlayer("Anaïs", "white"), OsakaPlayer("David", "pink")])
     values = {"str:token": game.edit_token, "sheet:token": sheet.token, "slug:slug": STEPS[0].slug}
+    # Routes whose token is another kind's: a sheet's view-only page, a Traders of Osaka game.
+    tokens = {"scorepad-view": sheet.view_token, "scorepad-view-pdf": sheet.view_token}
     addresses = {}
     for pattern in get_resolver().url_patterns:
         assert isinstance(pattern, URLPattern), "companion/urls.py has no nested includes"
-        path = re.sub(r"<([^>]+)>", lambda m: values[m.group(1)], str(pattern.pattern))
+        name = str(pattern.name)
+        token = tokens.get(name, osaka.edit_token if name.startswith("osaka-game") else None)
+        here = values | ({"str:token": token, "sheet:token": token} if token else {})
+        path = re.sub(r"<([^>]+)>", lambda m, here=here: here[m.group(1)], str(pattern.pattern))
         addresses[str(pattern.name)] = "/" + path + QUERIES.get(str(pattern.name), "")
     return addresses
 

@@ -507,7 +507,8 @@ def test_a_stack_order_given_by_the_walk_through_counts_when_every_place_is_give
 def test_docs_list_every_code_with_its_kind() -> None:
     """docs/api.md is the current truth: every problem code with its kind (an error answers 422)."""
     docs = (Path(__file__).parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
-    listed = dict(re.findall(r"^\| `([a-z-]+)` \| (error|warning) \|", docs, re.M))
+    section = docs.split("### Problem codes", 1)[1].split("\n## ", 1)[0]  # IKI's, not Traders of Osaka's
+    listed = dict(re.findall(r"^\| `([a-z-]+)` \| (error|warning) \|", section, re.M))
     assert listed == {c.value: Problem(c, None, "", "").severity.value for c in Code}
 
 

@@ -1,0 +1,46 @@
+"""The shape of the JSON commands (``score``, ``osaka-payday``, ``osaka-ranking``; docs/api.md): read FILE or ``-``
+(standard input), print the answer as JSON, exit 0 valid, 1 refused by the rules (errors listed), 2 malformed."""
+
+from __future__ import annotations
+
+import json
+import sys
+from argparse import ArgumentParser
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from django.core.management.base import BaseCommand, CommandError
+
+from scoring import InputError
+from scoring.errors import MalformedJSONError
+
+
+class JsonCommand(BaseCommand):
+    """A command answering one JSON document with :attr:`evaluate` (decoded JSON in, an answer with ``valid``)."""
+
+    evaluate: ClassVar[Callable[[object], dict[str, Any]]]
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        parser.add_argument("file", help="a JSON file, or - to read standard input")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        name = options["file"]
+        try:
+            if name == "-":
+                text = sys.stdin.read()
+            else:
+                with open(name, encoding="utf-8") as file:
+                    text = file.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CommandError(f"cannot read {name}: {exc}", returncode=2) from None
+        try:
+            try:
+                data = json.loads(text)
+            except (ValueError, RecursionError) as exc:
+                raise MalformedJSONError("", f"the input is not valid JSON ({exc})") from None
+            answer = type(self).evaluate(data)
+        except InputError as exc:
+            raise CommandError(str(exc), returncode=2) from None
+        self.stdout.write(json.dumps(answer, indent=2, ensure_ascii=False))
+        if not answer["valid"]:
+            sys.exit(1)
