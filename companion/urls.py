@@ -5,7 +5,7 @@ game's poll), right after the health check. No two modules' patterns match the s
 nothing else.
 """
 
-from companion.views import api, games, home, pads, scorepad, setup
+from companion.views import api, checks, games, home, pads, scorepad, setup
 
 urlpatterns = [
     *home.urlpatterns,
@@ -14,6 +14,7 @@ urlpatterns = [
     *setup.urlpatterns,
     *pads.urlpatterns,
     *api.urlpatterns,
+    *checks.urlpatterns,
 ]
 
 handler400 = "companion.views.errors.bad_request"

@@ -1,0 +1,248 @@
+"""``/check/``: check a paper score pad in a minute (issue 14).
+
+The table types the numbers it wrote, one player at a time; the rules core (:func:`scoring.padcheck.check_pad`)
+says which cannot be right and why. The page is a GET form, so the URL holds the whole pad: without JavaScript
+"Check" reloads the page; with htmx each change swaps in the verdict and every line's message (out of band),
+leaving the field being typed in alone. A line in doubt opens the walk-through (a normal score sheet, started
+from the pad's players) at the step that line comes from, with the typed number as the target.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+from urllib.parse import urlencode
+
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
+from django.shortcuts import render
+from django.urls import path, reverse
+from django.views.decorators.http import require_POST, require_safe
+
+from companion.check_forms import FIELDS_2015, PIPE_CHOICES, ROW_LABELS, CheckStartForm, Form2015, PadForm
+from companion.models.scoresheets import NAME_MAX, SheetError, start_sheet
+from companion.views import is_htmx
+from scoring.first_edition import LINE_LABELS_2015, score_2015
+from scoring.first_edition import check_2015 as check_2015_pad
+from scoring.padcheck import LINE_WORDS, Pad, PadCheck, PadProblem, check_pad, facts_of, possible_lines
+
+#: The walk-through steps (their URL slugs) each pad line is made from, the line's own step first.
+LINE_STEPS: Final = {
+    "score_track": ("track",),
+    "variety": ("characters",),
+    "fish": ("fish",),
+    "tobacco": ("tobacco", "characters", "firefighting", "resources", "personalities"),
+    "buildings": ("buildings", "fish", "boats", "resources", "firefighting", "characters", "personalities"),
+    "resources": ("resources",),
+    "personalities": ("personalities", "characters", "boats", "firefighting"),
+    "total": ("track",),
+    "rank": ("firefighting",),
+}
+STEP_WORDS: Final = {
+    "track": "Score track",
+    "characters": "Characters",
+    "fish": "Fish",
+    "tobacco": "Pipes and tobacco",
+    "buildings": "Buildings",
+    "boats": "Boats",
+    "personalities": "Personalities and trade",
+    "resources": "Resources",
+    "firefighting": "Firefighting",
+}
+#: As the walk-through: only malformed requests get their answer swapped in (htmx leaves 4xx unswapped).
+HTMX_CONFIG: Final = (
+    '{"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},'
+    '{"code":"400","swap":true,"error":false},{"code":"...","swap":false,"error":true}]}'
+)
+
+
+def _forms(query: QueryDict) -> tuple[CheckStartForm, PadForm | None]:
+    """The players form, and the pad form once the players are known."""
+    start = CheckStartForm(query if query else None)
+    if not start.is_bound or not start.is_valid():
+        return start, None
+    return start, PadForm(query, seats=start.seats(), akebono=start.akebono)
+
+
+def _player_rows(pad: PadForm, typed: Pad | None, check: PadCheck | None) -> list[dict[str, Any]]:
+    """What each player's tab shows: each row's field with its problems and the line's rule, and the facts."""
+    out = []
+    for n, (i, name, colour) in enumerate(pad.seats):
+        problems: dict[str, list[PadProblem]] = {}
+        for p in check.problems if check else ():
+            if p.player == name:
+                problems.setdefault(p.line, []).append(p)
+        possible = possible_lines(facts_of(typed, typed.players[n])) if typed else {}
+        rows = []
+        for row in (*pad.lines, "total", "rank"):
+            field = pad[f"p{i}-{row}"]
+            rows.append(
+                {
+                    "key": row,
+                    "id": f"p{i}-{row}",
+                    "label": ROW_LABELS[row],
+                    "field": field,
+                    "problems": problems.get(row, []),
+                    "errors": list(field.errors),
+                    "hint": possible[row].rule if row in possible else "",
+                }
+            )
+        out.append(
+            {
+                "index": i,
+                "name": name,
+                "colour": colour,
+                "rows": rows,
+                "pipe": pad[f"p{i}-pipe"],
+                "firefighting": pad[f"p{i}-firefighting"],
+                "stack": pad[f"p{i}-stack"],
+                "flagged": sum(1 for ps in problems.values() for p in ps if p.error),
+            }
+        )
+    return out
+
+
+def _context(request: HttpRequest) -> tuple[dict[str, Any], int]:
+    start, pad = _forms(request.GET)
+    context: dict[str, Any] = {
+        "start": start,
+        "players": start,
+        "name_max": NAME_MAX,
+        "htmx_config": HTMX_CONFIG,
+        "pipe_choices": PIPE_CHOICES,
+        "started": pad is not None,
+        "query": request.GET.urlencode(),
+        "htmx": is_htmx(request),
+        "errors": start.messages() if start.is_bound else [],
+    }
+    status = 400 if start.is_bound and not start.is_valid() else 200
+    if pad is None:
+        return context, status
+    typed = pad.pad() if pad.is_valid() else None
+    check = check_pad(typed) if typed else None
+    if check is None:
+        context["errors"] = pad.messages()
+        status = 400
+    context.update(
+        {
+            "akebono": start.akebono,
+            "check": check,
+            "rows": _player_rows(pad, typed, check),
+            "ranking": sorted(check.players, key=lambda p: (p.rank, p.name)) if check else [],
+            "doubts": [_doubt(p, pad) for p in check.errors] if check else [],
+            "warnings": [p for p in check.problems if not p.error] if check else [],
+        }
+    )
+    return context, status
+
+
+def _doubt(problem: PadProblem, pad: PadForm) -> dict[str, Any]:
+    """A line in doubt with the walk-through step it comes from (``walk`` names it: seat and line)."""
+    seat = next(i for i, name, _ in pad.seats if name == problem.player)
+    steps = LINE_STEPS[problem.line]
+    return {
+        "problem": problem,
+        "walk": f"{seat}:{problem.line}",
+        "step": STEP_WORDS[steps[0]],
+        "others": [STEP_WORDS[s] for s in steps[1:]],
+    }
+
+
+@require_safe
+def check_page(request: HttpRequest) -> HttpResponse:
+    """``GET /check/``: the players first; then one tab per player with the pad's lines, and the verdict."""
+    context, status = _context(request)
+    if is_htmx(request) and context["started"]:
+        return render(request, "check.html#live", context, status=status)
+    return render(request, "check.html", context, status=status)
+
+
+def walk_target(line: str, value: int | None, who: str) -> str:
+    """The query a walk-through step reads to show the pad's number as the target (``check_target.html``)."""
+    query = {"target": f"{line}:{value if value is not None else ''}", "who": who}
+    return urlencode(query)
+
+
+@require_POST
+def walk(request: HttpRequest) -> HttpResponse:
+    """``POST /check/walk/``: start a score sheet from the checked pad's players (their score track and
+    firefighting position filled in) and open the walk-through at the step the doubtful line comes from."""
+    query = QueryDict(request.POST.get("q", "")[:4000])
+    start, pad = _forms(query)
+    seat, _, line = request.POST.get("line", "").partition(":")
+    if pad is None or not pad.is_valid() or line not in LINE_STEPS or not seat.isdigit():
+        return render(
+            request,
+            "error.html",
+            {
+                "status": 400,
+                "message": "This pad cannot be opened in the walk-through: check it again first.",
+            },
+            status=400,
+        )
+    seats = {str(i): (name, colour) for i, name, colour in pad.seats}
+    if seat not in seats:
+        return render(
+            request, "error.html", {"status": 400, "message": "No such player on this pad."}, status=400
+        )
+    data = pad.cleaned_data
+    prefill = {
+        name: {
+            "score_track": data[f"p{i}-score_track"] or 0,
+            "firefighting": data[f"p{i}-firefighting"] or 0,
+        }
+        for i, name, _ in pad.seats
+    }
+    try:
+        sheet = start_sheet(
+            names=[name for _, name, _ in pad.seats],
+            colours=[colour for _, _, colour in pad.seats],
+            akebono=start.akebono,
+            prefill=prefill,
+        )
+    except SheetError as exc:
+        return render(request, "error.html", {"status": 400, "message": exc.message}, status=400)
+    name = seats[seat][0]
+    value = data.get(f"p{seat}-{line}")
+    url = reverse("scorepad-step", args=[sheet.token, LINE_STEPS[line][0]])
+    return HttpResponseRedirect(f"{url}?{walk_target(line, value, name)}")
+
+
+@require_safe
+def check_2015(request: HttpRequest) -> HttpResponse:
+    """``GET /check/2015/``: the 2015 first edition's pad (RULINGS E1-E3): the table types the printed values,
+    the page adds up every line, checks what the 2015 box allows, and ranks with the tie-break."""
+    start = CheckStartForm(request.GET if request.GET else None)
+    context: dict[str, Any] = {"start": start, "players": start, "name_max": NAME_MAX, "started": False}
+    status = 400 if start.is_bound and not start.is_valid() else 200
+    context["errors"] = start.messages() if start.is_bound else []
+    if start.is_bound and start.is_valid():
+        form = Form2015(request.GET, seats=start.seats())
+        context.update(started=True, form=form, labels=LINE_LABELS_2015)
+        context["rows"] = [
+            {
+                "index": i,
+                "name": name,
+                "colour": colour,
+                "fields": [(form[f"p{i}-{key}"], label) for key, label in FIELDS_2015],
+            }
+            for i, name, colour in start.seats()
+        ]
+        if form.is_valid():
+            players = form.players()
+            problems = check_2015_pad(players)
+            context["problems"] = problems
+            if not problems:
+                scores = score_2015(players)
+                context["scores"] = sorted(scores, key=lambda s: (s.rank, s.name))
+        else:
+            context["errors"] = form.messages()
+            status = 400
+    return render(request, "check_2015.html", context, status=status)
+
+
+__all__ = ["LINE_STEPS", "LINE_WORDS", "check_2015", "check_page", "walk", "walk_target"]
+
+urlpatterns = [
+    path("check/", check_page, name="check"),
+    path("check/2015/", check_2015, name="check-2015"),
+    path("check/walk/", walk, name="check-walk"),
+]
