@@ -1,0 +1,81 @@
+"""Results and groups (issue 14): what a finished score sheet leaves behind, and the tables that play together.
+
+A :class:`Result` is written by :func:`companion.services.results.record_result` when a sheet reaches its result
+page with no error, and rewritten when the sheet changed since; it keeps what the history needs (date, game,
+players, colours, lines, totals, ranks, the setup's seed, and the buildings and personalities each player held)
+so that the statistics never re-read the rules. A :class:`Group` is a table that plays together: an unguessable
+link (``token``) that can file results and rename players, and a view-only one (``view_token``) that reads.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from django.db import models
+from django.urls import reverse
+
+from companion.models.scoresheets import ScoreSheet
+from companion.tokens import new_token
+
+#: The games a result can be of (issue 14: IKI, IKI + Akebono, IKI 2015).
+EDITIONS: Final = (("iki", "IKI"), ("iki-akebono", "IKI + Akebono"), ("iki-2015", "IKI 2015"))
+EDITION_LABELS: Final = dict(EDITIONS)
+GROUP_NAME_MAX: Final = 40
+
+
+class Group(models.Model):
+    """A table that plays together; no accounts, two links."""
+
+    token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    view_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    name = models.CharField(max_length=GROUP_NAME_MAX)
+    #: Renamed and merged players, old name -> the name kept: applied again when a filed sheet is edited later.
+    aliases = models.JSONField(default=dict)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        app_label = "companion"
+
+    def __str__(self) -> str:
+        return f"group {self.name!r}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("group", args=[self.token])
+
+    def view_url(self) -> str:
+        return reverse("group", args=[self.view_token])
+
+
+class Result(models.Model):
+    """One finished game. ``players`` is a list of ``{"name", "colour", "lines", "total", "rank", "buildings",
+    "personalities"}`` in seating order; ``sheet_version`` is the sheet's version it was made from."""
+
+    sheet = models.OneToOneField(ScoreSheet, on_delete=models.CASCADE, related_name="result")
+    group = models.ForeignKey(Group, null=True, blank=True, on_delete=models.SET_NULL, related_name="results")
+    edition = models.CharField(max_length=16, choices=EDITIONS)
+    played = models.DateField()
+    players = models.JSONField()
+    seed = models.CharField(max_length=64, blank=True, default="")
+    sheet_version = models.PositiveIntegerField()
+    #: Removed by the table: kept out of every list and never written again by the sheet's result page.
+    removed = models.BooleanField(default=False)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        app_label = "companion"
+        ordering = ("played", "pk")
+
+    def __str__(self) -> str:
+        return f"result of {self.played} ({', '.join(p['name'] for p in self.players)})"
+
+    @property
+    def edition_label(self) -> str:
+        return EDITION_LABELS[self.edition]
+
+    @property
+    def view_token(self) -> str:
+        """The result's public address is its sheet's view-only link (never the sheet's edit token)."""
+        return self.sheet.view_token
+
+
+__all__ = ["EDITIONS", "EDITION_LABELS", "Group", "Result"]
