@@ -18,6 +18,7 @@ from scoring.first_edition import Player2015
 from scoring.padcheck import Pad, PadPlayer
 from scoring.rules import MAX_PLAYERS, TRACK_MAX
 from scoring.score import AKEBONO_LINES, BASE_LINES, LINE_LABELS
+from scoring.table import Setup
 
 #: A number no pad line comes close to: beyond it a typed value is refused as a typing slip.
 PAD_MAX: Final = 999
@@ -58,10 +59,42 @@ class CheckStartForm(PlayersForm):
         error_messages={"invalid_choice": "Choose IKI or IKI + Akebono."},
     )
 
+    seed = forms.CharField(
+        required=False, max_length=40, error_messages={"max_length": "Setup code: a seed has 8 characters."}
+    )
+
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         data["edition"] = data.get("edition") or "base"
+        data["setup"] = None
+        code = (data.get("seed") or "").strip()
+        if code and "players" in data:
+            data["setup"] = self._setup(code, len(data["players"]), data["edition"] == "akebono")
         return data
+
+    def _setup(self, code: str, players: int, akebono: bool) -> Setup | None:
+        """The setup a seed code made (RULINGS R19: the same seed and options make the same setup): its buildings
+        and, with Akebono, its personalities and boat sides narrow the pad's lines."""
+        from setupgen import Options, OptionsError, SeedError, generate
+
+        try:
+            made = generate(Options(players=players, akebono=akebono), seed=code)
+        except (SeedError, OptionsError) as exc:
+            self.add_error("seed", ValidationError(f"Setup code: {exc}."))
+            return None
+        self.cleaned_data["seed"] = made.seed
+        if made.akebono is None:
+            return Setup(buildings=tuple(made.buildings))
+        return Setup(
+            buildings=tuple(made.buildings),
+            personalities=tuple(p for pair in made.akebono.personalities.values() for p in pair),
+            boat_sides=dict(made.akebono.boat_sides),
+        )
+
+    @property
+    def setup(self) -> Setup | None:
+        setup: Setup | None = self.cleaned_data.get("setup")
+        return setup
 
     @property
     def akebono(self) -> bool:
@@ -78,9 +111,11 @@ class PadForm(forms.Form):
     """For each seat ``i`` of :meth:`CheckStartForm.seats`: ``p{i}-{line}`` for every line of the edition,
     ``p{i}-total``, ``p{i}-rank``, ``p{i}-pipe``, ``p{i}-firefighting`` and ``p{i}-stack`` (1 = top)."""
 
-    def __init__(self, data: Any, *, seats: list[tuple[int, str, str]], akebono: bool) -> None:
+    def __init__(
+        self, data: Any, *, seats: list[tuple[int, str, str]], akebono: bool, setup: Setup | None = None
+    ) -> None:
         super().__init__(data, auto_id="%s")
-        self.seats, self.akebono = seats, akebono
+        self.seats, self.akebono, self.setup = seats, akebono, setup
         self.lines = AKEBONO_LINES if akebono else BASE_LINES
         for i, name, _ in seats:
             for row in (*self.lines, "total"):
@@ -117,7 +152,7 @@ class PadForm(forms.Form):
                     stack_place=data[f"p{i}-stack"],
                 )
             )
-        return Pad(players=tuple(players), akebono=self.akebono)
+        return Pad(players=tuple(players), akebono=self.akebono, setup=self.setup)
 
 
 class NumberList(forms.CharField):

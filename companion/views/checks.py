@@ -23,6 +23,7 @@ from companion.views import is_htmx
 from scoring.first_edition import LINE_LABELS_2015, score_2015
 from scoring.first_edition import check_2015 as check_2015_pad
 from scoring.padcheck import LINE_WORDS, Pad, PadCheck, PadProblem, check_pad, facts_of, possible_lines
+from scoring.table import Setup
 
 #: The walk-through steps (their URL slugs) each pad line is made from, the line's own step first.
 LINE_STEPS: Final = {
@@ -59,7 +60,7 @@ def _forms(query: QueryDict) -> tuple[CheckStartForm, PadForm | None]:
     start = CheckStartForm(query if query else None)
     if not start.is_bound or not start.is_valid():
         return start, None
-    return start, PadForm(query, seats=start.seats(), akebono=start.akebono)
+    return start, PadForm(query, seats=start.seats(), akebono=start.akebono, setup=start.setup)
 
 
 def _player_rows(pad: PadForm, typed: Pad | None, check: PadCheck | None) -> list[dict[str, Any]]:
@@ -161,6 +162,17 @@ def walk_target(line: str, value: int | None, who: str) -> str:
     return urlencode(query)
 
 
+def setup_json(setup: Setup | None) -> dict[str, Any] | None:
+    """A setup as the score sheet keeps it (the JSON of ``scoring.table``)."""
+    if setup is None:
+        return None
+    out: dict[str, Any] = {"buildings": list(setup.buildings or ())}
+    if setup.personalities:
+        out["personalities"] = list(setup.personalities)
+        out["boat_sides"] = dict(setup.boat_sides)
+    return out
+
+
 @require_POST
 def walk(request: HttpRequest) -> HttpResponse:
     """``POST /check/walk/``: start a score sheet from the checked pad's players (their score track and
@@ -196,7 +208,9 @@ def walk(request: HttpRequest) -> HttpResponse:
             names=[name for _, name, _ in pad.seats],
             colours=[colour for _, _, colour in pad.seats],
             akebono=start.akebono,
+            setup=setup_json(start.setup),
             prefill=prefill,
+            seed=start.cleaned_data["seed"] or None,
         )
     except SheetError as exc:
         return render(request, "error.html", {"status": 400, "message": exc.message}, status=400)

@@ -186,3 +186,28 @@ def test_a_2015_pad_the_box_refuses(client: Client, field: str, value: str, stat
     response = client.get("/check/2015/?" + urlencode({**PAD_2015, field: value}))
     assert response.status_code == status
     assert words in response.content.decode()
+
+
+def test_a_seed_narrows_the_buildings_to_its_setup(client: Client) -> None:
+    """Seed K7MX2QPA with 2 players: Inn, Restaurant, Storehouse, Farmhouse, Well, Shrine (setupgen's draw). With
+    Anaïs on firefighting space 6 her Well is 12, so 94 cannot be made; without the setup the Kabuki Theater
+    could make it."""
+    pad = {**RULEBOOK_PAD, "p0-buildings": "94", "p0-total": "176"}
+    _, free = get(client, pad)
+    _, seeded = get(client, {**pad, "seed": "K7MX2QPA"})
+    assert "buildings 94 is impossible" not in unescape(free)
+    assert "buildings 94 is impossible: the values of at most 4 of the setup's buildings" in unescape(seeded)
+
+
+def test_a_bad_seed_is_a_400(client: Client) -> None:
+    status, html = get(client, {**RULEBOOK_PAD, "seed": "nope"})
+    assert status == 400
+    assert "Setup code:" in html
+
+
+def test_the_walk_keeps_the_seeds_setup(client: Client) -> None:
+    query = urlencode({**RULEBOOK_PAD, "seed": "K7MX2QPA", "p0-variety": "12"})
+    assert client.post("/check/walk/", {"q": query, "line": "0:variety"}).status_code == 302
+    sheet = ScoreSheet.objects.get()
+    assert sheet.seed == "K7MX2QPA"
+    assert len(sheet.table["setup"]["buildings"]) == 6
