@@ -50,7 +50,15 @@ class Result(models.Model):
     """One finished game. ``players`` is a list of ``{"name", "colour", "lines", "total", "rank", "buildings",
     "personalities"}`` in seating order; ``sheet_version`` is the sheet's version it was made from."""
 
-    sheet = models.OneToOneField(ScoreSheet, on_delete=models.CASCADE, related_name="result")
+    #: The walk-through's sheet it was scored on; None for a checked paper pad (``/check/``, ``/check/2015/``).
+    sheet = models.OneToOneField(
+        ScoreSheet, null=True, blank=True, on_delete=models.CASCADE, related_name="result"
+    )
+    #: A checked pad's own links (a sheet's result uses the sheet's): edit (file, remove) and view-only.
+    token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    view_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    #: A checked pad's query (``/check/?…``), so "Edit the numbers" reopens it.
+    query = models.TextField(blank=True, default="")
     group = models.ForeignKey(Group, null=True, blank=True, on_delete=models.SET_NULL, related_name="results")
     edition = models.CharField(max_length=16, choices=EDITIONS)
     played = models.DateField()
@@ -73,9 +81,26 @@ class Result(models.Model):
         return EDITION_LABELS[self.edition]
 
     @property
-    def view_token(self) -> str:
-        """The result's public address is its sheet's view-only link (never the sheet's edit token)."""
-        return self.sheet.view_token
+    def public_token(self) -> str:
+        """The token of the result's view-only link: its sheet's, or its own for a checked pad."""
+        return self.sheet.view_token if self.sheet is not None else self.view_token
+
+    def view_url(self) -> str:
+        """The view-only page: the sheet's result page, or the checked pad's."""
+        if self.sheet is not None:
+            return self.sheet.view_url()
+        return reverse("result-view", args=[self.view_token])
+
+    def edit_url(self) -> str:
+        """Where the table keeps, files and removes it: the sheet's result page, or the checked pad's."""
+        if self.sheet is not None:
+            return reverse("scorepad-result", args=[self.sheet.token])
+        return reverse("result-page", args=[self.token])
+
+    @property
+    def edit_token(self) -> str:
+        """The token the result's writes are addressed by."""
+        return self.sheet.token if self.sheet is not None else self.token
 
 
 __all__ = ["EDITIONS", "EDITION_LABELS", "Group", "Result"]

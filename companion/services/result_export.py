@@ -34,7 +34,7 @@ def result_json(result: Result) -> dict[str, Any]:
         "game": result.edition,
         "game_name": result.edition_label,
         "seed": result.seed or None,
-        "view_url": result.sheet.view_url(),
+        "view_url": result.view_url(),
         "group": result.group.name if result.group is not None else None,
         "players": [
             {k: p[k] for k in ("name", "colour", "lines", "total", "rank", "buildings", "personalities")}
@@ -67,7 +67,7 @@ def group_csv(results: Sequence[Result]) -> str:
                 p["total"],
                 p["rank"],
             ]
-            writer.writerow([*row, r.seed, r.sheet.view_url()])
+            writer.writerow([*row, r.seed, r.view_url()])
     return out.getvalue()
 
 

@@ -8,6 +8,8 @@ import unicodedata
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
 
 from companion.models.results import GROUP_NAME_MAX, Group, Result
 from companion.models.scoresheets import ScoreSheet
@@ -34,20 +36,22 @@ def group_by_token(token: str) -> tuple[Group, bool] | None:
     return (group, False) if group is not None else None
 
 
-def result_of_sheet(token: str) -> Result | None:
-    """The result of the sheet whose edit token this is (never a removed one)."""
+def _kept(token: str, sheet_field: str, own_field: str) -> Result | None:
     if not is_token(token):
         return None
-    return Result.objects.filter(sheet__token=token, removed=False).select_related("group", "sheet").first()
+    kept = Result.objects.filter(removed=False).select_related("group", "sheet")
+    return kept.filter(Q(**{f"sheet__{sheet_field}": token}) | Q(sheet=None, **{own_field: token})).first()
+
+
+def result_of_sheet(token: str) -> Result | None:
+    """The result a write is addressed to: by its sheet's edit token, or a checked pad's own edit token (never a
+    removed one)."""
+    return _kept(token, "token", "token")
 
 
 def result_by_view_token(token: str) -> Result | None:
-    """The result whose sheet's view-only token this is (never a removed one)."""
-    if not is_token(token):
-        return None
-    return (
-        Result.objects.filter(sheet__view_token=token, removed=False).select_related("group", "sheet").first()
-    )
+    """The result of a view-only token: its sheet's, or a checked pad's own (never a removed one)."""
+    return _kept(token, "view_token", "view_token")
 
 
 def results_of(group: Group) -> list[Result]:
@@ -130,6 +134,22 @@ def record_result(*, sheet: ScoreSheet) -> Result | None:
     return result
 
 
+def keep_checked_pad(*, edition: str, players: list[dict[str, Any]], query: str, token: str = "") -> Result:
+    """Keep a checked paper pad with no error (``/check/`` or ``/check/2015/``) as a result; ``token``: the edit
+    token of the result this pad was kept as before ("Edit the numbers"), which is then rewritten instead."""
+    with transaction.atomic():
+        earlier = _kept(token, "token", "token") if token else None
+        if earlier is not None and earlier.sheet is None:
+            Result.objects.filter(pk=earlier.pk).update(
+                edition=edition, players=players, query=query, sheet_version=earlier.sheet_version + 1
+            )
+            earlier.refresh_from_db()
+            return earlier
+        return Result.objects.create(
+            edition=edition, played=timezone.localdate(), players=players, query=query, sheet_version=1
+        )
+
+
 def create_group(*, name: str) -> Group:
     name = " ".join(name.split())[:GROUP_NAME_MAX]
     if not name:
@@ -188,6 +208,7 @@ __all__ = [
     "file_result",
     "folded",
     "group_by_token",
+    "keep_checked_pad",
     "name_suggestions",
     "player_names",
     "record_result",

@@ -1,6 +1,7 @@
-"""``{% results_panel %}``: on a sheet's result page, what issue 14 adds: the kept result filed under a group (or
-taken out, or removed) with the edit link, and on both links the Web Share button (copy where there is none) and
-the BG Stats push link. Reads the page's own ``sheet``, ``can_edit`` and ``view_url``; writes nothing."""
+"""``{% results_panel %}``: on a result page, what issue 14 adds: the kept result filed under a group (or taken
+out, or removed) with the edit link, and on both links the Web Share button (copy where there is none) and the
+BG Stats push link. On a sheet's result page it reads the page's ``sheet``, ``can_edit`` and ``view_url``; a
+checked pad's page gives its ``result`` instead. Writes nothing."""
 
 from __future__ import annotations
 
@@ -16,14 +17,18 @@ register = template.Library()
 
 @register.inclusion_tag("results_panel.html", takes_context=True)
 def results_panel(context: dict[str, Any]) -> dict[str, Any]:
-    sheet = context.get("sheet")
-    result = Result.objects.filter(sheet=sheet).select_related("group").first() if sheet is not None else None
+    result = context.get("result")
+    if not isinstance(result, Result):
+        sheet = context.get("sheet")
+        result = (
+            Result.objects.filter(sheet=sheet).select_related("group").first() if sheet is not None else None
+        )
     can_edit = bool(context.get("can_edit"))
     shown = result if result is not None and not result.removed else None
     return {
-        "sheet": sheet,
         "can_edit": can_edit,
         "result": shown,
+        "edit_token": shown.edit_token if shown is not None else "",
         "removed": result is not None and result.removed,
         "view_url": context.get("view_url", ""),
         "bgstats": bgstats_url(shown) if shown is not None else "",

@@ -19,8 +19,9 @@ from django.views.decorators.http import require_POST, require_safe
 
 from companion.check_forms import FIELDS_2015, PIPE_CHOICES, ROW_LABELS, CheckStartForm, Form2015, PadForm
 from companion.models.scoresheets import NAME_MAX, SheetError, start_sheet
+from companion.services.results import keep_checked_pad
 from companion.views import is_htmx
-from scoring.first_edition import LINE_LABELS_2015, score_2015
+from scoring.first_edition import LINE_LABELS_2015, Score2015, score_2015
 from scoring.first_edition import check_2015 as check_2015_pad
 from scoring.padcheck import LINE_WORDS, Pad, PadCheck, PadProblem, check_pad, facts_of, possible_lines
 from scoring.table import Setup
@@ -111,6 +112,8 @@ def _context(request: HttpRequest) -> tuple[dict[str, Any], int]:
         "pipe_choices": PIPE_CHOICES,
         "started": pad is not None,
         "query": request.GET.urlencode(),
+        "kept_query": _without_result(request.GET),
+        "result_token": request.GET.get("result", "")[:64],
         "htmx": is_htmx(request),
         "errors": start.messages() if start.is_bound else [],
     }
@@ -220,17 +223,38 @@ def walk(request: HttpRequest) -> HttpResponse:
     return HttpResponseRedirect(f"{url}?{walk_target(line, value, name)}")
 
 
+def _scored_2015(
+    query: QueryDict,
+) -> tuple[CheckStartForm, Form2015 | None, list[Score2015] | None, list[Any]]:
+    """The 2015 pad of a query: the players form, the pad form, its scores (None until it adds up without a
+    problem), and the problems of the 2015 checks."""
+    start = CheckStartForm(query if query else None)
+    if not start.is_bound or not start.is_valid():
+        return start, None, None, []
+    form = Form2015(query, seats=start.seats())
+    if not form.is_valid():
+        return start, form, None, []
+    players = form.players()
+    problems = check_2015_pad(players)
+    return start, form, (None if problems else score_2015(players)), problems
+
+
 @require_safe
 def check_2015(request: HttpRequest) -> HttpResponse:
     """``GET /check/2015/``: the 2015 first edition's pad (RULINGS E1-E3): the table types the printed values,
     the page adds up every line, checks what the 2015 box allows, and ranks with the tie-break."""
-    start = CheckStartForm(request.GET if request.GET else None)
-    context: dict[str, Any] = {"start": start, "players": start, "name_max": NAME_MAX, "started": False}
-    status = 400 if start.is_bound and not start.is_valid() else 200
+    start, form, scores, problems = _scored_2015(request.GET)
+    context: dict[str, Any] = {
+        "start": start,
+        "players": start,
+        "name_max": NAME_MAX,
+        "started": form is not None,
+    }
     context["errors"] = start.messages() if start.is_bound else []
-    if start.is_bound and start.is_valid():
-        form = Form2015(request.GET, seats=start.seats())
-        context.update(started=True, form=form, labels=LINE_LABELS_2015)
+    status = 400 if start.is_bound and not start.is_valid() else 200
+    if form is not None:
+        context.update(labels=LINE_LABELS_2015, problems=problems, query=_without_result(request.GET))
+        context["result_token"] = request.GET.get("result", "")[:64]
         context["rows"] = [
             {
                 "index": i,
@@ -240,23 +264,82 @@ def check_2015(request: HttpRequest) -> HttpResponse:
             }
             for i, name, colour in start.seats()
         ]
-        if form.is_valid():
-            players = form.players()
-            problems = check_2015_pad(players)
-            context["problems"] = problems
-            if not problems:
-                scores = score_2015(players)
-                context["scores"] = sorted(scores, key=lambda s: (s.rank, s.name))
-        else:
+        if scores is not None:
+            context["scores"] = sorted(scores, key=lambda s: (s.rank, s.name))
+        if not form.is_valid():
             context["errors"] = form.messages()
             status = 400
     return render(request, "check_2015.html", context, status=status)
 
 
-__all__ = ["LINE_STEPS", "LINE_WORDS", "check_2015", "check_page", "walk", "walk_target"]
+def _without_result(query: QueryDict) -> str:
+    """A check's query without the ``result`` it edits: what a kept result stores to reopen it."""
+    copy = query.copy()
+    copy.pop("result", None)
+    return copy.urlencode()
+
+
+def _kept_player(name: str, colour: str, lines: dict[str, int], total: int, rank: int) -> dict[str, Any]:
+    return {
+        "name": name, "colour": colour, "lines": lines, "total": total, "rank": rank,
+        "buildings": [], "personalities": [],
+    }  # fmt: skip
+
+
+def _refused(request: HttpRequest) -> HttpResponse:
+    message = "This pad still has numbers that cannot be right: check it again and fix them first."
+    return render(request, "error.html", {"status": 400, "message": message}, status=400)
+
+
+@require_POST
+def keep(request: HttpRequest) -> HttpResponse:
+    """``POST /check/keep``: keep a pad the check finds no fault in as a result (``q``: the check's query;
+    ``result``: the edit token of the result it was kept as before, rewritten then)."""
+    query = QueryDict(request.POST.get("q", "")[:4000])
+    start, pad = _forms(query)
+    typed = pad.pad() if pad is not None and pad.is_valid() else None
+    check = check_pad(typed) if typed is not None else None
+    if pad is None or typed is None or check is None or not check.ok:
+        return _refused(request)
+    places = {p.name: p for p in check.players}
+    players = [
+        _kept_player(name, colour, {line: player.lines.get(line, 0) for line in pad.lines},
+                     places[name].sum, places[name].rank)
+        for (_, name, colour), player in zip(pad.seats, typed.players, strict=True)
+    ]  # fmt: skip
+    result = keep_checked_pad(
+        edition="iki-akebono" if start.akebono else "iki",
+        players=players,
+        query=_without_result(query),
+        token=request.POST.get("result", "")[:64],
+    )
+    return HttpResponseRedirect(result.edit_url())
+
+
+@require_POST
+def keep_2015(request: HttpRequest) -> HttpResponse:
+    """``POST /check/2015/keep``: keep a 2015 pad that adds up without a problem as a result (``iki-2015``)."""
+    query = QueryDict(request.POST.get("q", "")[:4000])
+    start, form, scores, _ = _scored_2015(query)
+    if form is None or scores is None:
+        return _refused(request)
+    colours = {name: colour for _, name, colour in start.seats()}
+    players = [_kept_player(s.name, colours[s.name], s.lines, s.total, s.rank) for s in scores]
+    result = keep_checked_pad(
+        edition="iki-2015",
+        players=players,
+        query=_without_result(query),
+        token=request.POST.get("result", "")[:64],
+    )
+    return HttpResponseRedirect(result.edit_url())
+
+
+__all__ = ["LINE_STEPS", "LINE_WORDS", "check_2015", "check_page", "keep", "keep_2015", "walk", "walk_target"]
 
 urlpatterns = [
     path("check/", check_page, name="check"),
     path("check/2015/", check_2015, name="check-2015"),
     path("check/walk/", walk, name="check-walk"),
+    path("check/keep", keep, name="check-keep"),
+    path("check/2015/keep", keep_2015, name="check-2015-keep"),
 ]

@@ -37,6 +37,8 @@ from companion.services.results import (
 from companion.services.stats import CHART_HEIGHT, CHART_PAD, CHART_WIDTH, group_stats
 from companion.tokens import TOKEN_RE
 from companion.views.errors import json_error
+from scoring.first_edition import LINE_LABELS_2015, LINES_2015
+from scoring.score import AKEBONO_LINES, LINE_LABELS
 
 
 class LinkConverter:
@@ -53,6 +55,9 @@ class LinkConverter:
 
 register_converter(LinkConverter, "link")
 
+#: The lines a kept result may hold, in the pad's order: the 2022 lines, then the 2015 pad's (RULINGS R3, E1).
+LINE_ORDER: Final = tuple(dict.fromkeys((*AKEBONO_LINES, *LINES_2015)))
+LINE_NAMES: Final = {**LINE_LABELS_2015, **LINE_LABELS}
 VIEW_ONLY: Final = "This is the view-only link of a group: it shows the results but cannot change them."
 NO_GROUP: Final = "There is no group at this address (the link may be mistyped)."
 NO_RESULT: Final = "There is no kept result for this sheet: reach its result page with no error first."
@@ -107,8 +112,8 @@ def _own_result(token: str) -> Result:
     return result
 
 
-def _back_to_result(token: str) -> HttpResponseRedirect:
-    return HttpResponseRedirect(reverse("scorepad-result", args=[token]) + "#keep")
+def _back_to(result: Result) -> HttpResponseRedirect:
+    return HttpResponseRedirect(result.edit_url() + "#keep")
 
 
 # --- a result's own writes (the sheet's edit token) ------------------------------------------------------------
@@ -133,21 +138,54 @@ def file_under_group(request: HttpRequest, token: str) -> HttpResponse:
     except GroupError as exc:
         return _error(request, 400, str(exc))
     file_result(result=result, group=group)
-    return _back_to_result(token)
+    return _back_to(result)
 
 
 @require_POST
 def ungroup(request: HttpRequest, token: str) -> HttpResponse:
     """``POST /results/<sheet token>/ungroup``: take the result out of its group."""
-    take_out_of_group(result=_own_result(token))
-    return _back_to_result(token)
+    result = take_out_of_group(result=_own_result(token))
+    return _back_to(result)
 
 
 @require_POST
 def remove(request: HttpRequest, token: str) -> HttpResponse:
     """``POST /results/<sheet token>/remove``: the result leaves every list (the sheet itself stays)."""
-    remove_result(result=_own_result(token))
-    return _back_to_result(token)
+    result = _own_result(token)
+    remove_result(result=result)
+    return _back_to(result)
+
+
+def _result_page(request: HttpRequest, result: Result, *, can_edit: bool) -> HttpResponse:
+    """A checked pad's result: the ranking and each line, with the keep panel."""
+    if result.sheet is not None:  # a sheet's result lives on the walk-through's result page
+        return HttpResponseRedirect(result.view_url() if not can_edit else result.edit_url())
+    lines = [key for key in LINE_ORDER if any(key in p["lines"] for p in result.players)]
+    context = {
+        "result": result,
+        "can_edit": can_edit,
+        "ranking": sorted(result.players, key=lambda p: (p["rank"], p["name"])),
+        "lines": [(key, LINE_NAMES.get(key, key)) for key in lines],
+        "view_url": request.build_absolute_uri(result.view_url()),
+        "edit_numbers": (reverse("check-2015" if result.edition == "iki-2015" else "check")
+                         + f"?{result.query}&result={result.token}") if can_edit else "",
+    }  # fmt: skip
+    return render(request, "results_result.html", context)
+
+
+@require_safe
+def result_page(request: HttpRequest, token: str) -> HttpResponse:
+    """``GET /results/<token>/``: a kept pad's result, with its edit link."""
+    return _result_page(request, _own_result(token), can_edit=True)
+
+
+@require_safe
+def result_view(request: HttpRequest, token: str) -> HttpResponse:
+    """``GET /results/view/<view token>/``: a kept pad's result, view only."""
+    result = result_by_view_token(token)
+    if result is None:
+        raise Http404(NO_RESULT)
+    return _result_page(request, result, can_edit=False)
 
 
 # --- a group -------------------------------------------------------------------------------------------------------
@@ -252,6 +290,8 @@ def api_group_results(request: HttpRequest, token: str) -> HttpResponse:
 
 
 urlpatterns = [
+    path("results/view/<link:token>/", result_view, name="result-view"),
+    path("results/<link:token>/", result_page, name="result-page"),
     path("results/<link:token>/group", file_under_group, name="result-group"),
     path("results/<link:token>/ungroup", ungroup, name="result-ungroup"),
     path("results/<link:token>/remove", remove, name="result-remove"),

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import re
 from html import unescape
+from typing import Any
 from urllib.parse import parse_qs, urlencode, urlparse
 
 import pytest
 from django.test import Client
 
+from companion.models.results import Group, Result
 from companion.models.scoresheets import ScoreSheet
 
 pytestmark = pytest.mark.django_db
@@ -211,3 +213,58 @@ def test_the_walk_keeps_the_seeds_setup(client: Client) -> None:
     sheet = ScoreSheet.objects.get()
     assert sheet.seed == "K7MX2QPA"
     assert len(sheet.table["setup"]["buildings"]) == 6
+
+
+# --- keeping a checked pad as a result ----------------------------------------------------------------------------
+
+
+def keep(client: Client, data: dict[str, str], url: str = "/check/keep", result: str = "") -> Any:
+    return client.post(url, {"q": urlencode(data), "result": result})
+
+
+def test_a_clean_pad_is_kept_as_a_result_and_corrected_later(client: Client) -> None:
+    _, html = get(client, RULEBOOK_PAD)
+    assert 'id="keep-pad"' in html
+    response = keep(client, RULEBOOK_PAD)
+    assert response.status_code == 302
+    result = Result.objects.get()
+    assert response["Location"] == f"/results/{result.token}/"
+    assert (result.edition, result.sheet) == ("iki", None)
+    assert [(p["name"], p["total"], p["rank"]) for p in result.players] == [
+        ("Anaïs", 100, 1),
+        ("David", 41, 2),
+    ]
+    page = client.get(response["Location"]).content.decode()
+    assert "Send to BG Stats" in page and "Edit the numbers" in page
+    edit = re.search(r'href="(/check/\?[^"]+)">Edit the numbers', page)
+    assert edit is not None
+    reopened = client.get(unescape(edit[1])).content.decode()
+    assert "Keep the corrected result" in reopened
+    corrected = {**RULEBOOK_PAD, "p1-score_track": "60", "p1-total": "61"}
+    assert keep(client, corrected, result=result.token).status_code == 302
+    result.refresh_from_db()
+    assert Result.objects.count() == 1
+    assert [p["total"] for p in result.players] == [100, 61]
+    view = client.get(result.view_url()).content.decode()
+    assert result.token not in view and "Edit the numbers" not in view
+    api = client.get(f"/api/v1/results/{result.view_token}").json()
+    assert api["game"] == "iki" and api["view_url"] == result.view_url()
+
+
+def test_a_pad_with_a_doubt_is_not_kept(client: Client) -> None:
+    response = keep(client, {**RULEBOOK_PAD, "p0-variety": "12"})
+    assert response.status_code == 400
+    assert not Result.objects.exists()
+
+
+def test_a_2015_pad_is_kept_and_filed(client: Client) -> None:
+    response = keep(client, PAD_2015, url="/check/2015/keep")
+    assert response.status_code == 302
+    result = Result.objects.get()
+    assert result.edition == "iki-2015"
+    assert [(p["name"], p["total"]) for p in result.players] == [("Anaïs", 94), ("David", 78)]
+    assert client.post(f"/results/{result.token}/group", {"group": "Old box"}).status_code == 302
+    group = Group.objects.get()
+    html = client.get(group.get_absolute_url()).content.decode()
+    assert "IKI 2015: 1 play" in html
+    assert keep(client, {**PAD_2015, "p0-types": "9"}, url="/check/2015/keep").status_code == 400

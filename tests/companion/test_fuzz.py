@@ -175,6 +175,14 @@ def _targets() -> Iterator[tuple[str, Callable[[], Target]]]:
         pad = {**PLAYERS, "edition": "base", "p0-variety": "12", "p0-firefighting": "3"}
         return Target("/check/walk/", {"q": urlencode(pad), "line": "0:variety"})
 
+    def check_keep() -> Target:
+        pad = {**PLAYERS, "edition": "base", "p0-variety": "16", "p1-score_track": "40", "p1-total": "40"}
+        return Target("/check/keep", {"q": urlencode(pad), "result": ""})
+
+    def check_keep_2015() -> Target:
+        pad = {**PLAYERS, "p0-types": "4", "p0-pouches": "2 3", "p0-pipes": "1", "p1-mon": "11"}
+        return Target("/check/2015/keep", {"q": urlencode(pad), "result": ""})
+
     def result_group() -> Target:
         sheet, group = kept()
         return Target(f"/results/{sheet.token}/group", {"group": group.get_absolute_url()})
@@ -197,6 +205,8 @@ def _targets() -> Iterator[tuple[str, Callable[[], Target]]]:
 
     yield from {
         "check-walk": check_walk,
+        "check-keep": check_keep,
+        "check-keep-2015": check_keep_2015,
         "result-group": result_group,
         "result-remove": result_remove,
         "result-ungroup": result_ungroup,
