@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from companion.check_forms import FIELDS_2015, PIPE_CHOICES, ROW_LABELS, CheckStartForm, Form2015, PadForm
 from companion.models.scoresheets import NAME_MAX, SheetError, start_sheet
-from companion.services.results import keep_checked_pad
+from companion.services.results import file_result, group_by_token, keep_checked_pad, player_names
 from companion.views import is_htmx
 from scoring.first_edition import LINE_LABELS_2015, Score2015, score_2015
 from scoring.first_edition import check_2015 as check_2015_pad
@@ -113,6 +113,7 @@ def _context(request: HttpRequest) -> tuple[dict[str, Any], int]:
         "started": pad is not None,
         "query": request.GET.urlencode(),
         "kept_query": _without_result(request.GET),
+        **_group_context(request.GET.get("group", "")),
         "result_token": request.GET.get("result", "")[:64],
         "htmx": is_htmx(request),
         "errors": start.messages() if start.is_bound else [],
@@ -272,6 +273,14 @@ def check_2015(request: HttpRequest) -> HttpResponse:
     return render(request, "check_2015.html", context, status=status)
 
 
+def _group_context(token: str) -> dict[str, Any]:
+    """With ``?group=<edit token>`` the page offers the group's player names and files what it keeps there."""
+    found = group_by_token(token[:64]) if token else None
+    if found is None or not found[1]:
+        return {}
+    return {"group": found[0], "group_names": player_names(found[0]), "name_list": "group-names"}
+
+
 def _without_result(query: QueryDict) -> str:
     """A check's query without the ``result`` it edits: what a kept result stores to reopen it."""
     copy = query.copy()
@@ -313,6 +322,9 @@ def keep(request: HttpRequest) -> HttpResponse:
         query=_without_result(query),
         token=request.POST.get("result", "")[:64],
     )
+    group = _group_context(request.POST.get("group", "")).get("group")
+    if group is not None:
+        file_result(result=result, group=group)
     return HttpResponseRedirect(result.edit_url())
 
 

@@ -268,3 +268,18 @@ def test_a_2015_pad_is_kept_and_filed(client: Client) -> None:
     html = client.get(group.get_absolute_url()).content.decode()
     assert "IKI 2015: 1 play" in html
     assert keep(client, {**PAD_2015, "p0-types": "9"}, url="/check/2015/keep").status_code == 400
+
+
+def test_a_groups_names_are_offered_and_its_kept_pads_filed_there(client: Client) -> None:
+    group = Group.objects.create(name="Thursday")
+    assert keep(client, RULEBOOK_PAD).status_code == 302
+    first = Result.objects.get()
+    client.post(f"/results/{first.token}/group", {"group": group.get_absolute_url()})
+    html = client.get(f"/check/?group={group.token}").content.decode()
+    assert '<option value="Anaïs">' in html and 'list="group-names"' in html
+    assert "For the group <strong>Thursday</strong>" in html
+    response = client.post("/check/keep", {"q": urlencode(RULEBOOK_PAD), "group": group.token})
+    assert response.status_code == 302
+    assert group.results.count() == 2
+    view_only = client.get(f"/check/?group={group.view_token}").content.decode()
+    assert "group-names" not in view_only  # a view-only link offers nothing and files nothing
