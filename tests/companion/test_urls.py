@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import URLPattern, get_resolver
 
 from companion.models.games import NewPlayer, create_game
+from companion.models.results import Group
 from companion.models.scoresheets import start_sheet
 from companion.views.scorepad import STEPS
 from scoring.examples import WORKED_EXAMPLE
@@ -29,6 +30,7 @@ ANSWER_GET = {
     "home", "healthz", "favicon", "scorepad-new", "scorepad-sheet", "scorepad-result", "scorepad-pdf",
     "scorepad-step", "games-new", "game", "game-state", "game-share", "game-log", "setup-options", "setup-game",
     "setup-sheet", "api-setup", "pads", "pads-blank", "api-catalogue",
+    "check", "check-2015", "group", "group-csv", "group-json",  # issue 14
 }  # fmt: skip
 
 
@@ -49,7 +51,13 @@ def _addresses() -> dict[str, str]:
         akebono=False,
         prefill={p["name"]: {k: v for k, v in p.items() if k != "name"} for p in players},
     )
-    values = {"str:token": game.edit_token, "sheet:token": sheet.token, "slug:slug": STEPS[0].slug}
+    group = Group.objects.create(name="Thursday")
+    values = {
+        "str:token": game.edit_token,
+        "sheet:token": sheet.token,
+        "slug:slug": STEPS[0].slug,
+        "link:token": group.token,
+    }
     addresses = {}
     for pattern in get_resolver().url_patterns:
         assert isinstance(pattern, URLPattern), "companion/urls.py has no nested includes"
