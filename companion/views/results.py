@@ -57,7 +57,6 @@ register_converter(LinkConverter, "link")
 
 #: The lines a kept result may hold, in the pad's order: the 2022 lines, then the 2015 pad's (RULINGS R3, E1).
 LINE_ORDER: Final = tuple(dict.fromkeys((*AKEBONO_LINES, *LINES_2015)))
-LINE_NAMES: Final = {**LINE_LABELS_2015, **LINE_LABELS}
 VIEW_ONLY: Final = "This is the view-only link of a group: it shows the results but cannot change them."
 NO_GROUP: Final = "There is no group at this address (the link may be mistyped)."
 NO_RESULT: Final = "There is no kept result for this sheet: reach its result page with no error first."
@@ -165,7 +164,7 @@ def _result_page(request: HttpRequest, result: Result, *, can_edit: bool) -> Htt
         "result": result,
         "can_edit": can_edit,
         "ranking": sorted(result.players, key=lambda p: (p["rank"], p["name"])),
-        "lines": [(key, LINE_NAMES.get(key, key)) for key in lines],
+        "lines": [(key, (LINE_LABELS_2015 if result.edition == "iki-2015" else LINE_LABELS)[key]) for key in lines],
         "view_url": request.build_absolute_uri(result.view_url()),
         "edit_numbers": (reverse("check-2015" if result.edition == "iki-2015" else "check")
                          + f"?{result.query}&result={result.token}") if can_edit else "",

@@ -82,3 +82,23 @@ def test_the_check_works_without_javascript(live_server: Any, new_context: Any) 
     page.get_by_role("button", name="Check", exact=True).click()
     expect(page.locator("#p0-variety-msg")).to_contain_text("variety 12 is impossible")
     expect(page.locator("#p0-variety")).to_have_value("12")  # the URL kept the pad
+
+
+def test_a_2015_pad_is_added_up_and_kept(live_server: Any, page: Any, screenshot: Any) -> None:
+    """RULINGS E1: Hana's printed values typed in; the companion adds up 94 and keeps the result."""
+    page.goto(live_server.url + "/check/2015/")
+    page.get_by_label("Player 1", exact=True).fill("Hana")
+    page.get_by_label("Player 2", exact=True).fill("Jiro")
+    page.locator("#colour-1").select_option("blue")
+    page.get_by_role("button", name="Start").click()
+    for field, value in {"score_track": 31, "types": 4, "fish_seasons": 3, "bonito": 5, "pouches": "2 3",
+                         "pipes": 1, "constructions": "5 8", "koban": 2, "lumber": 1, "mon": 11}.items():  # fmt: skip
+        page.locator(f"#p0-{field}").fill(str(value))
+    page.get_by_role("button", name="Add it up").click()
+    expect(page.locator(".ck-ranking")).to_contain_text("Hana 94")
+    screenshot(page, "check-2015")
+    page.get_by_role("button", name="Keep this result").click()
+    page.wait_for_url(re.compile(r"/results/[A-Za-z0-9_-]{22,}/$"))
+    expect(page.locator("h1")).to_contain_text("IKI 2015")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, "check-2015-kept")

@@ -283,3 +283,10 @@ def test_a_groups_names_are_offered_and_its_kept_pads_filed_there(client: Client
     assert group.results.count() == 2
     view_only = client.get(f"/check/?group={group.view_token}").content.decode()
     assert "group-names" not in view_only  # a view-only link offers nothing and files nothing
+
+
+def test_a_kept_2015_pad_speaks_the_2015_lines(client: Client) -> None:
+    response = keep(client, PAD_2015, url="/check/2015/keep")
+    html = client.get(response["Location"]).content.decode()
+    assert "Construction cards" in html and "Set collection (occupation types)" in html
+    assert "Characters variety" not in html
