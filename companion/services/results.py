@@ -40,7 +40,8 @@ def _kept(token: str, sheet_field: str, own_field: str) -> Result | None:
     if not is_token(token):
         return None
     kept = Result.objects.filter(removed=False).select_related("group", "sheet")
-    return kept.filter(Q(**{f"sheet__{sheet_field}": token}) | Q(sheet=None, **{own_field: token})).first()
+    found = kept.filter(Q(**{f"sheet__{sheet_field}": token}) | Q(sheet=None, **{own_field: token})).first()
+    return current(found) if found is not None else None
 
 
 def result_of_sheet(token: str) -> Result | None:
@@ -54,9 +55,23 @@ def result_by_view_token(token: str) -> Result | None:
     return _kept(token, "view_token", "view_token")
 
 
+def current(result: Result) -> Result:
+    """A result as its sheet now scores, read without writing: a filed sheet edited since its result page was
+    last reached shows its new numbers everywhere it is read (a view-only link included), and its result page
+    writes them down (:func:`record_result`). A sheet that now has an error keeps its last good result."""
+    sheet = result.sheet
+    if sheet is None or result.removed or sheet.version == result.sheet_version:
+        return result
+    players = _result_players(sheet, result.group)
+    if players is not None:
+        result.players = players
+    return result
+
+
 def results_of(group: Group) -> list[Result]:
-    """A group's results, oldest first."""
-    return list(group.results.filter(removed=False).select_related("sheet").order_by("played", "pk"))
+    """A group's results as their sheets now score (:func:`current`), oldest first."""
+    kept = group.results.filter(removed=False).select_related("sheet", "group").order_by("played", "pk")
+    return [current(r) for r in kept]
 
 
 def player_names(group: Group) -> list[str]:
@@ -88,15 +103,17 @@ def name_suggestions(group: Group, names: list[str] | None = None) -> dict[str, 
 # --- services ------------------------------------------------------------------------------------------------------
 
 
-def _result_players(sheet: ScoreSheet) -> list[dict[str, Any]] | None:
-    """What a result keeps of each player, or None while the rules refuse an entry (RULINGS R13)."""
+def _result_players(sheet: ScoreSheet, group: Group | None) -> list[dict[str, Any]] | None:
+    """What a result keeps of each player, or None while the rules refuse an entry (RULINGS R13); a group's
+    renames and merges (its aliases) apply."""
     table = sheet.read()
     if not validate(table).valid:
         return None
     by_name = {p.name: p for p in table.players}
+    aliases = group.aliases if group is not None else {}
     return [
         {
-            "name": s.name,
+            "name": aliases.get(s.name, s.name),
             "colour": sheet.colour(i),
             "lines": {key: line.points for key, line in s.lines.items()},
             "total": s.total,
@@ -115,11 +132,9 @@ def record_result(*, sheet: ScoreSheet) -> Result | None:
     existing = Result.objects.filter(sheet=sheet).first()
     if existing is not None and (existing.removed or existing.sheet_version == sheet.version):
         return existing
-    players = _result_players(sheet)
+    players = _result_players(sheet, existing.group if existing is not None else None)
     if players is None:
         return existing
-    aliases = existing.group.aliases if existing is not None and existing.group is not None else {}
-    players = [{**p, "name": aliases.get(p["name"], p["name"])} for p in players]
     with transaction.atomic():
         result, _ = Result.objects.update_or_create(
             sheet=sheet,
@@ -205,6 +220,7 @@ def rename_player(*, group: Group, old: str, new: str) -> int:
 __all__ = [
     "GroupError",
     "create_group",
+    "current",
     "file_result",
     "folded",
     "group_by_token",

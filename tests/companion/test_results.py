@@ -316,3 +316,16 @@ def test_the_bgstats_link_follows_its_published_format(client: Client) -> None:
     assert [(p["name"], p["score"], p["rank"], p["winner"]) for p in data["players"]] == [
         ("Anaïs", 100, 1, True), ("David", 41, 2, False),
     ]  # fmt: skip
+
+
+def test_a_filed_sheet_edited_later_reads_its_new_numbers_everywhere(client: Client) -> None:
+    sheet = sheet_of()
+    visit_result(client, sheet)
+    group = Group.objects.create(name="Ours")
+    client.post(f"/results/{sheet.token}/group", {"group": group.get_absolute_url()})
+    apply_changes(sheet.token, [Change("set", 1, "score_track", value=90)])  # no visit to the result page
+    before = Result.objects.get().updated
+    totals = [p["total"] for p in client.get(f"/api/v1/results/{sheet.view_token}").json()["players"]]
+    assert totals == [100, 91]
+    assert "David <strong>91</strong>" in client.get(group.view_url()).content.decode()
+    assert Result.objects.get().updated == before  # reading wrote nothing
