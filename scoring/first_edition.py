@@ -188,9 +188,9 @@ def lines_2015(p: Player2015) -> tuple[dict[str, int], dict[str, str]]:
         "variety": f"{p.types} type(s) = {lines['variety']}",
         "fish": f"fish of {p.fish_seasons} season(s) {FISH_2015[min(p.fish_seasons, SEASONS_2015)]}"
         f"{bonus_words} = {fish}",
-        "tobacco": f"{pouch_words} = {pouches}"
-        + (", doubled by a pipe" if p.pipes else " (no pipe)")
-        + f" = {tobacco}",
+        "tobacco": "no pouch = 0"
+        if not p.pouches
+        else f"{pouch_words} = {pouches}" + (f", doubled by a pipe = {tobacco}" if p.pipes else " (no pipe)"),
         "buildings": (" + ".join(str(v) for v in p.constructions) or "no construction card")
         + f" = {lines['buildings']}",
         "resources": f"{p.koban} koban × 3 + {p.lumber} lumber + {p.mon} mon ÷ 5 = {resources}",

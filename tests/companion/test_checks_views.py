@@ -10,6 +10,8 @@ from urllib.parse import parse_qs, urlencode, urlparse
 
 import pytest
 from django.test import Client
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.models.results import Group, Result
 from companion.models.scoresheets import ScoreSheet
@@ -290,3 +292,26 @@ def test_a_kept_2015_pad_speaks_the_2015_lines(client: Client) -> None:
     html = client.get(response["Location"]).content.decode()
     assert "Construction cards" in html and "Set collection (occupation types)" in html
     assert "Characters variety" not in html
+
+
+HOSTILE = st.one_of(
+    st.sampled_from(
+        ["²", "３", "\x00", "\u202e", "", " ", "-1", "99999999999999999999", "x" * 5000, "1 2 3 4 5 6 7"]
+    ),
+    st.text(max_size=30),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    field=st.sampled_from(sorted({*RULEBOOK_PAD, "seed", "group", "result", "p2-fish"})),
+    value=HOSTILE,
+    page=st.sampled_from(["/check/", "/check/2015/"]),
+    htmx=st.booleans(),
+)
+def test_any_field_of_the_check_forms_never_breaks_them(
+    client: Client, field: str, value: str, page: str, htmx: bool
+) -> None:
+    data = {**RULEBOOK_PAD, **PAD_2015, field: value}
+    response = client.get(page + "?" + urlencode(data), **(HTMX if htmx else {}))
+    assert response.status_code in (200, 400)

@@ -191,3 +191,12 @@ def test_every_value_the_scorer_produces_is_possible(table: dict[str, Any]) -> N
             assert value in possible[line], (line, value, possible[line].rule)
         assert column.total == sum(column.lines.values())
     assert check_pad(pad).errors == ()
+
+
+def test_every_pad_code_is_covered() -> None:
+    """Each code of the check comes out of one of the rule tables above (as tests/scoring/test_validate.py)."""
+    pads = [pad_of(WORKED_EXAMPLE, Anaïs={line: value}) for line, value, _, _ in IMPOSSIBLE]
+    pads += [tie(a, d) for a, d, _, _ in TIES]
+    pads.append(Pad(players=(PadPlayer(name="A", lines={"score_track": 151}, total=1), PadPlayer(name="B"))))
+    seen = {p.code for pad in pads for p in check_pad(pad).problems}
+    assert seen == set(PadCode)
