@@ -64,12 +64,16 @@ class PadCode(StrEnum):
     NEGATIVE = "negative-number"
     TOTAL = "total-not-sum"
     RANK = "rank-wrong"
+    STACK_TWICE = "stack-place-twice"
     TIE_NEEDS_FIREFIGHTING = "tie-needs-firefighting"
+    TIE_NEEDS_STACK = "tie-needs-stack-order"
     HIGH_SCORE_TRACK = "score-track-high"
 
 
 #: Codes that are warnings (legal, or a fact missing), not errors.
-WARNING_CODES: Final = frozenset({PadCode.TIE_NEEDS_FIREFIGHTING, PadCode.HIGH_SCORE_TRACK})
+WARNING_CODES: Final = frozenset(
+    {PadCode.TIE_NEEDS_FIREFIGHTING, PadCode.TIE_NEEDS_STACK, PadCode.HIGH_SCORE_TRACK}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -475,7 +479,33 @@ def _ranking_table(pad: Pad, sums: Mapping[str, int]) -> tuple[Table, list[PadPr
         for p, q in zip(pad.players, players, strict=True)
         if p.stack_place is not None and q.firefighting >= 0
     )
-    return Table(players=tuple(players), stacks=stacks), problems
+    return Table(players=tuple(players), stacks=stacks), problems + _stack_problems(pad, sums)
+
+
+def _stack_problems(pad: Pad, sums: Mapping[str, int]) -> list[PadProblem]:
+    """RULINGS R12/R13 on each shared space: two players in one stack place is an error; a tie on the space
+    whose stack places are not all given is shared, with a warning asking for them."""
+    problems = []
+    spaces = {p.firefighting for p in pad.players if p.firefighting is not None}
+    for space in sorted(spaces, reverse=True):
+        on = [p for p in pad.players if p.firefighting == space]
+        seen: dict[int, str] = {}
+        for p in on:
+            if p.stack_place is None:
+                continue
+            if p.stack_place in seen:
+                problems.append(PadProblem(PadCode.STACK_TWICE, p.name, "rank",
+                                           f"{seen[p.stack_place]} and {p.name} cannot both be place "
+                                           f"{p.stack_place} in the stack on space {space} (RULINGS R13)."))  # fmt: skip
+            seen[p.stack_place] = p.name
+        for p in on:
+            tied = [q for q in on if q is not p and sums[q.name] == sums[p.name]]
+            if tied and p.stack_place is None:
+                problems.append(PadProblem(PadCode.TIE_NEEDS_STACK, p.name, "rank",
+                                           f"{p.name} ties on {sums[p.name]} IKI on firefighting space {space}: give "
+                                           "the places in that stack (1 = top) to break the tie (RULINGS R12); "
+                                           "until then they share the place."))  # fmt: skip
+    return problems
 
 
 def check_pad(pad: Pad) -> PadCheck:

@@ -144,7 +144,13 @@ def tie(anais: dict[str, Any], david: dict[str, Any]) -> Pad:
 TIES = [
     ({"firefighting": 6}, {"firefighting": 3}, (1, 2), set()),
     ({"firefighting": 3, "stack_place": 2}, {"firefighting": 3, "stack_place": 1}, (2, 1), set()),
-    ({"firefighting": 3}, {"firefighting": 3}, (1, 1), set()),  # same space, no stack: they share
+    ({"firefighting": 3}, {"firefighting": 3}, (1, 1), {PadCode.TIE_NEEDS_STACK}),  # no stack: they share
+    (
+        {"firefighting": 3, "stack_place": 1},
+        {"firefighting": 3, "stack_place": 1},
+        (1, 1),
+        {PadCode.STACK_TWICE},
+    ),
     ({}, {"firefighting": 3}, (1, 1), {PadCode.TIE_NEEDS_FIREFIGHTING}),
     ({"firefighting": 6, "rank": 2}, {"firefighting": 3}, (1, 2), {PadCode.RANK}),
 ]
