@@ -5,7 +5,7 @@ game's poll), right after the health check. No two modules' patterns match the s
 nothing else.
 """
 
-from companion.views import api, games, home, osaka, pads, scorepad, setup
+from companion.views import api, checks, games, home, osaka, pads, results, scorepad, setup
 
 urlpatterns = [
     *home.urlpatterns,
@@ -15,6 +15,8 @@ urlpatterns = [
     *pads.urlpatterns,
     *api.urlpatterns,
     *osaka.urlpatterns,
+    *checks.urlpatterns,
+    *results.urlpatterns,
 ]
 
 handler400 = "companion.views.errors.bad_request"

@@ -466,27 +466,34 @@ def _tie_words(
 
 def score_table(table: Table) -> list[PlayerScore]:
     """Score a validated table: the lines, totals, ranks and tie-breaks of every player, in input order."""
-    groups = firefighting_groups(table)
-    group_of = {name: i for i, g in enumerate(groups) for name in g}
     last = last_group(table)
     scored = []
     for player in table.players:
         lines = score_player(player, table.akebono, last)
         scored.append((player, lines, sum([line.points for line in lines.values()])))
-    keyed = sorted(scored, key=lambda s: (-s[2], group_of[s[0].name]))
+    places = rank_totals(table, {player.name: total for player, _, total in scored})
+    return [PlayerScore(player.name, lines, total, *places[player.name]) for player, lines, total in scored]
+
+
+def rank_totals(table: Table, totals: Mapping[str, int]) -> dict[str, tuple[int, str | None]]:
+    """Each player's rank and tie-break words for these totals (RULINGS R12): most IKI first, ties to the higher
+    firefighting position, then the stack; players the order cannot separate share the place (1, 1, 3).
+    ``table`` gives only the positions and the stacks; the 2015 pad ranks the same way ("2015" E3)."""
+    groups = firefighting_groups(table)
+    group_of = {name: i for i, g in enumerate(groups) for name in g}
+    keyed = sorted(totals, key=lambda name: (-totals[name], group_of[name]))
     ranks: dict[str, int] = {}
     previous: tuple[int, int] | None = None
-    for i, (player, _, total) in enumerate(keyed):
-        key = (total, group_of[player.name])
-        ranks[player.name] = ranks[keyed[i - 1][0].name] if key == previous else i + 1
+    for i, name in enumerate(keyed):
+        key = (totals[name], group_of[name])
+        ranks[name] = ranks[keyed[i - 1]] if key == previous else i + 1
         previous = key
     positions = {p.name: p.firefighting for p in table.players}
     by_total: dict[int, list[str]] = {}
-    for player, _, total in scored:
-        by_total.setdefault(total, []).append(player.name)
-    out = []
-    for player, lines, total in scored:
+    for name, total in totals.items():
+        by_total.setdefault(total, []).append(name)
+    out: dict[str, tuple[int, str | None]] = {}
+    for name, total in totals.items():
         tied = by_total[total]
-        words = _tie_words(tied, total, groups, positions) if len(tied) > 1 else None
-        out.append(PlayerScore(player.name, lines, total, ranks[player.name], words))
+        out[name] = (ranks[name], _tie_words(tied, total, groups, positions) if len(tied) > 1 else None)
     return out

@@ -43,6 +43,7 @@ from companion.models.scoresheets import (
     start_sheet,
 )
 from companion.qr import qr_svg
+from companion.services.results import record_result
 from companion.views import is_htmx
 from scoring import catalogue as cat
 from scoring.components import CHAR_TYPES, SEASONS, Character, CharType, Expansion, TokenKind, Wild
@@ -1464,7 +1465,11 @@ def _result_context(request: HttpRequest, sheet: ScoreSheet, *, can_edit: bool) 
 @require_safe
 def result(request: HttpRequest, token: str) -> HttpResponse:
     """The result page of the table's own (edit) link."""
-    return render(request, "scorepad_result.html", _result_context(request, _sheet(token), can_edit=True))
+    sheet = _sheet(token)
+    record_result(
+        sheet=sheet
+    )  # issue 14: a sheet with no error is kept as a result (updated when it changed)
+    return render(request, "scorepad_result.html", _result_context(request, sheet, can_edit=True))
 
 
 @require_safe

@@ -10,6 +10,7 @@ import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from django.test import Client
@@ -17,7 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.models.games import Game
-from companion.models.scoresheets import start_sheet
+from companion.models.results import Group
+from companion.models.scoresheets import ScoreSheet, start_sheet
+from companion.services.results import file_result, record_result
 from companion.views.setup import new_table
 from scoring.examples import WORKED_EXAMPLE
 from tests.factories import db_snapshot, make_game
@@ -159,7 +162,57 @@ def _targets() -> Iterator[tuple[str, Callable[[], Target]]]:
             {"step": "general-board", "done": "general-board", "seen": "general-calendar"},
         )
 
+    def kept() -> tuple[ScoreSheet, Group]:
+        """A kept result (issue 14) filed under a group."""
+        sheet = ScoreSheet.objects.create(table=copy.deepcopy(WORKED_EXAMPLE), colours=["red", "blue"])
+        result = record_result(sheet=sheet)
+        group = Group.objects.create(name="Thursday")
+        assert result is not None
+        file_result(result=result, group=group)
+        return sheet, group
+
+    def check_walk() -> Target:
+        pad = {**PLAYERS, "edition": "base", "p0-variety": "12", "p0-firefighting": "3"}
+        return Target("/check/walk/", {"q": urlencode(pad), "line": "0:variety"})
+
+    def check_keep() -> Target:
+        pad = {**PLAYERS, "edition": "base", "p0-variety": "16", "p1-score_track": "40", "p1-total": "40"}
+        return Target("/check/keep", {"q": urlencode(pad), "result": ""})
+
+    def check_keep_2015() -> Target:
+        pad = {**PLAYERS, "p0-types": "4", "p0-pouches": "2 3", "p0-pipes": "1", "p1-mon": "11"}
+        return Target("/check/2015/keep", {"q": urlencode(pad), "result": ""})
+
+    def result_group() -> Target:
+        sheet, group = kept()
+        return Target(f"/results/{sheet.token}/group", {"group": group.get_absolute_url()})
+
+    def result_remove() -> Target:
+        return Target(f"/results/{kept()[0].token}/remove", {"confirm": "1"})
+
+    def result_ungroup() -> Target:
+        return Target(f"/results/{kept()[0].token}/ungroup", {"confirm": "1"})
+
+    def group_new() -> Target:
+        return Target("/groups/new", {"name": "Thursday"})
+
+    def group_rename() -> Target:
+        return Target(f"/groups/{kept()[1].token}/rename", {"old": "David", "new": "Dave"})
+
+    def group_take_out() -> Target:
+        sheet, group = kept()
+        return Target(f"/groups/{group.token}/take-out", {"result": sheet.view_token})
+
     yield from {
+        "check-walk": check_walk,
+        "check-keep": check_keep,
+        "check-keep-2015": check_keep_2015,
+        "result-group": result_group,
+        "result-remove": result_remove,
+        "result-ungroup": result_ungroup,
+        "group-new": group_new,
+        "group-rename": group_rename,
+        "group-take-out": group_take_out,
         "games-new": new_game,
         "game-change-add": change,
         "game-change-set": set_score,

@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import URLPattern, get_resolver
 
 from companion.models.games import NewPlayer, create_game
+from companion.models.results import Group
 from companion.models.scoresheets import start_sheet
 from companion.services.osaka import NewPlayer as OsakaPlayer
 from companion.services.osaka import create_game as create_osaka_game
@@ -33,6 +34,7 @@ ANSWER_GET = {
     "setup-sheet", "api-setup", "pads", "pads-blank", "api-catalogue", "scorepad-view", "scorepad-view-pdf",
     "osaka", "osaka-payday", "osaka-sheet", "osaka-games-new", "osaka-game", "osaka-game-state", "osaka-game-share",
     "osaka-game-log", "osaka-game-sheet", "osaka-game-payday",
+    "check", "check-2015", "group", "group-csv", "group-json",  # issue 14
 }  # fmt: skip
 
 
@@ -54,7 +56,13 @@ def _addresses() -> dict[str, str]:
         prefill={p["name"]: {k: v for k, v in p.items() if k != "name"} for p in players},
     )
     osaka = create_osaka_game(players=[OsakaPlayer("Anaïs", "white"), OsakaPlayer("David", "pink")])
-    values = {"str:token": game.edit_token, "sheet:token": sheet.token, "slug:slug": STEPS[0].slug}
+    group = Group.objects.create(name="Thursday")
+    values = {
+        "str:token": game.edit_token,
+        "sheet:token": sheet.token,
+        "slug:slug": STEPS[0].slug,
+        "link:token": group.token,
+    }
     # Routes whose token is another kind's: a sheet's view-only page, a Traders of Osaka game.
     tokens = {"scorepad-view": sheet.view_token, "scorepad-view-pdf": sheet.view_token}
     addresses = {}

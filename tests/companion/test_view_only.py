@@ -87,6 +87,11 @@ def test_every_write_reached_from_a_view_only_link_is_refused(client: Client) ->
             (f"/score/{token}/track/", {"op": "set", "p0-score_track": "99", "was-p0-score_track": "0"}),
             (f"/score/{token}/characters/", {"op": "add|0|characters|monk"}),
             (f"/setup/ticks?players=3&akebono=1&seed=K7MX2QPA&table={token}", {"step": "general-board"}),
+            (f"/results/{token}/group", {"group": "Mallory's group"}),
+            (f"/results/{token}/ungroup", {}),
+            (f"/results/{token}/remove", {}),
+            (f"/groups/{token}/rename", {"old": "Anaïs", "new": "Mallory"}),
+            (f"/groups/{token}/take-out", {"result": token}),
         ]
     for url, form in writes:
         for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
@@ -170,3 +175,33 @@ def test_two_tables_with_the_same_seed_keep_their_own_ticks(client: Client) -> N
     other = client.get(f"/setup/game?{query}&table={theirs}").content.decode()
     assert re.search(r'value="general-board"[^>]*checked', mine)
     assert not re.search(r'value="general-board"[^>]*checked', other)
+
+
+def test_a_groups_view_only_link_leads_to_no_write(client: Client) -> None:
+    """Issue 14: from a group's view-only link, every page reached and every token seen refuses every write."""
+    from companion.models.results import Group
+    from companion.services.results import file_result, record_result
+
+    sheet = _scored_sheet()
+    result = record_result(sheet=sheet)
+    assert result is not None
+    group = Group.objects.create(name="Thursday")
+    file_result(result=result, group=group)
+    reached, text = _crawl(client, group.view_url())
+    assert sheet.view_url() in reached
+    assert group.token not in text and sheet.token not in text
+    assert not any(group.token in url or sheet.token in url for url in reached)
+    tokens = {t for t in TOKEN_IN_TEXT.findall(text) if TOKEN_RE.fullmatch(t)}
+    assert group.view_token in tokens
+    before = db_snapshot()
+    for token in sorted(tokens):
+        for url, form in (
+            (f"/results/{token}/group", {"group": "Mallory"}),
+            (f"/results/{token}/ungroup", {}),
+            (f"/results/{token}/remove", {}),
+            (f"/groups/{token}/rename", {"old": "Anaïs", "new": "Mallory"}),
+            (f"/groups/{token}/take-out", {"result": sheet.view_token}),
+        ):
+            response = client.post(url, form)
+            assert response.status_code in (403, 404), (url, response.status_code)
+    assert db_snapshot() == before

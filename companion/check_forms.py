@@ -1,0 +1,236 @@
+"""The "check our pad" form: the players (:class:`companion.forms.PlayersForm`), the edition, and for each player
+the numbers written on the paper pad with the few facts the pad does not show (RULINGS R3, R7, R12).
+
+Both forms read one GET query (the page's URL holds the whole pad, so a phone that sleeps or reloads loses
+nothing): :class:`CheckStartForm` the players, then :class:`PadForm` their numbers; :meth:`PadForm.pad` turns them into the :class:`scoring.padcheck.Pad` the rules core checks.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from companion.forms import PlayersForm, whole_number
+from scoring.errors import quote
+from scoring.first_edition import Player2015
+from scoring.padcheck import Pad, PadPlayer
+from scoring.rules import MAX_PLAYERS, TRACK_MAX
+from scoring.score import AKEBONO_LINES, BASE_LINES, LINE_LABELS
+from scoring.table import Setup
+
+#: A number no pad line comes close to: beyond it a typed value is refused as a typing slip.
+PAD_MAX: Final = 999
+ROW_LABELS: Final = {**LINE_LABELS, "total": "Total", "rank": "Place (1st, 2nd…)"}
+LIST_TEXT_MAX: Final = 60
+PIPE_CHOICES: Final = (("", "Not said"), ("yes", "Yes"), ("no", "No"))
+EDITIONS: Final = (("base", "IKI"), ("akebono", "IKI + Akebono"))
+
+
+class PadNumber(forms.CharField):
+    """A number written on the pad: blank (not typed), or a whole number 0-:data:`PAD_MAX` (full-width digits
+    count); ``low``/``high`` narrow it (a firefighting space, a stack place)."""
+
+    def __init__(self, *, what: str, low: int = 0, high: int = PAD_MAX, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        super().__init__(**kwargs)
+        self.what, self.low, self.high = what, low, high
+
+    def to_python(self, value: Any) -> int | None:  # type: ignore[override]
+        text = super().to_python(value)
+        if not text.strip():
+            return None
+        number = whole_number(text)
+        if number is None:
+            raise ValidationError(f"{self.what}: write a whole number, not {quote(text)}")
+        if not self.low <= number <= self.high:
+            raise ValidationError(f"{self.what}: {number} is outside {self.low}-{self.high}")
+        return number
+
+
+class CheckStartForm(PlayersForm):
+    """The players, in seating order, and the edition of the pad."""
+
+    edition = forms.ChoiceField(
+        choices=EDITIONS,
+        initial="base",
+        required=False,
+        error_messages={"invalid_choice": "Choose IKI or IKI + Akebono."},
+    )
+
+    seed = forms.CharField(
+        required=False, max_length=40, error_messages={"max_length": "Setup code: a seed has 8 characters."}
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        data["edition"] = data.get("edition") or "base"
+        data["setup"] = None
+        code = (data.get("seed") or "").strip()
+        if code and "players" in data:
+            data["setup"] = self._setup(code, len(data["players"]), data["edition"] == "akebono")
+        return data
+
+    def _setup(self, code: str, players: int, akebono: bool) -> Setup | None:
+        """The setup a seed code made (RULINGS R19: the same seed and options make the same setup): its buildings
+        and, with Akebono, its personalities and boat sides narrow the pad's lines."""
+        from setupgen import Options, OptionsError, SeedError, generate
+
+        try:
+            made = generate(Options(players=players, akebono=akebono), seed=code)
+        except (SeedError, OptionsError) as exc:
+            self.add_error("seed", ValidationError(f"Setup code: {exc}."))
+            return None
+        self.cleaned_data["seed"] = made.seed
+        if made.akebono is None:
+            return Setup(buildings=tuple(made.buildings))
+        return Setup(
+            buildings=tuple(made.buildings),
+            personalities=tuple(p for pair in made.akebono.personalities.values() for p in pair),
+            boat_sides=dict(made.akebono.boat_sides),
+        )
+
+    @property
+    def setup(self) -> Setup | None:
+        setup: Setup | None = self.cleaned_data.get("setup")
+        return setup
+
+    @property
+    def akebono(self) -> bool:
+        return bool(self.cleaned_data["edition"] == "akebono")
+
+    def seats(self) -> list[tuple[int, str, str]]:
+        """(row index, name, colour) of each player, once the form is valid: the pad form's fields follow the
+        row index, so a row left empty keeps the others' numbers where they were typed."""
+        filled = [i for i in range(self.row_count) if self.cleaned_data.get(f"name-{i}")]
+        return [(i, name, colour) for i, (name, colour) in zip(filled, self.players, strict=True)]
+
+
+class PadForm(forms.Form):
+    """For each seat ``i`` of :meth:`CheckStartForm.seats`: ``p{i}-{line}`` for every line of the edition,
+    ``p{i}-total``, ``p{i}-rank``, ``p{i}-pipe``, ``p{i}-firefighting`` and ``p{i}-stack`` (1 = top)."""
+
+    def __init__(
+        self, data: Any, *, seats: list[tuple[int, str, str]], akebono: bool, setup: Setup | None = None
+    ) -> None:
+        super().__init__(data, auto_id="%s")
+        self.seats, self.akebono, self.setup = seats, akebono, setup
+        self.lines = AKEBONO_LINES if akebono else BASE_LINES
+        for i, name, _ in seats:
+            for row in (*self.lines, "total"):
+                self.fields[f"p{i}-{row}"] = PadNumber(what=f"{name}, {ROW_LABELS[row].lower()}")
+            self.fields[f"p{i}-rank"] = PadNumber(what=f"{name}, place", low=1, high=MAX_PLAYERS)
+            self.fields[f"p{i}-pipe"] = forms.ChoiceField(
+                choices=PIPE_CHOICES,
+                required=False,
+                error_messages={"invalid_choice": f"{name}, pipe: answer yes or no, or leave it"},
+            )
+            self.fields[f"p{i}-firefighting"] = PadNumber(what=f"{name}, firefighting space", high=TRACK_MAX)
+            self.fields[f"p{i}-stack"] = PadNumber(
+                what=f"{name}, place in the stack", low=1, high=MAX_PLAYERS
+            )
+
+    def messages(self) -> list[str]:
+        return [m for field in (*self.fields, "__all__") for m in self.errors.get(field, [])]
+
+    def pad(self) -> Pad:
+        """The typed pad, for :func:`scoring.padcheck.check_pad` (the form must be valid)."""
+        data = self.cleaned_data
+        players = []
+        for i, name, _ in self.seats:
+            typed = {line: data[f"p{i}-{line}"] for line in self.lines if data[f"p{i}-{line}"] is not None}
+            pipe = data[f"p{i}-pipe"]
+            players.append(
+                PadPlayer(
+                    name=name,
+                    lines=typed,
+                    total=data[f"p{i}-total"],
+                    rank=data[f"p{i}-rank"],
+                    pipe=None if not pipe else pipe == "yes",
+                    firefighting=data[f"p{i}-firefighting"],
+                    stack_place=data[f"p{i}-stack"],
+                )
+            )
+        return Pad(players=tuple(players), akebono=self.akebono, setup=self.setup)
+
+
+class NumberList(forms.CharField):
+    """Printed values typed in one field, ``2 3`` or ``2, 3`` (at most ``most`` of them)."""
+
+    def __init__(self, *, what: str, most: int, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        super().__init__(**kwargs)
+        self.what, self.most = what, most
+
+    def to_python(self, value: Any) -> tuple[int, ...]:  # type: ignore[override]
+        text = super().to_python(value)
+        if len(text) > LIST_TEXT_MAX:
+            raise ValidationError(f"{self.what}: at most {LIST_TEXT_MAX} characters")
+        parts = text.replace(",", " ").split()
+        numbers = tuple(whole_number(p) for p in parts)
+        if any(n is None or not 0 <= n <= PAD_MAX for n in numbers):
+            raise ValidationError(f"{self.what}: write the printed values as whole numbers, like 2 3")
+        if len(numbers) > self.most:
+            raise ValidationError(f"{self.what}: at most {self.most} values ({len(numbers)} given)")
+        return tuple(n for n in numbers if n is not None)
+
+
+#: The 2015 pad's entries (RULINGS E1): what the table reads off its board, tokens and cards.
+FIELDS_2015: Final = (
+    ("score_track", "IKI gained during play"),
+    ("types", "Occupation types on the board and retired (0-5)"),
+    ("fish_seasons", "Seasons of the fish held (0-4)"),
+    ("bonito", "Summer bonito's printed value (if held)"),
+    ("sea_bream", "Winter sea bream's printed value (if held)"),
+    ("pouches", "Tobacco pouches' printed values"),
+    ("pipes", "Pipes held"),
+    ("constructions", "Construction cards' printed values"),
+    ("koban", "Koban"),
+    ("lumber", "Lumber"),
+    ("mon", "Mon"),
+    ("firefighting", "Firefighting power"),
+    ("stack", "Place in its stack (1 = top)"),
+)
+
+
+class Form2015(forms.Form):
+    """The 2015 pad of each seat of :meth:`CheckStartForm.seats`: ``p{i}-{field}`` of :data:`FIELDS_2015`."""
+
+    def __init__(self, data: Any, *, seats: list[tuple[int, str, str]]) -> None:
+        super().__init__(data, auto_id="%s")
+        self.seats = seats
+        limits = {"types": 5, "fish_seasons": 4, "pipes": 4, "firefighting": TRACK_MAX, "stack": MAX_PLAYERS}
+        for i, name, _ in seats:
+            for key, label in FIELDS_2015:
+                what = f"{name}, {label.lower()}"
+                if key in ("pouches", "constructions"):
+                    self.fields[f"p{i}-{key}"] = NumberList(what=what, most=4 if key == "pouches" else 6)
+                else:
+                    low = 1 if key == "stack" else 0
+                    self.fields[f"p{i}-{key}"] = PadNumber(what=what, low=low, high=limits.get(key, PAD_MAX))
+
+    def messages(self) -> list[str]:
+        return [m for field in (*self.fields, "__all__") for m in self.errors.get(field, [])]
+
+    def players(self) -> list[Player2015]:
+        data = self.cleaned_data
+        out = []
+        for i, name, _ in self.seats:
+            value = {key: data[f"p{i}-{key}"] for key, _ in FIELDS_2015}
+            out.append(
+                Player2015(
+                    name=name,
+                    **{k: value[k] or 0 for k in ("score_track", "types", "fish_seasons", "pipes")},
+                    **{k: value[k] or 0 for k in ("koban", "lumber", "mon", "firefighting")},
+                    bonito=value["bonito"],
+                    sea_bream=value["sea_bream"],
+                    pouches=value["pouches"],
+                    constructions=value["constructions"],
+                    stack_place=value["stack"],
+                )
+            )
+        return out
+
+
+__all__ = ["FIELDS_2015", "PIPE_CHOICES", "ROW_LABELS", "CheckStartForm", "Form2015", "PadForm", "PadNumber"]

@@ -1,0 +1,106 @@
+"""Results and groups (issue 14): what a finished score sheet leaves behind, and the tables that play together.
+
+A :class:`Result` is written by :func:`companion.services.results.record_result` when a sheet reaches its result
+page with no error, and rewritten when the sheet changed since; it keeps what the history needs (date, game,
+players, colours, lines, totals, ranks, the setup's seed, and the buildings and personalities each player held)
+so that the statistics never re-read the rules. A :class:`Group` is a table that plays together: an unguessable
+link (``token``) that can file results and rename players, and a view-only one (``view_token``) that reads.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from django.db import models
+from django.urls import reverse
+
+from companion.models.scoresheets import ScoreSheet
+from companion.tokens import new_token
+
+#: The games a result can be of (issue 14: IKI, IKI + Akebono, IKI 2015).
+EDITIONS: Final = (("iki", "IKI"), ("iki-akebono", "IKI + Akebono"), ("iki-2015", "IKI 2015"))
+EDITION_LABELS: Final = dict(EDITIONS)
+GROUP_NAME_MAX: Final = 40
+
+
+class Group(models.Model):
+    """A table that plays together; no accounts, two links."""
+
+    token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    view_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    name = models.CharField(max_length=GROUP_NAME_MAX)
+    #: Renamed and merged players, old name -> the name kept: applied again when a filed sheet is edited later.
+    aliases = models.JSONField(default=dict)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        app_label = "companion"
+
+    def __str__(self) -> str:
+        return f"group {self.name!r}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("group", args=[self.token])
+
+    def view_url(self) -> str:
+        return reverse("group", args=[self.view_token])
+
+
+class Result(models.Model):
+    """One finished game. ``players`` is a list of ``{"name", "colour", "lines", "total", "rank", "buildings",
+    "personalities"}`` in seating order; ``sheet_version`` is the sheet's version it was made from."""
+
+    #: The walk-through's sheet it was scored on; None for a checked paper pad (``/check/``, ``/check/2015/``).
+    sheet = models.OneToOneField(
+        ScoreSheet, null=True, blank=True, on_delete=models.CASCADE, related_name="result"
+    )
+    #: A checked pad's own links (a sheet's result uses the sheet's): edit (file, remove) and view-only.
+    token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    view_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
+    #: A checked pad's query (``/check/?…``), so "Edit the numbers" reopens it.
+    query = models.TextField(blank=True, default="")
+    group = models.ForeignKey(Group, null=True, blank=True, on_delete=models.SET_NULL, related_name="results")
+    edition = models.CharField(max_length=16, choices=EDITIONS)
+    played = models.DateField()
+    players = models.JSONField()
+    seed = models.CharField(max_length=64, blank=True, default="")
+    sheet_version = models.PositiveIntegerField()
+    #: Removed by the table: kept out of every list and never written again by the sheet's result page.
+    removed = models.BooleanField(default=False)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        app_label = "companion"
+        ordering = ("played", "pk")
+
+    def __str__(self) -> str:
+        return f"result of {self.played} ({', '.join(p['name'] for p in self.players)})"
+
+    @property
+    def edition_label(self) -> str:
+        return EDITION_LABELS[self.edition]
+
+    @property
+    def public_token(self) -> str:
+        """The token of the result's view-only link: its sheet's, or its own for a checked pad."""
+        return self.sheet.view_token if self.sheet is not None else self.view_token
+
+    def view_url(self) -> str:
+        """The view-only page: the sheet's result page, or the checked pad's."""
+        if self.sheet is not None:
+            return self.sheet.view_url()
+        return reverse("result-view", args=[self.view_token])
+
+    def edit_url(self) -> str:
+        """Where the table keeps, files and removes it: the sheet's result page, or the checked pad's."""
+        if self.sheet is not None:
+            return reverse("scorepad-result", args=[self.sheet.token])
+        return reverse("result-page", args=[self.token])
+
+    @property
+    def edit_token(self) -> str:
+        """The token the result's writes are addressed by."""
+        return self.sheet.token if self.sheet is not None else self.token
+
+
+__all__ = ["EDITIONS", "EDITION_LABELS", "Group", "Result"]

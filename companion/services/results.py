@@ -1,0 +1,237 @@
+"""Services and selectors of results and groups (issue 14), HackSoft style: keyword-only typed functions, each
+write in a transaction; the views parse a form, call one of these, and render.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from companion.models.results import GROUP_NAME_MAX, Group, Result
+from companion.models.scoresheets import ScoreSheet
+from companion.tokens import is_token
+from scoring.score import score_table
+from scoring.validate import validate
+
+
+class GroupError(ValueError):
+    """A request about a group that cannot be done; the message says why, for the page."""
+
+
+# --- selectors -----------------------------------------------------------------------------------------------------
+
+
+def group_by_token(token: str) -> tuple[Group, bool] | None:
+    """The group a link names, and whether the link may write (its edit token) or only read (its view token)."""
+    if not is_token(token):
+        return None
+    group = Group.objects.filter(token=token).first()
+    if group is not None:
+        return group, True
+    group = Group.objects.filter(view_token=token).first()
+    return (group, False) if group is not None else None
+
+
+def _kept(token: str, sheet_field: str, own_field: str) -> Result | None:
+    if not is_token(token):
+        return None
+    kept = Result.objects.filter(removed=False).select_related("group", "sheet")
+    found = kept.filter(Q(**{f"sheet__{sheet_field}": token}) | Q(sheet=None, **{own_field: token})).first()
+    return current(found) if found is not None else None
+
+
+def result_of_sheet(token: str) -> Result | None:
+    """The result a write is addressed to: by its sheet's edit token, or a checked pad's own edit token (never a
+    removed one)."""
+    return _kept(token, "token", "token")
+
+
+def result_by_view_token(token: str) -> Result | None:
+    """The result of a view-only token: its sheet's, or a checked pad's own (never a removed one)."""
+    return _kept(token, "view_token", "view_token")
+
+
+def current(result: Result) -> Result:
+    """A result as its sheet now scores, read without writing: a filed sheet edited since its result page was
+    last reached shows its new numbers everywhere it is read (a view-only link included), and its result page
+    writes them down (:func:`record_result`). A sheet that now has an error keeps its last good result."""
+    sheet = result.sheet
+    if sheet is None or result.removed or sheet.version == result.sheet_version:
+        return result
+    players = _result_players(sheet, result.group)
+    if players is not None:
+        result.players = players
+    return result
+
+
+def results_of(group: Group) -> list[Result]:
+    """A group's results as their sheets now score (:func:`current`), oldest first."""
+    kept = group.results.filter(removed=False).select_related("sheet", "group").order_by("played", "pk")
+    return [current(r) for r in kept]
+
+
+def player_names(group: Group) -> list[str]:
+    """Every player name of a group, most played first: the names a table is offered (issue 14)."""
+    counts: dict[str, int] = {}
+    for result in results_of(group):
+        for p in result.players:
+            counts[p["name"]] = counts.get(p["name"], 0) + 1
+    return sorted(counts, key=lambda n: (-counts[n], n.casefold()))
+
+
+def folded(name: str) -> str:
+    """A name without case or accents: "Anais" and "anaïs" fold alike."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).strip()
+
+
+def name_suggestions(group: Group, names: list[str] | None = None) -> dict[str, str]:
+    """Names that fold alike (:func:`folded`) mapped to the group's name they are likely to be: the most played
+    of each fold keeps its spelling (``{"Anais": "Anaïs"}``). ``names``: new names to match against the group;
+    by default the group's own names, so that two spellings of one player are offered as a merge."""
+    known = player_names(group)  # most played first
+    keep: dict[str, str] = {}
+    for n in known:
+        keep.setdefault(folded(n), n)
+    return {n: keep[folded(n)] for n in (known if names is None else names) if keep.get(folded(n), n) != n}
+
+
+# --- services ------------------------------------------------------------------------------------------------------
+
+
+def _result_players(sheet: ScoreSheet, group: Group | None) -> list[dict[str, Any]] | None:
+    """What a result keeps of each player, or None while the rules refuse an entry (RULINGS R13); a group's
+    renames and merges (its aliases) apply."""
+    table = sheet.read()
+    if not validate(table).valid:
+        return None
+    by_name = {p.name: p for p in table.players}
+    aliases = group.aliases if group is not None else {}
+    return [
+        {
+            "name": aliases.get(s.name, s.name),
+            "colour": sheet.colour(i),
+            "lines": {key: line.points for key, line in s.lines.items()},
+            "total": s.total,
+            "rank": s.rank,
+            "buildings": list(by_name[s.name].buildings),
+            "personalities": list(by_name[s.name].personalities),
+        }
+        for i, s in enumerate(score_table(table))
+    ]
+
+
+def record_result(*, sheet: ScoreSheet) -> Result | None:
+    """Keep the result of a sheet that reached its result page with no error; rewrite it when the sheet changed
+    since. Returns the result (None while the sheet has errors and no earlier result). A removed result stays
+    removed; nothing is written when the sheet has not changed."""
+    existing = Result.objects.filter(sheet=sheet).first()
+    if existing is not None and (existing.removed or existing.sheet_version == sheet.version):
+        return existing
+    players = _result_players(sheet, existing.group if existing is not None else None)
+    if players is None:
+        return existing
+    with transaction.atomic():
+        result, _ = Result.objects.update_or_create(
+            sheet=sheet,
+            defaults={
+                "edition": "iki-akebono" if sheet.akebono else "iki",
+                "played": sheet.created.date(),
+                "players": players,
+                "seed": sheet.seed,
+                "sheet_version": sheet.version,
+            },
+        )
+    return result
+
+
+def keep_checked_pad(*, edition: str, players: list[dict[str, Any]], query: str, token: str = "") -> Result:
+    """Keep a checked paper pad with no error (``/check/`` or ``/check/2015/``) as a result; ``token``: the edit
+    token of the result this pad was kept as before ("Edit the numbers"), which is then rewritten instead."""
+    with transaction.atomic():
+        earlier = _kept(token, "token", "token") if token else None
+        if earlier is not None and earlier.sheet is None:
+            Result.objects.filter(pk=earlier.pk).update(
+                edition=edition, players=players, query=query, sheet_version=earlier.sheet_version + 1
+            )
+            earlier.refresh_from_db()
+            return earlier
+        return Result.objects.create(
+            edition=edition, played=timezone.localdate(), players=players, query=query, sheet_version=1
+        )
+
+
+def create_group(*, name: str) -> Group:
+    name = " ".join(name.split())[:GROUP_NAME_MAX]
+    if not name:
+        raise GroupError("Give the group a name.")
+    return Group.objects.create(name=name)
+
+
+@transaction.atomic
+def file_result(*, result: Result, group: Group) -> Result:
+    """File a result under a group (out of any other)."""
+    Result.objects.filter(pk=result.pk).update(group=group)
+    result.group = group
+    return result
+
+
+@transaction.atomic
+def take_out_of_group(*, result: Result) -> Result:
+    Result.objects.filter(pk=result.pk).update(group=None)
+    result.group = None
+    return result
+
+
+@transaction.atomic
+def remove_result(*, result: Result) -> None:
+    """Remove a result from every list; the sheet's result page never brings it back."""
+    Result.objects.filter(pk=result.pk).update(removed=True, group=None)
+
+
+@transaction.atomic
+def rename_player(*, group: Group, old: str, new: str) -> int:
+    """Rename a player in every result of a group, or merge two names ("Anais" into "Anaïs"): the number of
+    results changed. Refused when one result has both names (two players cannot be one)."""
+    new = " ".join(new.split())
+    if not new or not old:
+        raise GroupError("Give the name to change and its new name.")
+    results = list(group.results.select_for_update().filter(removed=False))
+    touched = [r for r in results if any(p["name"] == old for p in r.players)]
+    if not touched:
+        raise GroupError(f"No result of this group has a player called {old!r}.")
+    for r in touched:
+        if old != new and any(p["name"] == new for p in r.players):
+            raise GroupError(f"{old} and {new} played in the same game on {r.played}: they are two players.")
+    for r in touched:
+        r.players = [{**p, "name": new} if p["name"] == old else p for p in r.players]
+        Result.objects.filter(pk=r.pk).update(players=r.players)
+    aliases = {k: (new if v == old else v) for k, v in group.aliases.items()}
+    aliases[old] = new
+    Group.objects.filter(pk=group.pk).update(aliases=aliases)
+    group.aliases = aliases
+    return len(touched)
+
+
+__all__ = [
+    "GroupError",
+    "create_group",
+    "current",
+    "file_result",
+    "folded",
+    "group_by_token",
+    "keep_checked_pad",
+    "name_suggestions",
+    "player_names",
+    "record_result",
+    "remove_result",
+    "rename_player",
+    "result_by_view_token",
+    "result_of_sheet",
+    "results_of",
+    "take_out_of_group",
+]

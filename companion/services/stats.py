@@ -1,0 +1,150 @@
+"""A group's statistics per edition (issue 14), from its results alone: plays, wins, average and best total,
+the average of each pad line, the buildings and personalities that came with wins, and the totals over time as
+the points of a server-drawn SVG chart. Pure functions of the results' stored players; nothing is cached."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from companion.models.results import EDITION_LABELS, Result
+from scoring import catalogue as cat
+from scoring.score import LINE_LABELS
+
+#: The chart's drawing box (SVG user units): readable at 390 px, where it is drawn 1:1 or smaller.
+CHART_WIDTH: Final = 360
+CHART_HEIGHT: Final = 200
+CHART_PAD: Final = 28
+#: Line colours of the chart, in the order the players first appear; a player's own colour when it is one of these.
+PALETTE: Final = {
+    "red": "#b3261e", "blue": "#1f5fbf", "green": "#1e6b3a", "yellow": "#b08900", "purple": "#6a3d9a",
+    "black": "#1d1b19",
+}  # fmt: skip
+SPARE: Final = ("#d95f02", "#1b9e77", "#7570b3", "#e7298a", "#66a61e", "#a6761d")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    name: str
+    plays: int
+    wins: int
+    average: float
+    best: int
+    lines: dict[str, float]  # the average of each pad line
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    name: str
+    colour: str
+    points: str  # SVG polyline points
+    dots: list[tuple[float, float, int]]  # x, y, total
+
+
+@dataclass(frozen=True, slots=True)
+class EditionStats:
+    edition: str
+    label: str
+    plays: int
+    players: list[PlayerStats]
+    lines: list[tuple[str, str]]  # (key, label) of the pad lines that occur
+    winning_buildings: list[tuple[str, int]]
+    winning_personalities: list[tuple[str, int]]
+    series: list[Series]
+    low: int
+    high: int
+
+
+def _average(values: Sequence[int]) -> float:
+    return round(sum(values) / len(values), 1) if values else 0.0
+
+
+def _series(results: Sequence[Result]) -> tuple[list[Series], int, int]:
+    """One polyline per player over the results in time order: x is the play's place in the sequence."""
+    totals = [p["total"] for r in results for p in r.players]
+    low, high = (min(totals), max(totals)) if totals else (0, 1)
+    span = max(high - low, 1)
+    inner_w, inner_h = CHART_WIDTH - 2 * CHART_PAD, CHART_HEIGHT - 2 * CHART_PAD
+    step = inner_w / max(len(results) - 1, 1)
+    points: dict[str, list[tuple[float, float, int]]] = {}
+    colours: dict[str, str] = {}
+    for i, result in enumerate(results):
+        for p in result.players:
+            x = round(CHART_PAD + i * step, 1)
+            y = round(CHART_PAD + inner_h - (p["total"] - low) / span * inner_h, 1)
+            points.setdefault(p["name"], []).append((x, y, p["total"]))
+            colours.setdefault(p["name"], PALETTE.get(p.get("colour", ""), ""))
+    used: set[str] = set()
+    series = []
+    for name, dots in points.items():
+        colour = colours[name] if colours[name] and colours[name] not in used else ""
+        if not colour:
+            colour = next((c for c in SPARE if c not in used), SPARE[len(used) % len(SPARE)])
+        used.add(colour)
+        series.append(Series(name, colour, " ".join(f"{x},{y}" for x, y, _ in dots), dots))
+    return series, low, high
+
+
+def _winning(results: Sequence[Result], key: str, names: dict[str, Any]) -> list[tuple[str, int]]:
+    counts: Counter[str] = Counter()
+    for r in results:
+        for p in r.players:
+            if p["rank"] == 1:
+                counts.update(p.get(key, []))
+    return [(names[i].name if i in names else i, n) for i, n in counts.most_common()]
+
+
+def edition_stats(edition: str, results: Sequence[Result]) -> EditionStats:
+    """The statistics of one edition's results (oldest first)."""
+    by_player: dict[str, list[dict[str, Any]]] = {}
+    for r in results:
+        for p in r.players:
+            by_player.setdefault(p["name"], []).append(p)
+    keys = [k for k in LINE_LABELS if any(k in p["lines"] for r in results for p in r.players)]
+    players = [
+        PlayerStats(
+            name=name,
+            plays=len(rows),
+            wins=sum(1 for p in rows if p["rank"] == 1),
+            average=_average([p["total"] for p in rows]),
+            best=max(p["total"] for p in rows),
+            lines={k: _average([p["lines"].get(k, 0) for p in rows]) for k in keys},
+        )
+        for name, rows in by_player.items()
+    ]
+    players.sort(key=lambda s: (-s.wins, -s.average, s.name.casefold()))
+    series, low, high = _series(results)
+    return EditionStats(
+        edition=edition,
+        label=EDITION_LABELS[edition],
+        plays=len(results),
+        players=players,
+        lines=[(k, LINE_LABELS[k]) for k in keys],
+        winning_buildings=_winning(results, "buildings", dict(cat.BUILDING_BY_ID)),
+        winning_personalities=_winning(results, "personalities", dict(cat.PERSONALITY_BY_ID)),
+        series=series,
+        low=low,
+        high=high,
+    )
+
+
+def group_stats(results: Sequence[Result]) -> list[EditionStats]:
+    """Statistics per edition, in the order of :data:`EDITION_LABELS`, for the editions played."""
+    return [
+        edition_stats(edition, [r for r in results if r.edition == edition])
+        for edition in EDITION_LABELS
+        if any(r.edition == edition for r in results)
+    ]
+
+
+__all__ = [
+    "CHART_HEIGHT",
+    "CHART_WIDTH",
+    "EditionStats",
+    "PlayerStats",
+    "Series",
+    "edition_stats",
+    "group_stats",
+]

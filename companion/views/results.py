@@ -1,0 +1,305 @@
+"""Results and groups (issue 14): file a result under a group, take it out, remove it; a group's page with its
+statistics, its history as CSV and JSON, player renames and merges; the JSON API of results and groups.
+
+A group's edit link (``token``) and view-only link (``view_token``) open the same page; only the edit link shows
+forms, and every write refuses a view-only token with 403, writing nothing. Result writes are addressed by the
+sheet's edit token, as the walk-through's result page is.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from django import forms
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.shortcuts import render
+from django.urls import path, register_converter, reverse
+from django.views.decorators.http import require_POST, require_safe
+
+from companion.forms import NameField
+from companion.models.results import GROUP_NAME_MAX, Group, Result
+from companion.services.result_export import group_csv, group_json, result_json
+from companion.services.results import (
+    GroupError,
+    create_group,
+    file_result,
+    group_by_token,
+    name_suggestions,
+    player_names,
+    remove_result,
+    rename_player,
+    result_by_view_token,
+    result_of_sheet,
+    results_of,
+    take_out_of_group,
+)
+from companion.services.stats import CHART_HEIGHT, CHART_PAD, CHART_WIDTH, group_stats
+from companion.tokens import TOKEN_RE
+from companion.views.errors import json_error
+from scoring.first_edition import LINE_LABELS_2015, LINES_2015
+from scoring.score import AKEBONO_LINES, LINE_LABELS
+
+
+class LinkConverter:
+    """A token in a link (:data:`companion.tokens.TOKEN_RE`); anything else is a 404 before the database."""
+
+    regex = TOKEN_RE.pattern
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(LinkConverter, "link")
+
+#: The lines a kept result may hold, in the pad's order: the 2022 lines, then the 2015 pad's (RULINGS R3, E1).
+LINE_ORDER: Final = tuple(dict.fromkeys((*AKEBONO_LINES, *LINES_2015)))
+VIEW_ONLY: Final = "This is the view-only link of a group: it shows the results but cannot change them."
+NO_GROUP: Final = "There is no group at this address (the link may be mistyped)."
+NO_RESULT: Final = "There is no kept result for this sheet: reach its result page with no error first."
+
+
+class FileForm(forms.Form):
+    """File a result: paste the group's link (or its code), or name a new group."""
+
+    group = forms.CharField(
+        max_length=200,
+        error_messages={"required": "Paste your group's link, or give a name for a new group."},
+    )
+
+
+class RenameForm(forms.Form):
+    old = NameField(label="Player")
+    new = NameField(label="New name")
+
+
+class TakeOutForm(forms.Form):
+    result = forms.RegexField(regex=TOKEN_RE, error_messages={"invalid": "No such result in this group."})
+
+
+def _error(request: HttpRequest, status: int, message: str) -> HttpResponse:
+    return render(request, "error.html", {"status": status, "message": message}, status=status)
+
+
+def _group(token: str) -> tuple[Group, bool]:
+    found = group_by_token(token)
+    if found is None:
+        raise Http404(NO_GROUP)
+    return found
+
+
+def _editable_group(token: str) -> Group:
+    """The group of an edit link; a view-only link is refused with 403 and its sentence."""
+    group, can_edit = _group(token)
+    if not can_edit:
+        raise PermissionDenied(VIEW_ONLY)
+    return group
+
+
+def _download(response: HttpResponse, filename: str) -> HttpResponse:
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _own_result(token: str) -> Result:
+    result = result_of_sheet(token)
+    if result is None:
+        raise Http404(NO_RESULT)
+    return result
+
+
+def _back_to(result: Result) -> HttpResponseRedirect:
+    return HttpResponseRedirect(result.edit_url() + "#keep")
+
+
+# --- a result's own writes (the sheet's edit token) ------------------------------------------------------------
+
+
+@require_POST
+def file_under_group(request: HttpRequest, token: str) -> HttpResponse:
+    """``POST /results/<sheet token>/group``: file under the group whose link is pasted, or a new group."""
+    result = _own_result(token)
+    form = FileForm(request.POST)
+    if not form.is_valid():
+        return _error(request, 400, " ".join(m for ms in form.errors.values() for m in ms))
+    text = form.cleaned_data["group"].strip().rstrip("/")
+    code = text.rsplit("/", 1)[-1]
+    found = group_by_token(code) if TOKEN_RE.fullmatch(code) else None
+    if found is not None and not found[1]:
+        return _error(request, 403, "That is a group's view-only link: paste its edit link to file results.")
+    if found is None and ("/" in text or TOKEN_RE.fullmatch(text)):
+        return _error(request, 404, NO_GROUP)
+    try:
+        group = found[0] if found is not None else create_group(name=text[:GROUP_NAME_MAX])
+    except GroupError as exc:
+        return _error(request, 400, str(exc))
+    file_result(result=result, group=group)
+    return _back_to(result)
+
+
+@require_POST
+def ungroup(request: HttpRequest, token: str) -> HttpResponse:
+    """``POST /results/<sheet token>/ungroup``: take the result out of its group."""
+    result = take_out_of_group(result=_own_result(token))
+    return _back_to(result)
+
+
+@require_POST
+def remove(request: HttpRequest, token: str) -> HttpResponse:
+    """``POST /results/<sheet token>/remove``: the result leaves every list (the sheet itself stays)."""
+    result = _own_result(token)
+    remove_result(result=result)
+    return _back_to(result)
+
+
+def _result_page(request: HttpRequest, result: Result, *, can_edit: bool) -> HttpResponse:
+    """A checked pad's result: the ranking and each line, with the keep panel."""
+    if result.sheet is not None:  # a sheet's result lives on the walk-through's result page
+        return HttpResponseRedirect(result.view_url() if not can_edit else result.edit_url())
+    lines = [key for key in LINE_ORDER if any(key in p["lines"] for p in result.players)]
+    context = {
+        "result": result,
+        "can_edit": can_edit,
+        "ranking": sorted(result.players, key=lambda p: (p["rank"], p["name"])),
+        "lines": [(key, (LINE_LABELS_2015 if result.edition == "iki-2015" else LINE_LABELS)[key]) for key in lines],
+        "view_url": request.build_absolute_uri(result.view_url()),
+        "edit_numbers": (reverse("check-2015" if result.edition == "iki-2015" else "check")
+                         + f"?{result.query}&result={result.token}") if can_edit else "",
+    }  # fmt: skip
+    return render(request, "results_result.html", context)
+
+
+@require_safe
+def result_page(request: HttpRequest, token: str) -> HttpResponse:
+    """``GET /results/<token>/``: a kept pad's result, with its edit link."""
+    return _result_page(request, _own_result(token), can_edit=True)
+
+
+@require_safe
+def result_view(request: HttpRequest, token: str) -> HttpResponse:
+    """``GET /results/view/<view token>/``: a kept pad's result, view only."""
+    result = result_by_view_token(token)
+    if result is None:
+        raise Http404(NO_RESULT)
+    return _result_page(request, result, can_edit=False)
+
+
+# --- a group -------------------------------------------------------------------------------------------------------
+
+
+@require_safe
+def group_page(request: HttpRequest, token: str) -> HttpResponse:
+    """``GET /groups/<token>/``: the results and statistics; the edit link also renames and takes results out."""
+    group, can_edit = _group(token)
+    results = results_of(group)
+    names = player_names(group)
+    context = {
+        "group": group,
+        "can_edit": can_edit,
+        "results": list(reversed(results)),
+        "stats": group_stats(results),
+        "names": names,
+        "suggestions": name_suggestions(group) if can_edit else {},
+        "chart_width": CHART_WIDTH,
+        "chart_height": CHART_HEIGHT,
+        "chart_pad": CHART_PAD,
+        "chart_bottom": CHART_HEIGHT - CHART_PAD,
+        "chart_right": CHART_WIDTH - CHART_PAD,
+        "token": token,
+        "view_url": request.build_absolute_uri(group.view_url()),
+        "edit_url": request.build_absolute_uri(group.get_absolute_url()) if can_edit else "",
+        "rename": RenameForm(),
+    }
+    return render(request, "results_group.html", context)
+
+
+@require_POST
+def rename(request: HttpRequest, token: str) -> HttpResponse:
+    """``POST /groups/<token>/rename``: rename a player, or merge one name into another."""
+    group = _editable_group(token)
+    form = RenameForm(request.POST)
+    if not form.is_valid():
+        return _error(request, 400, " ".join(m for ms in form.errors.values() for m in ms))
+    try:
+        rename_player(group=group, old=form.cleaned_data["old"], new=form.cleaned_data["new"])
+    except GroupError as exc:
+        return _error(request, 400, str(exc))
+    return HttpResponseRedirect(group.get_absolute_url())
+
+
+@require_POST
+def take_out(request: HttpRequest, token: str) -> HttpResponse:
+    """``POST /groups/<token>/take-out``: take a result (named by its sheet's view token) out of the group."""
+    group = _editable_group(token)
+    form = TakeOutForm(request.POST)
+    result = result_by_view_token(form.cleaned_data["result"]) if form.is_valid() else None
+    if result is None or result.group_id != group.pk:
+        return _error(request, 404, "No such result in this group.")
+    take_out_of_group(result=result)
+    return HttpResponseRedirect(group.get_absolute_url())
+
+
+@require_POST
+def new_group(request: HttpRequest) -> HttpResponse:
+    """``POST /groups/new``: a group with a name and no results yet."""
+    try:
+        group = create_group(name=request.POST.get("name", "")[:200])
+    except GroupError as exc:
+        return _error(request, 400, str(exc))
+    return HttpResponseRedirect(group.get_absolute_url())
+
+
+@require_safe
+def group_csv_download(request: HttpRequest, token: str) -> HttpResponse:
+    group, _ = _group(token)
+    csv_text = group_csv(results_of(group))
+    return _download(HttpResponse(csv_text, content_type="text/csv; charset=utf-8"), "iki-results.csv")
+
+
+@require_safe
+def group_json_download(request: HttpRequest, token: str) -> HttpResponse:
+    group, _ = _group(token)
+    data = group_json(group, results_of(group))
+    return _download(JsonResponse(data, json_dumps_params={"ensure_ascii": False}), "iki-results.json")
+
+
+# --- the JSON API ----------------------------------------------------------------------------------------------
+
+
+@require_safe
+def api_result(request: HttpRequest, token: str) -> HttpResponse:
+    """``GET /api/v1/results/<view token>``: a kept result, by its sheet's view-only token."""
+    result = result_by_view_token(token)
+    if result is None:
+        return json_error(404, "not-found", "No kept result has this view-only token.")
+    return JsonResponse(result_json(result), json_dumps_params={"ensure_ascii": False})
+
+
+@require_safe
+def api_group_results(request: HttpRequest, token: str) -> HttpResponse:
+    """``GET /api/v1/groups/<view token>/results``: a group's results, by its view-only token only."""
+    found = group_by_token(token)
+    if found is None or found[1]:  # an edit token is not accepted here: the API only reads view-only links
+        return json_error(404, "not-found", "No group has this view-only token.")
+    group = found[0]
+    return JsonResponse(group_json(group, results_of(group)), json_dumps_params={"ensure_ascii": False})
+
+
+urlpatterns = [
+    path("results/view/<link:token>/", result_view, name="result-view"),
+    path("results/<link:token>/", result_page, name="result-page"),
+    path("results/<link:token>/group", file_under_group, name="result-group"),
+    path("results/<link:token>/ungroup", ungroup, name="result-ungroup"),
+    path("results/<link:token>/remove", remove, name="result-remove"),
+    path("groups/new", new_group, name="group-new"),
+    path("groups/<link:token>/", group_page, name="group"),
+    path("groups/<link:token>/results.csv", group_csv_download, name="group-csv"),
+    path("groups/<link:token>/results.json", group_json_download, name="group-json"),
+    path("groups/<link:token>/rename", rename, name="group-rename"),
+    path("groups/<link:token>/take-out", take_out, name="group-take-out"),
+    path("api/v1/results/<link:token>", api_result, name="api-result"),
+    path("api/v1/groups/<link:token>/results", api_group_results, name="api-group-results"),
+]

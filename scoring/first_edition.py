@@ -1,0 +1,214 @@
+"""The 2015 first edition's score pad (cite as "2015"; RULINGS E1-E3), apart from the 2022 rules.
+
+The 2015 text (``iki-original-edition-rules.txt``, "End of the Game") prints no value for the bonus fish, the
+tobacco pouches or the construction cards: the table types the values printed on its tokens and cards, and this
+module does the rest of the arithmetic and the checks. Its numbers are its own constants: nothing here feeds the
+2022 scoring, and nothing of the 2022 catalogue is read. Ties are broken as in 2022 (E3), by the one ranking
+function both editions share (:func:`scoring.score.rank_totals`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+from scoring.rules import TRACK_MAX
+from scoring.score import rank_totals
+from scoring.table import PlayerState, StackPlace, Table
+
+#: 2015 "Set Collection Bonus of Occupation Cards": 1/4/9/16/25 IKI for 1-5 types (E1; the text's "Q" is 9).
+VARIETY_2015: Final = (0, 1, 4, 9, 16, 25)
+#: 2015 "Fish Bonus": 3/6/10/15 IKI for fish of 1-4 different seasons (E1).
+FISH_2015: Final = (0, 3, 6, 10, 15)
+#: 2015 "Resources": Koban 3, Lumber 1, every five mon 1; rice bales and sandals 0 (E1).
+KOBAN_2015: Final = 3
+LUMBER_2015: Final = 1
+MON_PER_POINT_2015: Final = 5
+#: 2015 "Components": 4 pipe tokens, 4 tobacco pouch tokens, 6 construction cards, 8 fish tokens (2 a season).
+PIPES_2015: Final = 4
+POUCHES_2015: Final = 4
+CONSTRUCTIONS_2015: Final = 6
+FISH_PER_SEASON_2015: Final = 2
+SEASONS_2015: Final = 4
+TYPES_2015: Final = 5
+
+LINES_2015: Final = ("score_track", "variety", "fish", "tobacco", "buildings", "resources")
+LINE_LABELS_2015: Final = {
+    "score_track": "IKI gained during play",
+    "variety": "Set collection (occupation types)",
+    "fish": "Fish bonus",
+    "tobacco": "Tobacco pouches",
+    "buildings": "Construction cards",
+    "resources": "Resources",
+}
+
+
+class Code2015(StrEnum):
+    NEGATIVE = "negative-number"
+    TOO_MANY_TYPES = "too-many-types"
+    TOO_MANY_SEASONS = "too-many-seasons"
+    BONUS_FISH_WITHOUT_SEASON = "bonus-fish-without-season"
+    BONUS_FISH_TWICE = "bonus-fish-twice"
+    SUPPLY = "more-than-the-supply"
+    TRACK = "track-out-of-range"
+    STACK = "stack-place-twice"
+
+
+@dataclass(frozen=True, slots=True)
+class Player2015:
+    """One column of the 2015 pad, as the table reads it off the board. ``bonito`` and ``sea_bream`` are the
+    printed values of the bonus summer and winter fish when the player holds them (None when not); ``pouches``
+    and ``constructions`` the printed values of each pouch and construction card held."""
+
+    name: str
+    score_track: int = 0
+    types: int = 0
+    fish_seasons: int = 0
+    bonito: int | None = None
+    sea_bream: int | None = None
+    pouches: tuple[int, ...] = ()
+    pipes: int = 0
+    constructions: tuple[int, ...] = ()
+    koban: int = 0
+    lumber: int = 0
+    mon: int = 0
+    firefighting: int = 0
+    stack_place: int | None = None  # 1 = top of the player's firefighting space (E3)
+
+
+@dataclass(frozen=True, slots=True)
+class Problem2015:
+    code: Code2015
+    player: str | None
+    field: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Score2015:
+    name: str
+    lines: dict[str, int]
+    explanations: dict[str, str]
+    total: int
+    rank: int
+    tie_break: str | None
+
+
+def _player_problems(p: Player2015) -> list[Problem2015]:
+    out = []
+    numbers = {
+        "score_track": p.score_track, "types": p.types, "fish_seasons": p.fish_seasons, "pipes": p.pipes,
+        "koban": p.koban, "lumber": p.lumber, "mon": p.mon, "firefighting": p.firefighting,
+        "bonito": p.bonito or 0, "sea_bream": p.sea_bream or 0,
+        **{f"pouches[{i}]": v for i, v in enumerate(p.pouches)},
+        **{f"constructions[{i}]": v for i, v in enumerate(p.constructions)},
+    }  # fmt: skip
+    for name, value in numbers.items():
+        if value < 0:
+            out.append(Problem2015(Code2015.NEGATIVE, p.name, name, f"{p.name}: {name} {value} is negative."))
+    if p.types > TYPES_2015:
+        out.append(Problem2015(Code2015.TOO_MANY_TYPES, p.name, "types",
+                               f"{p.name}: {p.types} types, but there are {TYPES_2015} (2015, E1)."))  # fmt: skip
+    if p.fish_seasons > SEASONS_2015:
+        out.append(Problem2015(Code2015.TOO_MANY_SEASONS, p.name, "fish_seasons",
+                               f"{p.name}: fish of {p.fish_seasons} seasons, but there are 4 (2015, E1)."))  # fmt: skip
+    bonus = (p.bonito is not None) + (p.sea_bream is not None)
+    if bonus > p.fish_seasons:
+        out.append(Problem2015(
+            Code2015.BONUS_FISH_WITHOUT_SEASON, p.name, "fish_seasons",
+            f"{p.name}: a bonus summer or winter fish is a fish of its season; fish of {p.fish_seasons} "
+            f"season(s) cannot hold {bonus} bonus fish (2015, E1).",
+        ))  # fmt: skip
+    if not 0 <= p.firefighting <= TRACK_MAX:
+        out.append(Problem2015(Code2015.TRACK, p.name, "firefighting",
+                               f"{p.name}: firefighting {p.firefighting} is off the 0-10 track."))  # fmt: skip
+    return out
+
+
+def _supply(label: str, field: str, held: int, supply: int) -> list[Problem2015]:
+    if held <= supply:
+        return []
+    return [Problem2015(Code2015.SUPPLY, None, field,
+                        f"The table holds {held} {label}; the 2015 box has {supply}.")]  # fmt: skip
+
+
+def check_2015(players: Sequence[Player2015]) -> list[Problem2015]:
+    """Every problem of a 2015 pad at once: negative numbers, more types or seasons than exist, a bonus fish
+    without a fish of its season, more pouches, pipes, construction cards or fish of a season than the box
+    holds, a bonus fish held twice. No one-fish-per-season check: the 2015 text states none (E2)."""
+    out = [problem for p in players for problem in _player_problems(p)]
+    out += _supply("tobacco pouches", "pouches", sum(len(p.pouches) for p in players), POUCHES_2015)
+    out += _supply("pipes", "pipes", sum(p.pipes for p in players), PIPES_2015)
+    out += _supply("construction cards", "constructions", sum(len(p.constructions) for p in players),
+                   CONSTRUCTIONS_2015)  # fmt: skip
+    out += _supply("fish seasons", "fish_seasons", sum(p.fish_seasons for p in players),
+                   FISH_PER_SEASON_2015 * SEASONS_2015)  # fmt: skip
+    for fish, label in (("bonito", "summer bonito"), ("sea_bream", "winter sea bream")):
+        holders = [p.name for p in players if getattr(p, fish) is not None]
+        if len(holders) > 1:
+            out.append(Problem2015(Code2015.BONUS_FISH_TWICE, None, fish,
+                                   f"One {label} exists (2015 \"Fish Bonus\"); {', '.join(holders)} both hold it."))  # fmt: skip
+    places: dict[tuple[int, int], str] = {}
+    for p in players:
+        if p.stack_place is None:
+            continue
+        key = (p.firefighting, p.stack_place)
+        if key in places:
+            out.append(Problem2015(Code2015.STACK, p.name, "stack_place",
+                                   f"{p.name} and {places[key]} cannot both be place {p.stack_place} in the stack "
+                                   f"on space {p.firefighting}."))  # fmt: skip
+        places[key] = p.name
+    return out
+
+
+def lines_2015(p: Player2015) -> tuple[dict[str, int], dict[str, str]]:
+    """One player's lines and how each was made (E1)."""
+    fish_bonus = (p.bonito or 0) + (p.sea_bream or 0)
+    fish = FISH_2015[min(p.fish_seasons, SEASONS_2015)] + fish_bonus
+    pouches = sum(p.pouches)
+    tobacco = pouches * 2 if p.pipes else pouches
+    resources = p.koban * KOBAN_2015 + p.lumber * LUMBER_2015 + p.mon // MON_PER_POINT_2015
+    lines = {
+        "score_track": p.score_track,
+        "variety": VARIETY_2015[min(p.types, TYPES_2015)],
+        "fish": fish,
+        "tobacco": tobacco,
+        "buildings": sum(p.constructions),
+        "resources": resources,
+    }
+    bonus_words = "".join(
+        f" + {label} {value}" for label, value in (("bonito", p.bonito), ("sea bream", p.sea_bream))
+        if value is not None
+    )  # fmt: skip
+    pouch_words = " + ".join(str(v) for v in p.pouches) or "no pouch"
+    words = {
+        "score_track": f"{p.score_track} IKI gained during play",
+        "variety": f"{p.types} type(s) = {lines['variety']}",
+        "fish": f"fish of {p.fish_seasons} season(s) {FISH_2015[min(p.fish_seasons, SEASONS_2015)]}"
+        f"{bonus_words} = {fish}",
+        "tobacco": "no pouch = 0"
+        if not p.pouches
+        else f"{pouch_words} = {pouches}" + (f", doubled by a pipe = {tobacco}" if p.pipes else " (no pipe)"),
+        "buildings": (" + ".join(str(v) for v in p.constructions) or "no construction card")
+        + f" = {lines['buildings']}",
+        "resources": f"{p.koban} koban × 3 + {p.lumber} lumber + {p.mon} mon ÷ 5 = {resources}",
+    }
+    return lines, words
+
+
+def score_2015(players: Sequence[Player2015]) -> list[Score2015]:
+    """The 2015 pad of a table :func:`check_2015` accepts: each line, the total and the rank, ties broken by
+    firefighting power, then the higher marker (E3, as RULINGS R12)."""
+    scored = [(p, *lines_2015(p)) for p in players]
+    totals = {p.name: sum(lines.values()) for p, lines, _ in scored}
+    table = Table(
+        players=tuple(PlayerState(name=p.name, firefighting=p.firefighting) for p in players),
+        stacks=tuple(StackPlace(p.name, p.firefighting, p.stack_place) for p in players if p.stack_place),
+    )
+    places = rank_totals(table, totals)
+    return [Score2015(p.name, lines, words, totals[p.name], *places[p.name]) for p, lines, words in scored]
+
+
+__all__ = ["LINES_2015", "Code2015", "Player2015", "Problem2015", "Score2015", "check_2015", "score_2015"]

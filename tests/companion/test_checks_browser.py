@@ -1,0 +1,108 @@
+"""The pad check on a 390x844 phone: the rulebook example typed one player at a time (no flag), an impossible
+variety flagged as it is typed, the walk into the walk-through, and the same page without JavaScript."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring import evaluate
+from scoring.examples import WORKED_EXAMPLE
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+#: iki-rulebook.txt "END OF THE GAME AND SCORING": the lines the scorer writes for Anaïs (100) and David (41).
+ANAIS, DAVID = ({**p["lines"], "total": p["total"]} for p in evaluate(WORKED_EXAMPLE)["players"])
+
+
+def _settled(page: Any) -> None:
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
+    )
+
+
+def _start(page: Any, base: str) -> None:
+    page.goto(base + "/check/")
+    page.get_by_label("Player 1", exact=True).fill("Anaïs")
+    page.get_by_label("Player 2", exact=True).fill("David")
+    page.locator("#colour-1").select_option("blue")
+    page.get_by_role("button", name="Start checking").click()
+    page.wait_for_url(re.compile(r"/check/\?"))
+
+
+def _type(page: Any, seat: int, lines: dict[str, int]) -> None:
+    for line, value in lines.items():
+        _settled(page)
+        field = page.locator(f"#p{seat}-{line}")
+        field.fill(str(value))
+        field.press("Tab")
+
+
+def test_the_rulebook_pad_checks_clean_one_player_at_a_time(
+    live_server: Any, page: Any, screenshot: Any
+) -> None:
+    _start(page, live_server.url)
+    expect(page.locator("#p0")).to_be_visible()
+    expect(page.locator("#p1")).to_be_hidden()  # one player at a time
+    _type(page, 0, ANAIS)
+    page.locator("label:has(input[name='p0-pipe'][value='yes'])").click()
+    page.get_by_role("link", name=re.compile("^David")).click()
+    expect(page.locator("#p1")).to_be_visible()
+    expect(page.locator("#p0")).to_be_hidden()
+    _type(page, 1, DAVID)
+    _settled(page)
+    expect(page.locator("#verdict")).to_contain_text("Every number can be right")
+    expect(page.locator("#verdict")).to_contain_text("Anaïs 100")
+    page.mouse.wheel(0, 2000)  # scrolled down, the tabs stay in reach below the top bar
+    page.wait_for_timeout(100)
+    tabs, bar = page.locator(".ck-tabs").bounding_box(), page.locator(".topbar").bounding_box()
+    assert tabs is not None and bar is not None and tabs["y"] >= bar["y"] + bar["height"] - 1
+    box = page.locator("#p1-variety").bounding_box()
+    assert box is not None and box["height"] >= 44  # a thumb's target
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
+    screenshot(page, "check-clean")
+
+
+def test_an_impossible_variety_is_flagged_and_walked(live_server: Any, page: Any, screenshot: Any) -> None:
+    _start(page, live_server.url)
+    _type(page, 0, {"variety": 12})
+    _settled(page)
+    expect(page.locator("#p0-variety-msg")).to_contain_text("variety 12 is impossible: 1, 4, 9, 16 or 25")
+    expect(page.locator("#p0-flag")).to_contain_text("1")
+    screenshot(page, "check-flagged")
+    page.get_by_role("button", name="Find it: walk through Characters").click()
+    page.wait_for_url(re.compile(r"/score/[A-Za-z0-9_-]{20,}/characters/\?target=variety%3A12"))
+    expect(page.locator("#check-target")).to_contain_text("variety was written as 12")
+    screenshot(page, "check-walk-target")
+
+
+def test_the_check_works_without_javascript(live_server: Any, new_context: Any) -> None:
+    page = new_context(java_script_enabled=False).new_page()
+    _start(page, live_server.url)
+    page.locator("#p0-variety").fill("12")
+    page.get_by_role("button", name="Check", exact=True).click()
+    expect(page.locator("#p0-variety-msg")).to_contain_text("variety 12 is impossible")
+    expect(page.locator("#p0-variety")).to_have_value("12")  # the URL kept the pad
+
+
+def test_a_2015_pad_is_added_up_and_kept(live_server: Any, page: Any, screenshot: Any) -> None:
+    """RULINGS E1: Hana's printed values typed in; the companion adds up 94 and keeps the result."""
+    page.goto(live_server.url + "/check/2015/")
+    page.get_by_label("Player 1", exact=True).fill("Hana")
+    page.get_by_label("Player 2", exact=True).fill("Jiro")
+    page.locator("#colour-1").select_option("blue")
+    page.get_by_role("button", name="Start").click()
+    for field, value in {"score_track": 31, "types": 4, "fish_seasons": 3, "bonito": 5, "pouches": "2 3",
+                         "pipes": 1, "constructions": "5 8", "koban": 2, "lumber": 1, "mon": 11}.items():  # fmt: skip
+        page.locator(f"#p0-{field}").fill(str(value))
+    page.get_by_role("button", name="Add it up").click()
+    expect(page.locator(".ck-ranking")).to_contain_text("Hana 94")
+    screenshot(page, "check-2015")
+    page.get_by_role("button", name="Keep this result").click()
+    page.wait_for_url(re.compile(r"/results/[A-Za-z0-9_-]{22,}/$"))
+    expect(page.locator("h1")).to_contain_text("IKI 2015")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, "check-2015-kept")

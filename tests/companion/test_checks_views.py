@@ -1,0 +1,317 @@
+"""The "check our pad" page (``GET /check/``), its walk into the walk-through (``POST /check/walk/``), and the
+2015 pad (``GET /check/2015/``): full pages, htmx partials, and bad input answered 400."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from typing import Any
+from urllib.parse import parse_qs, urlencode, urlparse
+
+import pytest
+from django.test import Client
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.models.results import Group, Result
+from companion.models.scoresheets import ScoreSheet
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TRIGGER_NAME": "p0-variety"}
+PLAYERS = {"name-0": "Anaïs", "colour-0": "red", "name-1": "David", "colour-1": "blue"}
+#: iki-rulebook.txt "END OF THE GAME AND SCORING": Anaïs's pad, 100 IKI; David 41 (scoring.examples).
+RULEBOOK_PAD = {
+    **PLAYERS,
+    "edition": "base",
+    "p0-score_track": "28", "p0-variety": "16", "p0-fish": "18", "p0-tobacco": "16", "p0-buildings": "18",
+    "p0-resources": "4", "p0-total": "100", "p0-rank": "1", "p0-pipe": "yes", "p0-firefighting": "6",
+    "p1-score_track": "40", "p1-variety": "1", "p1-total": "41", "p1-firefighting": "3", "p1-pipe": "no",
+}  # fmt: skip
+
+
+def messages(html: str) -> list[str]:
+    found = re.findall(r'class="message (?:error|warning)[^"]*"[^>]*>(.*?)</p>', html)
+    return [unescape(m) for m in found]
+
+
+def get(client: Client, data: dict[str, str], **headers: str) -> tuple[int, str]:
+    response = client.get("/check/?" + urlencode(data), **headers)
+    return response.status_code, response.content.decode()
+
+
+def test_the_empty_page_asks_for_the_players(client: Client) -> None:
+    status, html = get(client, {})
+    assert status == 200
+    assert 'method="get" action="/check/"' in html
+    assert "Start checking" in html
+    assert "ck-player" not in html
+
+
+def test_the_rulebook_example_checks_clean(client: Client) -> None:
+    status, html = get(client, RULEBOOK_PAD)
+    assert status == 200
+    assert "Every number can be right" in html
+    assert messages(html) == []
+    assert re.search(r"ck-place\">1</span> Anaïs <strong>100</strong>", html)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [
+        ("p0-variety", "12", "variety 12 is impossible: 1, 4, 9, 16 or 25 for 1-5 types"),
+        ("p0-fish", "2", "fish 2 is impossible"),
+        ("p0-tobacco", "15", "with a pipe the pouches' sum is doubled: an even number"),
+        ("p0-total", "99", "total 99 is not the sum of the lines: they add up to 100."),
+        ("p0-rank", "2", "Anaïs is placed 1, not 2"),
+    ],
+)
+def test_each_impossible_number_is_said_with_its_reason(
+    client: Client, field: str, value: str, words: str
+) -> None:
+    status, html = get(client, {**RULEBOOK_PAD, field: value})
+    assert status == 200
+    assert "cannot be right" in html
+    assert any(words in m for m in messages(html)), messages(html)
+    assert 'name="line"' in html  # a button into the walk-through
+
+
+def test_htmx_gets_the_verdict_and_each_line_out_of_band(client: Client) -> None:
+    status, html = get(client, {**RULEBOOK_PAD, "p0-variety": "12"}, **HTMX)
+    assert status == 200
+    assert "<html" not in html
+    assert html.lstrip().startswith('<section id="verdict"')
+    assert 'id="p0-variety-msg" class="ck-msg" aria-live="polite" hx-swap-oob="true"' in html
+    assert 'id="p0-flag" class="ck-flag" hx-swap-oob="true"' in html
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ({**RULEBOOK_PAD, "p0-fish": "abc"}, "Anaïs, fish: write a whole number, not 'abc'"),
+        ({**RULEBOOK_PAD, "p0-firefighting": "11"}, "Anaïs, firefighting space: 11 is outside 0-10"),
+        ({**RULEBOOK_PAD, "p1-pipe": "maybe"}, "David, pipe: answer yes or no"),
+        ({**RULEBOOK_PAD, "name-1": ""}, "IKI is played by 2 to 4 players"),
+        ({**RULEBOOK_PAD, "edition": "2015"}, "Choose IKI or IKI + Akebono."),
+    ],
+)
+def test_bad_input_is_a_400_with_a_message(client: Client, data: dict[str, str], words: str) -> None:
+    for headers in ({}, HTMX):
+        status, html = get(client, data, **headers)
+        assert status == 400
+        assert words in unescape(html)
+
+
+def test_full_width_digits_count(client: Client) -> None:
+    status, html = get(client, {**RULEBOOK_PAD, "p0-variety": "１６"})
+    assert status == 200
+    assert "Every number can be right" in html
+
+
+def test_akebono_adds_the_personalities_line(client: Client) -> None:
+    _, base = get(client, RULEBOOK_PAD)
+    _, akebono = get(client, {**RULEBOOK_PAD, "edition": "akebono", "p0-personalities": "3"})
+    assert 'name="p0-personalities"' not in base
+    assert 'name="p0-personalities"' in akebono
+    assert "personalities 3 is impossible" in akebono
+
+
+def test_a_line_in_doubt_opens_the_walk_through_at_its_step(client: Client) -> None:
+    query = urlencode({**RULEBOOK_PAD, "p0-variety": "12"})
+    response = client.post("/check/walk/", {"q": query, "line": "0:variety"})
+    assert response.status_code == 302
+    url = urlparse(response["Location"])
+    sheet = ScoreSheet.objects.get()
+    assert url.path == f"/score/{sheet.token}/characters/"
+    assert parse_qs(url.query) == {"target": ["variety:12"], "who": ["Anaïs"]}
+    assert sheet.names == ["Anaïs", "David"]
+    assert sheet.table["players"][0]["score_track"] == 28  # the pad's score track comes along
+    assert sheet.table["players"][0]["firefighting"] == 6
+    step = client.get(response["Location"]).content.decode()
+    assert 'id="check-target"' in step
+    assert "Anaïs's variety was written as <strong>12</strong>" in step
+
+
+def test_the_step_shows_no_target_for_a_made_up_line(client: Client) -> None:
+    query = urlencode(RULEBOOK_PAD)
+    response = client.post("/check/walk/", {"q": query, "line": "1:fish"})
+    step = client.get(response["Location"].split("?")[0] + "?target=<script>:1").content.decode()
+    assert 'id="check-target"' not in step
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        {"q": "name-0=A", "line": "0:variety"},
+        {"q": urlencode(RULEBOOK_PAD), "line": "7:variety"},
+        {"q": urlencode(RULEBOOK_PAD), "line": "0:nonsense"},
+        {"q": urlencode({**RULEBOOK_PAD, "p0-fish": "x"}), "line": "0:fish"},
+        {},
+    ],
+)
+def test_a_bad_walk_is_a_400_and_starts_nothing(client: Client, form: dict[str, str]) -> None:
+    response = client.post("/check/walk/", form)
+    assert response.status_code == 400
+    assert not ScoreSheet.objects.exists()
+
+
+def test_a_walk_needs_a_post(client: Client) -> None:
+    assert client.get("/check/walk/").status_code == 405
+
+
+# --- 2015 ----------------------------------------------------------------------------------------------------------
+
+PAD_2015 = {
+    **PLAYERS,
+    "p0-score_track": "31", "p0-types": "4", "p0-fish_seasons": "3", "p0-bonito": "5", "p0-pouches": "2, 3",
+    "p0-pipes": "1", "p0-constructions": "5 8", "p0-koban": "2", "p0-lumber": "1", "p0-mon": "11",
+    "p0-firefighting": "4", "p1-score_track": "70", "p1-types": "2", "p1-pouches": "4", "p1-mon": "4",
+    "p1-firefighting": "7",
+}  # fmt: skip
+
+
+def test_a_2015_pad_is_added_up(client: Client) -> None:
+    response = client.get("/check/2015/?" + urlencode(PAD_2015))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert re.search(r"ck-place\">1</span> Anaïs <strong>94</strong>", html)
+    assert "2 + 3 = 5, doubled by a pipe = 10" in html
+    assert re.search(r"ck-place\">2</span> David <strong>78</strong>", html)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "status", "words"),
+    [
+        ("p0-pouches", "1 2 3 4 5", 400, "at most 4 values"),
+        ("p0-types", "6", 400, "6 is outside 0-5"),
+        ("p1-pouches", "4 4 4", 200, "The table holds 5 tobacco pouches; the 2015 box has 4."),
+    ],
+)
+def test_a_2015_pad_the_box_refuses(client: Client, field: str, value: str, status: int, words: str) -> None:
+    response = client.get("/check/2015/?" + urlencode({**PAD_2015, field: value}))
+    assert response.status_code == status
+    assert words in response.content.decode()
+
+
+def test_a_seed_narrows_the_buildings_to_its_setup(client: Client) -> None:
+    """Seed K7MX2QPA with 2 players: Inn, Restaurant, Storehouse, Farmhouse, Well, Shrine (setupgen's draw). With
+    Anaïs on firefighting space 6 her Well is 12, so 94 cannot be made; without the setup the Kabuki Theater
+    could make it."""
+    pad = {**RULEBOOK_PAD, "p0-buildings": "94", "p0-total": "176"}
+    _, free = get(client, pad)
+    _, seeded = get(client, {**pad, "seed": "K7MX2QPA"})
+    assert "buildings 94 is impossible" not in unescape(free)
+    assert "buildings 94 is impossible: the values of at most 4 of the setup's buildings" in unescape(seeded)
+
+
+def test_a_bad_seed_is_a_400(client: Client) -> None:
+    status, html = get(client, {**RULEBOOK_PAD, "seed": "nope"})
+    assert status == 400
+    assert "Setup code:" in html
+
+
+def test_the_walk_keeps_the_seeds_setup(client: Client) -> None:
+    query = urlencode({**RULEBOOK_PAD, "seed": "K7MX2QPA", "p0-variety": "12"})
+    assert client.post("/check/walk/", {"q": query, "line": "0:variety"}).status_code == 302
+    sheet = ScoreSheet.objects.get()
+    assert sheet.seed == "K7MX2QPA"
+    assert len(sheet.table["setup"]["buildings"]) == 6
+
+
+# --- keeping a checked pad as a result ----------------------------------------------------------------------------
+
+
+def keep(client: Client, data: dict[str, str], url: str = "/check/keep", result: str = "") -> Any:
+    return client.post(url, {"q": urlencode(data), "result": result})
+
+
+def test_a_clean_pad_is_kept_as_a_result_and_corrected_later(client: Client) -> None:
+    _, html = get(client, RULEBOOK_PAD)
+    assert 'id="keep-pad"' in html
+    response = keep(client, RULEBOOK_PAD)
+    assert response.status_code == 302
+    result = Result.objects.get()
+    assert response["Location"] == f"/results/{result.token}/"
+    assert (result.edition, result.sheet) == ("iki", None)
+    assert [(p["name"], p["total"], p["rank"]) for p in result.players] == [
+        ("Anaïs", 100, 1),
+        ("David", 41, 2),
+    ]
+    page = client.get(response["Location"]).content.decode()
+    assert "Send to BG Stats" in page and "Edit the numbers" in page
+    edit = re.search(r'href="(/check/\?[^"]+)">Edit the numbers', page)
+    assert edit is not None
+    reopened = client.get(unescape(edit[1])).content.decode()
+    assert "Keep the corrected result" in reopened
+    corrected = {**RULEBOOK_PAD, "p1-score_track": "60", "p1-total": "61"}
+    assert keep(client, corrected, result=result.token).status_code == 302
+    result.refresh_from_db()
+    assert Result.objects.count() == 1
+    assert [p["total"] for p in result.players] == [100, 61]
+    view = client.get(result.view_url()).content.decode()
+    assert result.token not in view and "Edit the numbers" not in view
+    api = client.get(f"/api/v1/results/{result.view_token}").json()
+    assert api["game"] == "iki" and api["view_url"] == result.view_url()
+
+
+def test_a_pad_with_a_doubt_is_not_kept(client: Client) -> None:
+    response = keep(client, {**RULEBOOK_PAD, "p0-variety": "12"})
+    assert response.status_code == 400
+    assert not Result.objects.exists()
+
+
+def test_a_2015_pad_is_kept_and_filed(client: Client) -> None:
+    response = keep(client, PAD_2015, url="/check/2015/keep")
+    assert response.status_code == 302
+    result = Result.objects.get()
+    assert result.edition == "iki-2015"
+    assert [(p["name"], p["total"]) for p in result.players] == [("Anaïs", 94), ("David", 78)]
+    assert client.post(f"/results/{result.token}/group", {"group": "Old box"}).status_code == 302
+    group = Group.objects.get()
+    html = client.get(group.get_absolute_url()).content.decode()
+    assert "IKI 2015: 1 play" in html
+    assert keep(client, {**PAD_2015, "p0-types": "9"}, url="/check/2015/keep").status_code == 400
+
+
+def test_a_groups_names_are_offered_and_its_kept_pads_filed_there(client: Client) -> None:
+    group = Group.objects.create(name="Thursday")
+    assert keep(client, RULEBOOK_PAD).status_code == 302
+    first = Result.objects.get()
+    client.post(f"/results/{first.token}/group", {"group": group.get_absolute_url()})
+    html = client.get(f"/check/?group={group.token}").content.decode()
+    assert '<option value="Anaïs">' in html and 'list="group-names"' in html
+    assert "For the group <strong>Thursday</strong>" in html
+    response = client.post("/check/keep", {"q": urlencode(RULEBOOK_PAD), "group": group.token})
+    assert response.status_code == 302
+    assert group.results.count() == 2
+    view_only = client.get(f"/check/?group={group.view_token}").content.decode()
+    assert "group-names" not in view_only  # a view-only link offers nothing and files nothing
+
+
+def test_a_kept_2015_pad_speaks_the_2015_lines(client: Client) -> None:
+    response = keep(client, PAD_2015, url="/check/2015/keep")
+    html = client.get(response["Location"]).content.decode()
+    assert "Construction cards" in html and "Set collection (occupation types)" in html
+    assert "Characters variety" not in html
+
+
+HOSTILE = st.one_of(
+    st.sampled_from(
+        ["²", "３", "\x00", "\u202e", "", " ", "-1", "99999999999999999999", "x" * 5000, "1 2 3 4 5 6 7"]
+    ),
+    st.text(max_size=30),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    field=st.sampled_from(sorted({*RULEBOOK_PAD, "seed", "group", "result", "p2-fish"})),
+    value=HOSTILE,
+    page=st.sampled_from(["/check/", "/check/2015/"]),
+    htmx=st.booleans(),
+)
+def test_any_field_of_the_check_forms_never_breaks_them(
+    client: Client, field: str, value: str, page: str, htmx: bool
+) -> None:
+    data = {**RULEBOOK_PAD, **PAD_2015, field: value}
+    response = client.get(page + "?" + urlencode(data), **(HTMX if htmx else {}))
+    assert response.status_code in (200, 400)

@@ -1,0 +1,331 @@
+"""Results and groups (issue 14): a sheet kept as a result at its result page, filed under a group, taken out,
+removed; a group's statistics from known results; renames and merges; CSV, JSON and the API; BG Stats' link."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import datetime
+import io
+import json
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from django.test import Client
+
+from companion.models.results import Group, Result
+from companion.models.scoresheets import Change, ScoreSheet, apply_changes
+from companion.services.result_export import BGSTATS_PUSH, bgstats_url
+from companion.services.stats import group_stats
+from scoring.examples import AKEBONO_FOUR_PLAYERS, WORKED_EXAMPLE
+
+pytestmark = pytest.mark.django_db
+
+
+def sheet_of(example: dict[str, Any] = WORKED_EXAMPLE, **fields: Any) -> ScoreSheet:
+    colours = ["red", "blue", "green", "yellow"][: len(example["players"])]
+    return ScoreSheet.objects.create(table=copy.deepcopy(example), colours=colours, **fields)
+
+
+def visit_result(client: Client, sheet: ScoreSheet) -> str:
+    response = client.get(f"/score/{sheet.token}/result/")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+# --- kept at the result page ---------------------------------------------------------------------------------------
+
+
+def test_reaching_the_result_page_keeps_the_result(client: Client) -> None:
+    sheet = sheet_of(seed="K7MX2QPA")
+    html = visit_result(client, sheet)
+    result = Result.objects.get()
+    assert result.edition == "iki"
+    assert result.played == sheet.created.date()
+    assert result.seed == "K7MX2QPA"
+    anais, david = result.players
+    assert (anais["name"], anais["colour"], anais["total"], anais["rank"]) == ("Anaïs", "red", 100, 1)
+    assert anais["lines"] == {"score_track": 28, "variety": 16, "fish": 18, "tobacco": 16, "buildings": 18,
+                              "resources": 4}  # fmt: skip
+    assert anais["buildings"] == ["restaurant"]
+    assert (david["total"], david["rank"]) == (41, 2)
+    assert 'id="keep"' in html and "Send to BG Stats" in html
+
+
+def test_a_sheet_with_errors_is_not_kept(client: Client) -> None:
+    table = copy.deepcopy(WORKED_EXAMPLE)
+    table["players"][1]["fish"] = ["fish-spring-bonus"]  # Anaïs holds it too (RULINGS R13)
+    visit_result(client, sheet_of(table))
+    assert not Result.objects.exists()
+
+
+def test_editing_the_sheet_later_updates_its_result(client: Client) -> None:
+    sheet = sheet_of()
+    visit_result(client, sheet)
+    apply_changes(sheet.token, [Change("set", 1, "score_track", value=50)])
+    visit_result(client, sheet)
+    result = Result.objects.get()
+    assert [p["total"] for p in result.players] == [100, 51]
+    assert result.sheet_version == 2
+
+
+def test_an_unchanged_sheet_writes_nothing(client: Client) -> None:
+    sheet = sheet_of()
+    visit_result(client, sheet)
+    stamp = Result.objects.get().updated
+    visit_result(client, sheet)
+    assert Result.objects.get().updated == stamp
+
+
+def test_the_view_only_page_keeps_nothing(client: Client) -> None:
+    sheet = sheet_of()
+    assert client.get(sheet.view_url()).status_code == 200
+    assert not Result.objects.exists()
+
+
+def test_a_removed_result_stays_removed(client: Client) -> None:
+    sheet = sheet_of()
+    visit_result(client, sheet)
+    assert client.post(f"/results/{sheet.token}/remove").status_code == 302
+    apply_changes(sheet.token, [Change("set", 1, "score_track", value=50)])
+    html = visit_result(client, sheet)
+    assert Result.objects.get().removed
+    assert "This result was removed" in html
+
+
+# --- groups ----------------------------------------------------------------------------------------------------
+
+
+def test_a_result_is_filed_under_a_new_group_then_an_existing_one(client: Client) -> None:
+    first, second = sheet_of(), sheet_of()
+    visit_result(client, first)
+    visit_result(client, second)
+    response = client.post(f"/results/{first.token}/group", {"group": "Thursday table"})
+    assert response.status_code == 302
+    group = Group.objects.get()
+    assert group.name == "Thursday table"
+    link = f"http://testserver{group.get_absolute_url()}"
+    assert client.post(f"/results/{second.token}/group", {"group": link}).status_code == 302
+    assert Group.objects.count() == 1
+    assert group.results.count() == 2
+    html = visit_result(client, first)
+    assert "Thursday table" in html and "Take it out of the group" in html
+    assert client.post(f"/results/{first.token}/ungroup").status_code == 302
+    assert group.results.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("value", "status"),
+    [("", 400), ("http://testserver/groups/" + "A" * 24 + "/", 404), ("   ", 400)],
+)
+def test_filing_under_a_bad_group_is_refused(client: Client, value: str, status: int) -> None:
+    sheet = sheet_of()
+    visit_result(client, sheet)
+    assert client.post(f"/results/{sheet.token}/group", {"group": value}).status_code == status
+    assert Result.objects.get().group is None
+
+
+def test_a_group_view_link_cannot_file(client: Client) -> None:
+    sheet = sheet_of()
+    visit_result(client, sheet)
+    group = Group.objects.create(name="Ours")
+    response = client.post(f"/results/{sheet.token}/group", {"group": group.view_url()})
+    assert response.status_code == 403
+    assert Result.objects.get().group is None
+
+
+def test_result_writes_need_a_kept_result_and_the_edit_token(client: Client) -> None:
+    sheet = sheet_of()
+    for url in (f"/results/{sheet.token}/remove", f"/results/{sheet.view_token}/remove"):
+        assert client.post(url).status_code == 404
+    visit_result(client, sheet)
+    assert client.post(f"/results/{sheet.view_token}/remove").status_code == 404
+    assert client.get(f"/results/{sheet.token}/remove").status_code == 405
+
+
+def known_group() -> Group:
+    """Three known results: two base games and one Akebono game."""
+    group = Group.objects.create(name="Known")
+    rows = [
+        ("iki", datetime.date(2026, 1, 8), [("Anaïs", 100, 1, ["restaurant", "inn"]), ("David", 41, 2, [])]),
+        ("iki", datetime.date(2026, 1, 15), [("Anaïs", 60, 2, ["inn"]), ("David", 80, 1, ["inn", "shrine"])]),
+        ("iki-akebono", datetime.date(2026, 1, 22), [("Anaïs", 93, 1, ["temple"]), ("David", 90, 2, [])]),
+    ]
+    for edition, day, players in rows:
+        Result.objects.create(
+            sheet=sheet_of(),
+            group=group,
+            edition=edition,
+            played=day,
+            sheet_version=1,
+            players=[
+                {
+                    "name": n,
+                    "colour": c,
+                    "lines": {"score_track": t - 10, "variety": 10},
+                    "total": t,
+                    "rank": r,
+                    "buildings": b,
+                    "personalities": [],
+                }
+                for (n, t, r, b), c in zip(players, ("red", "blue"), strict=True)
+            ],
+        )
+    return group
+
+
+def test_a_groups_statistics_from_known_results() -> None:
+    group = known_group()
+    base, akebono = group_stats(list(group.results.all()))
+    assert (base.label, base.plays, akebono.label, akebono.plays) == ("IKI", 2, "IKI + Akebono", 1)
+    by_name = {p.name: p for p in base.players}
+    assert (by_name["Anaïs"].plays, by_name["Anaïs"].wins, by_name["Anaïs"].average, by_name["Anaïs"].best) == (
+        2, 1, 80.0, 100,
+    )  # fmt: skip
+    assert (by_name["David"].wins, by_name["David"].average, by_name["David"].best) == (1, 60.5, 80)
+    assert by_name["Anaïs"].lines == {"score_track": 70.0, "variety": 10.0}
+    assert base.winning_buildings == [("Inn", 2), ("Restaurant", 1), ("Shrine", 1)]
+    assert [s.name for s in base.series] == ["Anaïs", "David"]
+    assert base.series[0].points.count(",") == 2  # one point per game
+    assert (base.low, base.high) == (41, 100)
+
+
+def test_the_group_page_shows_statistics_and_a_chart(client: Client) -> None:
+    group = known_group()
+    html = client.get(group.get_absolute_url()).content.decode()
+    assert "IKI: 2 plays" in html and "IKI + Akebono: 1 play" in html
+    assert html.count("<polyline") == 4  # two players in each edition
+    assert "Rename" in html and group.token in html
+    view = client.get(group.view_url()).content.decode()
+    assert "IKI: 2 plays" in view
+    assert "<form" not in view.split("</header>")[1]
+    assert group.token not in view
+
+
+def test_rename_and_merge_players(client: Client) -> None:
+    group = known_group()
+    url = f"/groups/{group.token}/rename"
+    assert client.post(url, {"old": "David", "new": "Dave"}).status_code == 302
+    assert all(p["name"] in ("Anaïs", "Dave") for r in group.results.all() for p in r.players)
+    refused = client.post(url, {"old": "Dave", "new": "Anaïs"})  # they played together: two players
+    assert refused.status_code == 400
+    assert "two players" in refused.content.decode()
+    assert client.post(url, {"old": "Nobody", "new": "X"}).status_code == 400
+
+
+def test_a_merge_is_suggested_and_survives_a_later_edit(client: Client) -> None:
+    group = known_group()
+    sheet = sheet_of(AKEBONO_FOUR_PLAYERS)
+    table = copy.deepcopy(AKEBONO_FOUR_PLAYERS)
+    sheet.table = table
+    sheet.save()
+    visit_result(client, sheet)
+    client.post(f"/results/{sheet.token}/group", {"group": group.get_absolute_url()})
+    html = client.get(group.get_absolute_url()).content.decode()
+    assert "Merge" not in html  # "Anaïs" is Anaïs already
+    client.post(f"/groups/{group.token}/rename", {"old": "Ulric", "new": "Ulrich"})
+    apply_changes(sheet.token, [Change("set", 3, "score_track", value=67)])
+    visit_result(client, sheet)
+    names = [p["name"] for p in Result.objects.get(sheet=sheet).players]
+    assert "Ulrich" in names and "Ulric" not in names
+
+
+def test_a_near_name_is_offered_as_a_merge(client: Client) -> None:
+    group = known_group()
+    result = group.results.first()
+    assert result is not None
+    result.players[1]["name"] = "anais"
+    result.players[0]["name"] = "Zoé"
+    result.save()
+    html = client.get(group.get_absolute_url()).content.decode()
+    assert "Merge anais into Anaïs" in html
+
+
+def test_a_group_view_link_never_writes(client: Client) -> None:
+    group = known_group()
+    for url, form in (
+        (f"/groups/{group.view_token}/rename", {"old": "David", "new": "Dave"}),
+        (f"/groups/{group.view_token}/take-out", {"result": group.results.first().sheet.view_token}),  # type: ignore[union-attr]
+    ):
+        response = client.post(url, form)
+        assert response.status_code == 403
+        assert "view-only link of a group" in response.content.decode()
+    assert group.results.count() == 3
+
+
+def test_take_out_from_the_group_page(client: Client) -> None:
+    group = known_group()
+    first = group.results.first()
+    assert first is not None
+    response = client.post(f"/groups/{group.token}/take-out", {"result": first.sheet.view_token})
+    assert response.status_code == 302
+    assert group.results.count() == 2
+    assert client.post(f"/groups/{group.token}/take-out", {"result": "x"}).status_code == 404
+
+
+def test_unknown_groups_are_404(client: Client) -> None:
+    assert client.get("/groups/" + "B" * 24 + "/").status_code == 404
+    assert client.get("/groups/short/").status_code == 404
+
+
+# --- downloads and the API -------------------------------------------------------------------------------------
+
+
+def test_csv_and_json_downloads(client: Client) -> None:
+    group = known_group()
+    for token in (group.token, group.view_token):
+        text = client.get(f"/groups/{token}/results.csv").content.decode()
+        rows = list(csv.DictReader(io.StringIO(text)))
+        assert len(rows) == 6
+        assert rows[0]["date"] == "2026-01-08" and rows[0]["player"] == "Anaïs" and rows[0]["total"] == "100"
+        data = json.loads(client.get(f"/groups/{token}/results.json").content)
+        assert [r["date"] for r in data["results"]] == ["2026-01-08", "2026-01-15", "2026-01-22"]
+        assert group.token not in json.dumps(data)
+
+
+def test_the_api_answers_view_tokens_and_never_shows_an_edit_token(client: Client) -> None:
+    group = known_group()
+    sheet = sheet_of()
+    visit_result(client, sheet)
+    client.post(f"/results/{sheet.token}/group", {"group": group.get_absolute_url()})
+    one = client.get(f"/api/v1/results/{sheet.view_token}")
+    assert one.status_code == 200
+    body = one.content.decode()
+    assert json.loads(body)["players"][0]["total"] == 100
+    assert sheet.token not in body and group.token not in body
+    many = client.get(f"/api/v1/groups/{group.view_token}/results")
+    assert many.status_code == 200
+    text = many.content.decode()
+    assert len(json.loads(text)["results"]) == 4
+    assert group.token not in text and sheet.token not in text
+    assert client.get(f"/api/v1/groups/{group.token}/results").status_code == 404  # an edit token is refused
+    assert client.get(f"/api/v1/results/{sheet.token}").status_code == 404
+    missing = client.get("/api/v1/results/" + "C" * 24)
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "not-found"
+
+
+def test_the_bgstats_link_follows_its_published_format(client: Client) -> None:
+    sheet = sheet_of(seed="K7MX2QPA")
+    visit_result(client, sheet)
+    url = bgstats_url(Result.objects.get())
+    assert url.startswith(BGSTATS_PUSH + "?data=")
+    data = json.loads(parse_qs(urlparse(url).query)["data"][0])
+    assert data["game"] == {"name": "IKI", "highestWins": True, "noPoints": False, "sourceGameId": "iki"}
+    assert data["playDate"] == f"{sheet.created.date().isoformat()} 00:00:00"
+    assert [(p["name"], p["score"], p["rank"], p["winner"]) for p in data["players"]] == [
+        ("Anaïs", 100, 1, True), ("David", 41, 2, False),
+    ]  # fmt: skip
+
+
+def test_a_filed_sheet_edited_later_reads_its_new_numbers_everywhere(client: Client) -> None:
+    sheet = sheet_of()
+    visit_result(client, sheet)
+    group = Group.objects.create(name="Ours")
+    client.post(f"/results/{sheet.token}/group", {"group": group.get_absolute_url()})
+    apply_changes(sheet.token, [Change("set", 1, "score_track", value=90)])  # no visit to the result page
+    before = Result.objects.get().updated
+    totals = [p["total"] for p in client.get(f"/api/v1/results/{sheet.view_token}").json()["players"]]
+    assert totals == [100, 91]
+    assert "David <strong>91</strong>" in client.get(group.view_url()).content.decode()
+    assert Result.objects.get().updated == before  # reading wrote nothing

@@ -1,0 +1,83 @@
+"""Results on a 390x844 phone (issue 14): a scored sheet filed under a new group from its result page, the group
+page's statistics and chart readable at phone width, and its view-only link."""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from companion.models.results import Group, Result
+from companion.models.scoresheets import ScoreSheet
+from scoring.examples import AKEBONO_FOUR_PLAYERS, WORKED_EXAMPLE
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def _earlier_games(group: Group) -> None:
+    """Two earlier evenings of the same table, so the chart has a line to draw."""
+    for day, totals in ((datetime.date(2026, 1, 8), (88, 52)), (datetime.date(2026, 1, 15), (71, 79))):
+        sheet = ScoreSheet.objects.create(table=copy.deepcopy(WORKED_EXAMPLE), colours=["red", "blue"])
+        ranks = (1, 2) if totals[0] > totals[1] else (2, 1)
+        Result.objects.create(
+            sheet=sheet, group=group, edition="iki", played=day, sheet_version=1,
+            players=[
+                {"name": n, "colour": c, "lines": {"score_track": t - 20, "variety": 9, "fish": 11}, "total": t,
+                 "rank": r, "buildings": ["inn"] if r == 1 else [], "personalities": []}
+                for n, c, t, r in zip(("Anaïs", "David"), ("red", "blue"), totals, ranks, strict=True)
+            ],
+        )  # fmt: skip
+
+
+def test_file_a_result_and_read_the_group_at_phone_width(
+    live_server: Any, page: Any, screenshot: Any
+) -> None:
+    sheet = ScoreSheet.objects.create(table=copy.deepcopy(WORKED_EXAMPLE), colours=["red", "blue"])
+    page.goto(f"{live_server.url}/score/{sheet.token}/result/")
+    expect(page.locator("#keep")).to_contain_text("Send to BG Stats")
+    expect(page.locator("#share-result")).to_be_visible()  # Web Share or its copy fallback, with JavaScript
+    page.get_by_label("Your group's link, or a name for a new group").fill("Thursday table")
+    page.get_by_role("button", name="File it").click()
+    page.wait_for_url(re.compile(r"/result/"))
+    expect(page.locator("#keep")).to_contain_text("Kept in your group Thursday table")
+    screenshot(page, "results-kept")
+    group = Group.objects.get()
+    _earlier_games(group)
+    page.get_by_role("link", name="Thursday table").click()
+    page.wait_for_url(re.compile(r"/groups/"))
+    expect(page.locator("h1")).to_have_text("Thursday table")
+    expect(page.locator(".rs-edition h2").first).to_have_text("IKI: 3 plays")
+    expect(page.locator("svg.rs-chart polyline")).to_have_count(2)
+    wide = page.evaluate(
+        "[...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right > 392)"
+        ".map(e => e.tagName + '.' + e.className + '#' + e.id).slice(0, 5)"
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, wide  # nothing wider than the phone
+    chart = page.locator("svg.rs-chart").bounding_box()
+    assert chart is not None and chart["width"] >= 300  # the chart fills the phone's width
+    screenshot(page, "results-group")
+    page.goto(page.locator("#group-view-link").get_attribute("href") or "")
+    expect(page.locator(".rs-edition h2").first).to_have_text("IKI: 3 plays")
+    expect(page.get_by_role("button", name="Rename")).to_have_count(0)
+    screenshot(page, "results-group-view-only")
+
+
+def test_an_akebono_group_page_at_phone_width(live_server: Any, page: Any, screenshot: Any) -> None:
+    group = Group.objects.create(name="Akebono nights")
+    sheet = ScoreSheet.objects.create(
+        table=copy.deepcopy(AKEBONO_FOUR_PLAYERS), colours=["red", "blue", "green", "yellow"]
+    )
+    from companion.services.results import file_result, record_result
+
+    result = record_result(sheet=sheet)
+    assert result is not None
+    file_result(result=result, group=group)
+    page.goto(live_server.url + group.get_absolute_url())
+    expect(page.locator(".rs-edition h2").first).to_have_text("IKI + Akebono: 1 play")
+    expect(page.locator(".rs-edition")).to_contain_text("Personalities that came with wins")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, "results-group-akebono")
