@@ -34,17 +34,19 @@ from companion.models.games import (
     Game,
     NewPlayer,
     Refused,
+    Replayed,
     Seat,
     apply_change,
     create_game,
     game_by_token,
+    seen_value,
+    setup_steps,
     turn_order,
     version_of,
 )
 from companion.models.scoresheets import NAME_MAX, SheetError, start_sheet
 from companion.qr import qr_svg
 from companion.tokens import is_token
-from companion.views import is_htmx
 from scoring.calendar import (
     FIRE_MONTHS,
     NEW_YEAR,
@@ -54,10 +56,12 @@ from scoring.calendar import (
     month_events,
     personality_names,
     season_of,
+    season_reveal,
     table_phases,
     trade_income,
 )
 from scoring.catalogue import BOAT_BY_ID, BUILDING_BY_ID, CHARACTER_BY_ID, STARTING_TILE_BY_ID
+from scoring.components import SEASONS
 
 WHO_COOKIE = "iki_who"
 WHO_DEFAULT = "a phone"
@@ -117,30 +121,33 @@ def _int_or_none(raw: str | None) -> int | None:
 def _state_context(
     request: HttpRequest, game: Game, can_edit: bool, message: str = "", level: str = ""
 ) -> dict[str, Any]:
-    """Everything the state partial shows. Hidden setup information is only what scoring.calendar reveals."""
+    """Everything the state partial shows. Hidden setup information is only what the table revealed (issue 13,
+    item 4). Reads a bounded number of rows whatever the log's length: the last changes and one ``exists``."""
     seats = list(game.seats.all())
     by_seat = {s.seat: s for s in seats}
     phase = game.phase_enum
-    events = month_events(game.month, game.options, game.setup, reached=phase)
+    revealed = frozenset(game.revealed)
+    events = month_events(game.month, game.options, game.setup, reached=phase, revealed=revealed)
     order = [by_seat[n] for n in turn_order(game, seats)]
     fire_order = [by_seat[n] for n in firefighting_order(s.marker for s in seats)]
     shared = {s.firefighting for s in seats if sum(1 for t in seats if t.firefighting == s.firefighting) > 1}
     season = season_of(game.month) if game.month < NEW_YEAR else None
     bridge: tuple[str, ...] = ()
     if game.akebono:
-        bridge = (
-            personality_names(season, game.setup) if season else personality_names(season_of(12), game.setup)
-        )
+        current = season or SEASONS[-1]
+        if current is SEASONS[0] or season_reveal(current) in revealed:
+            bridge = personality_names(current, game.setup)
     income = []
     if game.akebono and game.month in FIRE_MONTHS and phase is Phase.C:
         income = [(s, trade_income(s.trade)) for s in seats]
     token = game.edit_token if can_edit else game.view_token
     changes = list(game.changes.all()[:LOG_ON_PAGE])
+    steps = setup_steps(game) if can_edit else {}
     return {
         "game": game,
         "token": token,
         "can_edit": can_edit,
-        "seats": seats,
+        "seats": [(s, _was(game, s)) for s in seats],
         "phase": phase,
         "phases": table_phases(game.month),
         "events": events,
@@ -148,13 +155,17 @@ def _state_context(
             e for e in events if e.phase is phase or (phase is Phase.A and e.phase is Phase.START)
         ],
         "order": order,
+        "order_title": _order_title(game),
         "fire_order": fire_order,
         "shared": shared,
         "season": season,
         "bridge": bridge,
         "income": income,
         "changes": changes,
-        "can_undo": any(c.op not in ("create", "undo") and not c.undone for c in game.changes.all()),
+        "can_undo": game.changes.filter(undone=False).exclude(op__in=("create", "undo")).exists(),
+        "next_was": seen_value(game, "next", None),
+        "steps": [(step, title, step in game.ticks) for step, title in steps.items()],
+        "ticked": len(game.ticks),
         "quick": QUICK_SCORES,
         "track": range(TRACK_MAX + 1),
         "score_max": SCORE_MAX,
@@ -164,12 +175,29 @@ def _state_context(
     }
 
 
+def _was(game: Game, seat: Seat) -> dict[str, str | None]:
+    """The values a seat's set forms are made against (``was``, see companion.models.games.seen_value)."""
+    return {
+        op.replace("-", "_"): seen_value(game, op, seat)
+        for op in ("score-set", "fire-set", "fire-top", "trade-set")
+    }
+
+
+def _order_title(game: Game) -> str:
+    """The heading of the order of play, naming the phase that is on (issue 13, item 7)."""
+    if game.month == NEW_YEAR:
+        return "Order of play on New Year's Day"
+    if game.phase_enum is Phase.A:
+        return "Order for phase A"
+    return f"Firefighting order (phase {game.phase}); next month's phase A follows it"
+
+
 def _state_response(
     request: HttpRequest, game: Game, can_edit: bool, *, status: int = 200, message: str = "", level: str = ""
 ) -> HttpResponse:
     context = _state_context(request, game, can_edit, message, level)
-    template = "games.html#state" if is_htmx(request) else "games.html"
-    if not is_htmx(request):
+    template = "games.html#state" if request.htmx else "games.html"
+    if not request.htmx:
         context.update(_page_context(request, game, can_edit))
     response = render(request, template, context, status=status)
     response["Cache-Control"] = "no-store"
@@ -299,23 +327,40 @@ def _fresh_state(request: HttpRequest, game: Game, can_edit: bool) -> HttpRespon
 @require_POST
 @_game_view(edit=True)
 def game_change(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
+    """One change. ``cid``: the phone's id of this write (applied once; a replay answers the current state);
+    ``v``/``was``: what a set change was made against (409 when it changed meanwhile, docs/sync.md)."""
     op = request.POST.get("op", "")
     seat = _int_or_none(request.POST.get("seat"))
     value = _int_or_none(request.POST.get("value"))
     seen = _int_or_none(request.POST.get("v"))
+    was = request.POST.get("was") or None
+    key = request.POST.get("key", "")[:80]
+    client_id = request.POST.get("cid") or None
     if op in SEAT_OPS and op not in ("fire-add", "trade-add", "fire-top") and value is None:
         return _state_response(
             request, game, True, status=400, message="Enter a whole number.", level="error"
         )
     try:
-        game = apply_change(game.pk, op=op, who=_who(request), seat=seat, value=value, seen=seen)
+        game = apply_change(
+            game.pk,
+            op=op,
+            who=_who(request),
+            seat=seat,
+            value=value,
+            seen=seen,
+            was=was,
+            key=key,
+            client_id=client_id,
+        )
     except Conflict as exc:
         return _state_response(request, exc.game, True, status=409, message=str(exc), level="warning")
+    except Replayed as exc:
+        return _state_response(request, exc.game, True, message=str(exc), level="ok")
     except Refused as exc:
         game.refresh_from_db()
         return _state_response(request, game, True, status=400, message=str(exc), level="error")
-    if is_htmx(request):
-        return _state_response(request, game, True)
+    if request.htmx:
+        return _state_response(request, game, True, message="Saved.", level="ok")
     return redirect("game", game.edit_token)
 
 

@@ -110,13 +110,32 @@ def _targets() -> Iterator[tuple[str, Callable[[], Target]]]:
     def change() -> Target:
         game = _game()
         return Target(
-            f"/games/{game.edit_token}/change", {"op": "score-add", "seat": "1", "value": "3", "v": "1"}
+            f"/games/{game.edit_token}/change",
+            {"op": "score-add", "seat": "1", "value": "3", "v": "1", "cid": "c0"},
         )
 
     def set_score() -> Target:
         game = _game()
         return Target(
-            f"/games/{game.edit_token}/change", {"op": "score-set", "seat": "2", "value": "7", "v": "1"}
+            f"/games/{game.edit_token}/change",
+            {"op": "score-set", "seat": "2", "value": "7", "v": "1", "was": "0", "cid": "c9"},
+        )
+
+    def reveal() -> Target:
+        game = _game()
+        return Target(
+            f"/games/{game.edit_token}/change", {"op": "reveal", "key": "new-character-1", "cid": "c1"}
+        )
+
+    def tick() -> Target:
+        game = _game()
+        return Target(f"/games/{game.edit_token}/change", {"op": "tick", "key": "general-board", "cid": "c2"})
+
+    def set_against() -> Target:
+        game = _game()
+        return Target(
+            f"/games/{game.edit_token}/change",
+            {"op": "next", "v": "0", "was": "1A", "cid": "c3"},
         )
 
     def who() -> Target:
@@ -164,6 +183,9 @@ def _targets() -> Iterator[tuple[str, Callable[[], Target]]]:
         "game-change-add": change,
         "game-change-set": set_score,
         "game-who": who,
+        "game-reveal": reveal,
+        "game-tick": tick,
+        "game-next-was": set_against,
         "game-end": end,
         "score-start-seed": score_start,
         "score-start-pick": score_pick,
