@@ -7,6 +7,7 @@ class Migration(migrations.Migration):
     operations = [
         migrations.AddField(model_name="game", name="revealed", field=models.JSONField(default=list)),
         migrations.AddField(model_name="game", name="ticks", field=models.JSONField(default=list)),
+        migrations.AddField(model_name="seat", name="record", field=models.JSONField(default=dict)),
         migrations.AddField(
             model_name="change",
             name="client_id",

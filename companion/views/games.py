@@ -13,7 +13,7 @@ Routes (docs/api.md "Games", docs/sync.md):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from functools import wraps
 from typing import Any
 from urllib.parse import quote, unquote
@@ -26,6 +26,7 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from companion.forms import NewGameForm, PlayersForm, WhoForm, clean_text, whole_number
+from companion.models import game_records as records
 from companion.models.games import (
     QUICK_SCORES,
     SCORE_MAX,
@@ -60,8 +61,20 @@ from scoring.calendar import (
     table_phases,
     trade_income,
 )
-from scoring.catalogue import BOAT_BY_ID, BUILDING_BY_ID, CHARACTER_BY_ID, STARTING_TILE_BY_ID
-from scoring.components import SEASONS
+from scoring.catalogue import (
+    BOAT_BY_ID,
+    BOATS,
+    BUILDING_BY_ID,
+    CHARACTER_BY_ID,
+    CHARACTERS,
+    PERSONALITY_BY_ID,
+    RETIREMENT_TOKEN_BY_ID,
+    RETIREMENT_TOKENS,
+    STARTING_TILE_BY_ID,
+    TOKEN_BY_ID,
+    TOKENS,
+)
+from scoring.components import SEASONS, Expansion, Season
 
 WHO_COOKIE = "iki_who"
 WHO_DEFAULT = "a phone"
@@ -165,6 +178,7 @@ def _state_context(
         "can_undo": game.changes.filter(undone=False).exclude(op__in=("create", "undo")).exists(),
         "next_was": seen_value(game, "next", None),
         "steps": [(step, title, step in game.ticks) for step, title in steps.items()],
+        **(_record_context(game, seats, season) if can_edit and game.scoresheet_id is None else {}),
         "ticked": len(game.ticks),
         "quick": QUICK_SCORES,
         "track": range(TRACK_MAX + 1),
@@ -172,6 +186,114 @@ def _state_context(
         "message": message,
         "level": level,
         "who": _who(request),
+    }
+
+
+def _choices(ids: Iterable[str], names: Mapping[str, Any], held: set[str]) -> list[tuple[str, str]]:
+    return [(i, names[i].name) for i in ids if i in names and i not in held]
+
+
+def _record_context(game: Game, seats: list[Seat], season: Season | None) -> dict[str, Any]:
+    """What the record section offers (what the rules put in front of the table first) and what each player
+    has, with the validator's flags (issue 13, item 5)."""
+    editions = {Expansion.BASE, Expansion.AKEBONO} if game.akebono else {Expansion.BASE}
+    held = {
+        i for s in seats for f, items in records.entries(s).items() if f != "personalities" for i in items
+    }
+    setup = game.setup if isinstance(game.setup, dict) else {}
+    revealed = frozenset(game.revealed)
+    now: list[str] = [
+        c.id for c in CHARACTERS if season is not None and c.season is season and not c.new_character
+    ]
+    month_new = (setup.get("akebono") or {}).get("new_characters", {}).get(str(game.month))
+    if game.akebono and f"new-character-{game.month}" in revealed and isinstance(month_new, str):
+        now.insert(0, month_new)
+    starting = [str(c.get("card")) for c in setup.get("starting_characters") or [] if isinstance(c, dict)]
+    others = [
+        c.id for c in CHARACTERS if c.expansion in editions and c.id not in now and c.id not in starting
+    ]
+    token_now = [t.id for t in TOKENS if t.season is (season or SEASONS[-1]) and t.expansion in editions]
+    token_rest = [t.id for t in TOKENS if t.expansion in editions and t.id not in token_now]
+    met_pool = [
+        p for pair in ((setup.get("akebono") or {}).get("personalities") or {}).values() for p in pair
+    ]
+    flags = (
+        records.problems(seats, akebono=game.akebono, setup=_scoring_setup(game))
+        if any(s.record for s in seats)
+        else {}
+    )
+    return {
+        "record_groups": [
+            (
+                "characters",
+                "Hired or drafted",
+                [
+                    ("Offered now", _choices(now, CHARACTER_BY_ID, held)),
+                    ("Starting characters (drafted)", _choices(starting, CHARACTER_BY_ID, held)),
+                    ("Other characters", _choices(others, CHARACTER_BY_ID, held)),
+                ],
+            ),
+            (
+                "tokens",
+                "Fish, pipe or tobacco bought",
+                [
+                    ("This season", _choices(token_now, TOKEN_BY_ID, held)),
+                    ("Other seasons", _choices(token_rest, TOKEN_BY_ID, held)),
+                ],
+            ),
+            (
+                "retirement_tokens",
+                "Retired (its token)",
+                [
+                    (
+                        "Tokens",
+                        _choices(
+                            (t.id for t in RETIREMENT_TOKENS if t.expansion in editions),
+                            RETIREMENT_TOKEN_BY_ID,
+                            set(),
+                        ),
+                    )
+                ],
+            ),
+            (
+                "buildings",
+                "Built",
+                [("In this game", _choices(setup.get("buildings") or [], BUILDING_BY_ID, held))],
+            ),
+        ]
+        + (
+            [
+                (
+                    "boats",
+                    "Boat built",
+                    [("Boats", _choices((b.id for b in BOATS if b.buildable), BOAT_BY_ID, held))],
+                ),
+                (
+                    "personalities",
+                    "Met",
+                    [("Drawn for this game", _choices(met_pool, PERSONALITY_BY_ID, set()))],
+                ),
+            ]
+            if game.akebono
+            else []
+        ),
+        "record_labels": records.FIELD_LABELS,
+        "resources": records.RESOURCES,
+        "records": [
+            {
+                "seat": s,
+                "entries": [
+                    (field, records.FIELD_LABELS[field], [(i, records.name_of(field, i)) for i in items])
+                    for field, items in records.entries(s).items()
+                ],
+                "numbers": [(k, (s.record or {}).get(k, 0)) for k in records.RESOURCES],
+                "was": records.resources_seen(s),
+                "flags": flags.get(s.name, []),
+            }
+            for s in seats
+        ],
+        "table_flags": flags.get("", []),
+        "flagged": [s.name for s in seats if flags.get(s.name)],
     }
 
 
@@ -335,6 +457,8 @@ def game_change(request: HttpRequest, game: Game, can_edit: bool) -> HttpRespons
     seen = _int_or_none(request.POST.get("v"))
     was = request.POST.get("was") or None
     key = request.POST.get("key", "")[:80]
+    field = request.POST.get("field", "")[:40]
+    numbers = {k: _int_or_none(request.POST.get(k)) for k in records.RESOURCES}
     client_id = request.POST.get("cid") or None
     if op in SEAT_OPS and op not in ("fire-add", "trade-add", "fire-top") and value is None:
         return _state_response(
@@ -350,6 +474,8 @@ def game_change(request: HttpRequest, game: Game, can_edit: bool) -> HttpRespons
             seen=seen,
             was=was,
             key=key,
+            field=field,
+            numbers=numbers,
             client_id=client_id,
         )
     except Conflict as exc:
@@ -455,7 +581,7 @@ def game_end(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
     colours = [colour for _, colour in form.players]
     prefill: dict[str, dict[str, int]] = {}
     for s, name in zip(seats, names, strict=True):
-        prefill[name] = {"score_track": s.score, "firefighting": s.firefighting}
+        prefill[name] = {"score_track": s.score, "firefighting": s.firefighting, **records.scoring_fields(s)}
         if game.akebono:
             prefill[name]["trade"] = s.trade
     by_seat = {s.seat: name for s, name in zip(seats, names, strict=True)}

@@ -16,7 +16,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.models.games import Game
+from companion.models.games import Game, apply_change
 from companion.models.scoresheets import start_sheet
 from companion.views.setup import new_table
 from scoring.examples import WORKED_EXAMPLE
@@ -138,6 +138,29 @@ def _targets() -> Iterator[tuple[str, Callable[[], Target]]]:
             {"op": "next", "v": "0", "was": "1A", "cid": "c3"},
         )
 
+    def record_add() -> Target:
+        game = _game()
+        return Target(
+            f"/games/{game.edit_token}/change",
+            {"op": "record-add", "seat": "1", "field": "characters", "key": "monk", "cid": "c4"},
+        )
+
+    def record_remove() -> Target:
+        game = _game()
+        apply_change(game.pk, op="record-add", who="t", seat=1, field="tokens", key="fish-spring")
+        return Target(
+            f"/games/{game.edit_token}/change",
+            {"op": "record-remove", "seat": "1", "field": "fish", "key": "fish-spring"},
+        )
+
+    def resources() -> Target:
+        game = _game()
+        numbers = {"mon": "7", "koban": "1", "wood": "0", "rice": "2", "sandals": "3"}
+        return Target(
+            f"/games/{game.edit_token}/change",
+            {"op": "resources", "seat": "2", "v": "1", "was": "0,0,0,0,0", **numbers},
+        )
+
     def who() -> Target:
         return Target(f"/games/{_game().edit_token}/who", {"who": "Anaïs"})
 
@@ -186,6 +209,9 @@ def _targets() -> Iterator[tuple[str, Callable[[], Target]]]:
         "game-reveal": reveal,
         "game-tick": tick,
         "game-next-was": set_against,
+        "game-record-add": record_add,
+        "game-record-remove": record_remove,
+        "game-resources": resources,
         "game-end": end,
         "score-start-seed": score_start,
         "score-start-pick": score_pick,

@@ -214,3 +214,34 @@ def test_the_home_page_lists_this_phones_recent_games(
     assert "Anaïs" not in page.locator("#recent").inner_text()
     page.reload()
     assert "Anaïs" not in page.locator("body").inner_text()
+
+
+def test_recording_a_hire_moves_the_marker_on_every_phone_and_flags_what_the_rules_refuse(
+    live_server: Any, new_context: Any, screenshot: Any
+) -> None:
+    game = _game()
+    one, two, viewer, _ = _table(live_server, new_context, game)
+    one.evaluate("document.querySelector('#record-characters').scrollIntoView({block: 'center'})")
+    y = one.evaluate("window.scrollY")
+    one.select_option("#record-characters >> xpath=../select[@name='seat']", "2")
+    one.select_option("#record-characters", "firefighter")
+    one.click("#record-characters-go")
+    _wait_text(viewer, "#fire-2", "2")  # the printed gain moved David's marker, seen by every phone
+    assert abs(one.evaluate("window.scrollY") - y) <= 1
+    one.locator(".slot:has(#record-characters) [data-answer]", has_text="Record: Hired or drafted").wait_for()
+    # The same card for another player: kept, and flagged by the rules validator (RULINGS R13).
+    two.click("#record-seat-3 summary")
+    two.evaluate("document.querySelector('#record-characters').scrollIntoView({block: 'center'})")
+    two.select_option("#record-characters >> xpath=../select[@name='seat']", "3")
+    two.wait_for_function("document.querySelector('#record-characters option[value=firefighter]') === null")
+    two.evaluate(
+        "() => { const s = document.querySelector('#record-characters'); const o = new Option('x', 'firefighter');"
+        " s.add(o); s.value = 'firefighter'; }"
+    )
+    two.click("#record-characters-go")
+    two.locator("#record-seat-3 [data-code=duplicate-component]").wait_for(timeout=SYNC_MS)
+    screenshot(two, "tracker-record-flag")
+    two.locator("#record-seat-3").scroll_into_view_if_needed()
+    two.screenshot(
+        path=str(screenshot(two, "tracker-record-flag").with_name("tracker-record-flag-screen.png"))
+    )

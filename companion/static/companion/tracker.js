@@ -48,20 +48,23 @@
       var f = fields[i];
       if (f === document.activeElement) return f;
       if (f.tagName === "SELECT") {
-        var o = f.options[f.selectedIndex];
-        if (o && !o.defaultSelected) return f;
+        if (f.selectedIndex !== defaultIndex(f)) return f;
       } else if (f.value !== f.defaultValue) return f;
     }
     return null;
   }
+  function defaultIndex(select) {
+    for (var i = 0; i < select.options.length; i++) if (select.options[i].defaultSelected) return i;
+    return select.options.length ? 0 : -1;
+  }
   function offer(old, fresh, field) {
     // Keep the player's typing; say what the other phone set and offer it.
-    var twin = fresh.querySelector("#" + CSS.escape(field.id));
+    var twin = field.id ? fresh.querySelector("#" + CSS.escape(field.id)) : null;
     var value = twin ? (twin.tagName === "SELECT" ? twin.value : twin.getAttribute("value")) : "";
     var mine = field.tagName === "SELECT" ? Array.prototype.filter.call(field.options, function (o) {
       return o.defaultSelected; }).map(function (o) { return o.value; })[0] : field.defaultValue;
     old._fresh = fresh;
-    if (value === mine) return;  // only the version moved: nothing to tell
+    if (value === mine || !field.hasAttribute("data-offer")) return;  // nothing another phone set here
     var slot = old.closest(".slot") && old.closest(".slot").querySelector("[data-answer]");
     if (!slot) return;
     slot.className = "answer small warning";
@@ -184,26 +187,32 @@
       return r.text().then(function (text) { return { status: r.status, text: text }; });
     }).then(function (r) {
       sending = false;
-      if (r.status >= 500) { show(); setTimeout(flush, RETRY_MS); return; }
-      var message = null;
-      steady(item.part, function () { message = apply(r.text); });
-      var text = message ? message.textContent : "";
-      if (r.status === 409) { showConflict(item, text); return; }
-      var rest = load();
-      if (rest.length && rest[0].cid === item.cid) { rest.shift(); save(rest); }
-      if (!message && r.status >= 400) {
-        var t = document.createElement("template"); t.innerHTML = r.text;
-        var m = t.content.querySelector(".message, p");
-        text = m ? m.textContent : "Refused (" + r.status + ").";
-      }
-      say(item.part, (text || "Saved.") + (r.status < 400 ? " " + item.label : ""), r.status < 400 ? "ok" : "error");
-      show();
-      flush();
-    }).catch(function () {
+      answered(item, r);
+    }, function () {
+      // No answer (offline, or the connection dropped): the tap stays in the outbox and is sent again.
       sending = false;
       load().forEach(function (i) { say(i.part, "Not saved yet: waiting for the connection.", "warning"); });
       show();
     });
+  }
+  function answered(item, r) {
+    if (r.status >= 500) { show(); setTimeout(flush, RETRY_MS); return; }
+    var message = null;
+    if (r.status !== 409) {
+      var rest = load();
+      if (rest.length && rest[0].cid === item.cid) { rest.shift(); save(rest); }
+    }
+    steady(item.part, function () { message = apply(r.text); });
+    var text = message ? message.textContent : "";
+    if (r.status === 409) { showConflict(item, text); return; }
+    if (!message && r.status >= 400) {
+      var t = document.createElement("template"); t.innerHTML = r.text;
+      var m = t.content.querySelector(".message, p");
+      text = m ? m.textContent : "Refused (" + r.status + ").";
+    }
+    say(item.part, (text || "Saved.") + (r.status < 400 ? " " + item.label : ""), r.status < 400 ? "ok" : "error");
+    show();
+    flush();
   }
   function label(form, button) {
     var l = form.getAttribute("data-label") || (button && button.getAttribute("aria-label")) || "a change";
