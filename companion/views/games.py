@@ -46,8 +46,10 @@ from companion.models.games import (
     version_of,
 )
 from companion.models.scoresheets import NAME_MAX, SheetError, start_sheet
+from companion.models.setup_progress import ticked
 from companion.qr import qr_svg
 from companion.tokens import is_token
+from companion.views.setup import is_table, ticks_key
 from scoring.calendar import (
     FIRE_MONTHS,
     NEW_YEAR,
@@ -356,10 +358,17 @@ def _page_context(request: HttpRequest, game: Game, can_edit: bool) -> dict[str,
 # --- creating a game ----------------------------------------------------------------------------------------------
 
 
+def _table_code(request: HttpRequest) -> str:
+    """The setup page's table code (``table=``) a new game takes its setup ticks from; "" when not a valid one."""
+    table = request.POST.get("table") or request.GET.get("table") or ""
+    return table if is_table(table) else ""
+
+
 def _new_form(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpResponse:
     context = {
         "form": form,
         "players": form,
+        "table": _table_code(request),
         "name_max": NAME_MAX,
         "errors": form.messages() if form.is_bound else [],
     }
@@ -387,13 +396,21 @@ def games_new(request: HttpRequest) -> HttpResponse:
     players = [NewPlayer(name, colour) for name, colour in form.players]
     try:
         options = Options(players=len(players), akebono=data["akebono"], grand_master=data["grand_master"])
-        setup = generate(options, seed=data["seed"].strip() or None).to_json()
+        generated = generate(options, seed=data["seed"].strip() or None)
+        setup = generated.to_json()
     except (OptionsError, SeedError) as exc:
         form.add_error("seed" if isinstance(exc, SeedError) else None, ValidationError(str(exc)))
         return _new_form(request, form, status=400)
     who = players[0].name
+    table = _table_code(request)
+    ticks = ticked(ticks_key(table, generated)) if table else frozenset()
     game = create_game(
-        players=players, akebono=data["akebono"], grand_master=data["grand_master"], setup=setup, who=who
+        players=players,
+        akebono=data["akebono"],
+        grand_master=data["grand_master"],
+        setup=setup,
+        who=who,
+        ticks=sorted(ticks),
     )
     if request.htmx:
         response = HttpResponse(status=204)

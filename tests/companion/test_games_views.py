@@ -493,3 +493,27 @@ def test_trade_income_is_shown_after_the_fire(client: Client) -> None:
     _advance_to(client, game, 5, "C")
     page = client.get(f"/games/{game.edit_token}/").content.decode()
     assert "David (trade 6): 1 mon, 1 sandal, 1 rice" in page
+
+
+def test_a_game_made_from_a_setup_page_takes_its_ticks(client: Client) -> None:
+    """Issue 13, item 4: the setup's ticks move into the game, behind its edit token."""
+    import re
+
+    from companion.views.setup import new_table
+
+    table = new_table()
+    query = f"players=3&akebono=1&seed=K7MX2QPA&table={table}"
+    client.post(f"/setup/ticks?{query}", {"step": "general-board", "done": "general-board"})
+    setup_page = client.get(f"/setup/game?{query}").content.decode()
+    track = re.search(r'href="(/games/new/\?[^"]+)"', setup_page)
+    assert track is not None and f"table={table}" in track.group(1).replace("&amp;", "&")
+    form_page = client.get(track.group(1).replace("&amp;", "&")).content.decode()
+    assert f'name="table" value="{table}"' in form_page
+    players = {"name-0": "Anaïs", "colour-0": "red", "name-1": "Ben", "colour-1": "blue", "name-2": "Chie"}
+    players["colour-2"] = "green"
+    response = client.post("/games/new/", {**players, "akebono": "1", "seed": "K7MX2QPA", "table": table})
+    assert response.status_code == 302
+    assert Game.objects.get().ticks == ["general-board"]
+    forged = client.post("/games/new/", {**players, "seed": "K7MX2QPA", "table": "A" * 30})
+    assert forged.status_code == 302
+    assert Game.objects.order_by("-pk").first().ticks == []  # type: ignore[union-attr]
