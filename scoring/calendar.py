@@ -538,16 +538,18 @@ def _event_c(month: int, o: CalendarOptions, setup: Mapping[str, Any] | None) ->
             events.append(_neutral(month, o, setup))
     if o.grand_master:
         tile = blocking_tile(month, setup)
-        steps = "the value of this month's blocking tile" if tile is None else f"{tile}"
         events.append(
             Event(
                 "grand-master",
                 Phase.C,
                 "The Grand Master moves",
-                f"The Grand Master moves {steps} space(s) the opposite way to the Oyakatas. Characters in the "
-                "shops where it stops gain 1 experience (neutral ones do not); on the Nihonbashi bridge, each "
-                "player with a boat moves up 1 on the Trade track.",
+                "The Grand Master moves as many spaces as this month's blocking tile shows, the opposite way to the "
+                "Oyakatas. Characters in the shops where it stops gain 1 experience (neutral ones do not); on the "
+                "Nihonbashi bridge, each player with a boat moves up 1 on the Trade track.",
                 f'{_AKEBONO}, "GRAND MASTER" VARIANT FOR 2 PLAYERS',
+                # The tile's value is the month's blocking tile: shown once the table revealed that (RULINGS R17).
+                secret=() if tile is None else (f"The Grand Master moves {tile} space(s)",),
+                reveal=f"blocking-tile-{month}",
             )
         )
     following = "New Year's Day" if month == 12 else f"month {month + 1}"
@@ -637,7 +639,7 @@ def due_reveals(
     for m in range(1, month + 1):
         for event in month_events(m, options, setup, reached=phase if m == month else None):
             if event.reveal and event.secret and event.due:
-                due[event.reveal] = event
+                due.setdefault(event.reveal, event)  # the first event of a key names the reveal
     return due
 
 

@@ -245,7 +245,9 @@ def test_new_character_revealed_at_the_month_start(month: int, name: str) -> Non
 def test_blocking_tile_of_the_month(month: int, tile: int) -> None:
     """RULINGS R17: one tile revealed per month, in the setup's order; the Grand Master moves by it."""
     assert _event(month, "blocking-tile", Phase.A).secret == (f"Ikizama space {tile} is blocked",)
-    assert f"moves {tile} space" in _event(month, "grand-master", Phase.C).asks
+    assert f"moves {tile} space" in _event(month, "grand-master", Phase.C).secret[0]
+    hidden = month_events(month, GM, SETUP, reached=Phase.C, revealed=frozenset())
+    assert not any(f"moves {tile} space" in repr(e) for e in hidden)  # a tracked game: only once revealed
 
 
 @pytest.mark.parametrize(
