@@ -245,3 +245,14 @@ def test_recording_a_hire_moves_the_marker_on_every_phone_and_flags_what_the_rul
     two.screenshot(
         path=str(screenshot(two, "tracker-record-flag").with_name("tracker-record-flag-screen.png"))
     )
+
+
+def test_a_poll_keeps_the_part_being_read_in_place(live_server: Any, new_context: Any) -> None:
+    """Another phone moves to phase C (the month's events grow above): the log being read does not move."""
+    game = _game()
+    one, two, _, _ = _table(live_server, new_context, game)
+    one.evaluate("document.querySelector('#log-title').scrollIntoView({block: 'center'})")
+    top = _top(one, "#log-title")
+    two.click("#next")
+    _wait_text(one, ".phase-steps li.current", "B · Actions")
+    assert abs(_top(one, "#log-title") - top) <= 1

@@ -240,6 +240,15 @@
   });
 
   // --- polling --------------------------------------------------------------------------------------------------
+  // The first part on the screen: what a poll keeps in place while parts above it change height.
+  function onScreen() {
+    var parts = state.querySelectorAll("[data-part]");
+    for (var i = 0; i < parts.length; i++) {
+      var r = parts[i].getBoundingClientRect();
+      if (r.height > 0 && r.top >= 0) return parts[i].getAttribute("data-part");
+    }
+    return "";
+  }
   function poll() {
     if (document.hidden || sending) return;
     fetch(state.getAttribute("data-poll") + "?v=" + state.getAttribute("data-version"), {
@@ -248,7 +257,7 @@
       if (r.status !== 200) return null;
       return r.text();
     }).then(function (text) {
-      if (text && !sending) apply(text);
+      if (text && !sending) steady(onScreen(), function () { apply(text); });
       if (load().length) flush();
     }).catch(function () { show(); });
   }
