@@ -161,6 +161,7 @@ def _state_context(
     return {
         "game": game,
         "token": token,
+        "change_url": reverse("game-change", args=[token]),
         "can_edit": can_edit,
         "seats": [(s, _was(game, s)) for s in seats],
         "phase": phase,
@@ -183,7 +184,7 @@ def _state_context(
         **(_record_context(game, seats, season) if can_edit and game.scoresheet_id is None else {}),
         "ticked": len(game.ticks),
         "quick": QUICK_SCORES,
-        "track": range(TRACK_MAX + 1),
+        "track": [str(n) for n in range(TRACK_MAX + 1)],  # text: compared with ``was``, never localized
         "score_max": SCORE_MAX,
         "message": message,
         "level": level,
