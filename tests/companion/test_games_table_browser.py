@@ -25,6 +25,15 @@ def _game() -> Game:
     return create_game(players=players, akebono=True, grand_master=False, setup=setup, who="test")
 
 
+def _scored_sheet() -> Any:
+    import copy
+
+    from companion.models.scoresheets import ScoreSheet
+    from scoring.examples import WORKED_EXAMPLE
+
+    return ScoreSheet.objects.create(table=copy.deepcopy(WORKED_EXAMPLE), colours=["red", "blue"])
+
+
 def _table(live_server: Any, new_context: Any, game: Game) -> tuple[Any, Any, Any, Any]:
     """Two editing phones and a view-only one; returns their pages and the first phone's context."""
     context = new_context()
@@ -103,12 +112,12 @@ def test_a_poll_never_replaces_what_is_being_typed(
     assert one.input_value("#set-score-1") == "4"
     one.type("#set-score-1", "2")
     assert one.input_value("#set-score-1") == "42"
-    screenshot(one, "tracker-typing")
+    one.screenshot(path=str(screenshot(one, "tracker-typing").with_name("tracker-typing-screen.png")))
     # Set against a score that changed meanwhile: a conflict to confirm, never applied blindly.
     one.click("#set-score-go-1")
     one.locator("#outbox.conflict").wait_for()
     assert "Set Anaïs's score to 42" in _text(one, "#outbox")
-    screenshot(one, "tracker-conflict")
+    one.screenshot(path=str(screenshot(one, "tracker-conflict").with_name("tracker-conflict-screen.png")))
     one.click("#conflict-apply")
     _wait_text(one, "#score-1", "42")
     _wait_text(viewer, "#score-1", "42")
@@ -201,19 +210,24 @@ def test_the_home_page_lists_this_phones_recent_games(
     page = new_context().new_page()
     page.goto(live_server.url + game.edit_url())
     page.goto(live_server.url + "/setup/game?players=3&akebono=1&seed=K7MX2QPA")
+    sheet = _scored_sheet()
+    page.goto(live_server.url + f"/score/{sheet.token}/result/")
     page.goto(live_server.url + "/")
     recent = page.locator("#recent")
     recent.wait_for()
     assert "Anaïs, David, Dominique" in recent.inner_text()
     assert "K7MX2QPA" in recent.inner_text()
+    names = [p["name"] for p in sheet.table["players"]]
+    assert f"Score sheet: {', '.join(names)}" in recent.inner_text()  # players, then the result
     screenshot(page, "tracker-home-recent")
-    page.click("#recent a:has-text('Anaïs')")
+    page.click("#recent a:has-text('Game: Anaïs')")
     page.wait_for_url("**" + game.edit_url())
     page.goto(live_server.url + "/")
-    page.locator("#recent li:has-text('Anaïs') button").click()
-    assert "Anaïs" not in page.locator("#recent").inner_text()
+    page.locator("#recent li:has-text('Game: Anaïs') button").click()
+    assert "Game: Anaïs" not in page.locator("#recent").inner_text()
     page.reload()
-    assert "Anaïs" not in page.locator("body").inner_text()
+    assert "Game: Anaïs" not in page.locator("body").inner_text()
+    assert "Score sheet: Anaïs" in page.locator("#recent").inner_text()
 
 
 def test_recording_a_hire_moves_the_marker_on_every_phone_and_flags_what_the_rules_refuse(
