@@ -56,6 +56,15 @@ def _wait_text(page: Any, selector: str, text: str, timeout: int = SYNC_MS) -> N
     )
 
 
+def _screens(page: Any, screenshot: Any, name: str) -> None:
+    """What the phone shows (the viewport, first: a full-page capture moves the scroll), then the whole page."""
+    from tests.conftest import SCREENSHOTS
+
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}-screen.png"))
+    screenshot(page, name)
+
+
 def _top(page: Any, selector: str) -> float:
     return float(page.evaluate("(s) => document.querySelector(s).getBoundingClientRect().top", selector))
 
@@ -94,7 +103,7 @@ def test_taps_update_in_place_and_answer_beside_the_control(
     # The other phones see the change without a reload.
     _wait_text(two, "#fire-3", "6")
     _wait_text(viewer, "#fire-3", "6")
-    screenshot(one, "tracker-answer")
+    _screens(one, screenshot, "tracker-answer")
 
 
 def test_a_poll_never_replaces_what_is_being_typed(
@@ -112,12 +121,12 @@ def test_a_poll_never_replaces_what_is_being_typed(
     assert one.input_value("#set-score-1") == "4"
     one.type("#set-score-1", "2")
     assert one.input_value("#set-score-1") == "42"
-    one.screenshot(path=str(screenshot(one, "tracker-typing").with_name("tracker-typing-screen.png")))
+    _screens(one, screenshot, "tracker-typing")
     # Set against a score that changed meanwhile: a conflict to confirm, never applied blindly.
     one.click("#set-score-go-1")
     one.locator("#outbox.conflict").wait_for()
     assert "Set Anaïs's score to 42" in _text(one, "#outbox")
-    one.screenshot(path=str(screenshot(one, "tracker-conflict").with_name("tracker-conflict-screen.png")))
+    _screens(one, screenshot, "tracker-conflict")
     one.click("#conflict-apply")
     _wait_text(one, "#score-1", "42")
     _wait_text(viewer, "#score-1", "42")
@@ -136,7 +145,7 @@ def test_offline_taps_wait_in_the_outbox_and_land_once(
     one.click("#trade-add-3")
     one.click("#next")
     one.locator("#outbox", has_text="Not saved yet: 5 waiting").wait_for()
-    screenshot(one, "tracker-offline")
+    _screens(one, screenshot, "tracker-offline")
     # Meanwhile another phone moves the game on: the offline phase tap is now stale.
     two.click("#next")
     _wait_text(viewer, ".phase-steps li.current", "B · Actions")
@@ -254,11 +263,8 @@ def test_recording_a_hire_moves_the_marker_on_every_phone_and_flags_what_the_rul
     )
     two.click("#record-characters-go")
     two.locator("#record-seat-3 [data-code=duplicate-component]").wait_for(timeout=SYNC_MS)
-    screenshot(two, "tracker-record-flag")
     two.locator("#record-seat-3").scroll_into_view_if_needed()
-    two.screenshot(
-        path=str(screenshot(two, "tracker-record-flag").with_name("tracker-record-flag-screen.png"))
-    )
+    _screens(two, screenshot, "tracker-record-flag")
 
 
 def test_a_poll_keeps_the_part_being_read_in_place(live_server: Any, new_context: Any) -> None:
