@@ -7,7 +7,8 @@ Under gunicorn on loopback (as :mod:`companion.benchmarks.polling`), through HTT
 - the bytes of the tracker's first load, gzip: the page (as the server sends it) plus its CSS and scripts
   (compressed here as a gzip-serving static server would), against the 30 KiB budget of issue 12.
 
-Each time is the median of 5 runs of ``SAMPLES`` requests. Figures only; nothing is asserted.
+Two games on one server, one with 30 log entries and one with 3,000; each time is the median of 5 batches of
+``SAMPLES`` requests, the two games' batches interleaved so both see the same machine load. Figures only.
 """
 
 from __future__ import annotations
@@ -27,20 +28,14 @@ SMALL, LARGE = 30, 3000
 BUDGET_KIB = 30
 
 
-def _median_ms(fn: Callable[[], object]) -> float:
-    runs = []
-    for _ in range(RUNS):
-        start = time.perf_counter()
-        for _ in range(SAMPLES):
-            fn()
-        runs.append((time.perf_counter() - start) / SAMPLES * 1000)
-    return statistics.median(runs)
+def _batch_ms(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    for _ in range(SAMPLES):
+        fn()
+    return (time.perf_counter() - start) / SAMPLES * 1000
 
 
-def _costs(client: Browserless, token: str) -> dict[str, float]:
-    for _ in range(SAMPLES):  # warm up: templates compiled, connections open
-        client.request("GET", f"/games/{token}/")
-
+def _requests(client: Browserless, token: str) -> dict[str, Callable[[], None]]:
     def page() -> None:
         assert client.request("GET", f"/games/{token}/")[0] == 200
 
@@ -51,7 +46,19 @@ def _costs(client: Browserless, token: str) -> dict[str, float]:
         form = {"op": "score-add", "seat": "1", "value": "1"}
         assert client.request("POST", f"/games/{token}/change", form, {"HX-Request": "true"})[0] == 200
 
-    return {"page": _median_ms(page), "state partial": _median_ms(state), "write (+1)": _median_ms(write)}
+    return {"page": page, "state partial": state, "write (+1)": write}
+
+
+def _costs(client: Browserless, small: str, large: str) -> dict[str, tuple[float, float]]:
+    """Median of RUNS batches for each request, the two games' batches interleaved so both see the same load."""
+    ours, theirs = _requests(client, small), _requests(client, large)
+    for fn in (*ours.values(), *theirs.values()):
+        fn()  # warm up: templates compiled, connections open
+    costs = {}
+    for what in ours:
+        runs = [(_batch_ms(ours[what]), _batch_ms(theirs[what])) for _ in range(RUNS)]
+        costs[what] = (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs))
+    return costs
 
 
 def _grow(client: Browserless, token: str, entries: int) -> None:
@@ -77,15 +84,14 @@ def _first_load(client: Browserless, token: str) -> dict[str, int]:
 def run(report: Report) -> None:
     with served() as (host, port):
         client = Browserless(host, port)
-        token = client.new_game(("Anaïs", "David", "Dominique"))
-        _grow(client, token, SMALL)
-        small = _costs(client, token)
-        _grow(client, token, LARGE)
-        large = _costs(client, token)
-        for what in small:
-            report(f"{what} at {SMALL} log entries", small[what], "ms")
-            report(f"{what} at {LARGE} log entries", large[what], "ms", f"x{large[what] / small[what]:.2f}")
-        sizes = _first_load(client, token)
+        small = client.new_game(("Anaïs", "David", "Dominique"))
+        large = client.new_game(("Anaïs", "David", "Dominique"))
+        _grow(client, small, SMALL)
+        _grow(client, large, LARGE)
+        for what, (few, many) in _costs(client, small, large).items():
+            report(f"{what} at {SMALL} log entries", few, "ms")
+            report(f"{what} at {LARGE} log entries", many, "ms", f"x{many / few:.2f}")
+        sizes = _first_load(client, small)
         for name, size in sizes.items():
             report(f"first load: {name} (gzip)", size / 1024, "KiB")
         report(
