@@ -191,7 +191,7 @@
     }, function () {
       // No answer (offline, or the connection dropped): the tap stays in the outbox and is sent again.
       sending = false;
-      load().forEach(function (i) { say(i.part, "Not saved yet: waiting for the connection.", "warning"); });
+      load().forEach(function (i) { say(i.part, "Not saved yet: offline.", "warning"); });
       show();
     });
   }
