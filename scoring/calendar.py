@@ -40,6 +40,10 @@ NEUTRAL_BEFORE_SEASON_END: Final = True
 NEUTRAL_BEFORE_NEW_CHARACTER_DISCARD: Final = True
 """The neutral card before the month's New Character is discarded (two players, Akebono), so the Grand Master's
 option to place it can apply: INFERRED["neutral-before-new-character-discard"], RULINGS R17."""
+FIRE_DRAW: Final = "The player with the most firefighting power shuffles the 4 fire tiles and draws one."
+"""What the table does when the companion has not drawn the fire tile (a setup without its fires)."""
+FIRE_DRAWN: Final = "The companion drew this fire's tile at setup (RULINGS R16): reveal it here instead of shuffling and drawing."
+"""The fire step when the setup drew the tile: the table does not draw again (issue 13, item 7)."""
 PHASE_B_ORDER: Final = ("1-4", "1", "2", "3", "4")
 """The Ikizama spaces in the order phase B plays them: INFERRED["phase-b-order"]."""
 #: Buildings with an effect at the end of each season, resolved after food (iki-rulebook.txt Appendix 2: Imperial
@@ -134,6 +138,11 @@ class Event:
     details: tuple[str, ...] = ()
     secret: tuple[str, ...] = ()
     hidden: bool = False
+    reveal: str = ""
+    """The key of the reveal that shows ``secret`` to the table (``fire-5``, ``new-character-3``,
+    ``season-summer``, ``blocking-tile-4``); empty for an event with nothing hidden."""
+    due: bool = True
+    """Whether the table has reached the event's phase, so its reveal may be offered (RULINGS R16-R18)."""
 
 
 def season_of(month: int) -> Season:
@@ -243,6 +252,7 @@ def _start_events(month: int, o: CalendarOptions, setup: Mapping[str, Any] | Non
                 "Ikizama track: no Ikizama meeple may go there this month.",
                 f'{_BASE}, "RULES FOR 2 PLAYERS: Blocking tiles"; RULINGS R17',
                 secret=() if tile is None else (f"Ikizama space {tile} is blocked",),
+                reveal=f"blocking-tile-{month}",
             )
         )
     if o.akebono:
@@ -266,6 +276,7 @@ def _start_events(month: int, o: CalendarOptions, setup: Mapping[str, Any] | Non
                 "take it instead of a base Character.",
                 f'{_AKEBONO}, "New Characters"',
                 secret=() if name is None else (name,),
+                reveal=f"new-character-{month}",
             )
         )
     else:
@@ -335,7 +346,9 @@ def _season_end(month: int, o: CalendarOptions, setup: Mapping[str, Any] | None)
         f"{nxt.label} deck."
     )
     secret: tuple[str, ...] = ()
+    reveal = ""
     if o.akebono:
+        reveal = season_reveal(nxt)
         asks += (
             f" The {season.label} river tokens, New Character and Personalities leave the game too. Put the "
             f"{nxt.label} river tokens in the river and reveal the two {nxt.label} Personalities on the bridge."
@@ -346,7 +359,9 @@ def _season_end(month: int, o: CalendarOptions, setup: Mapping[str, Any] | None)
     source = f'{_BASE}, "Months 3, 6, 9 and 12: Payday"' + (
         f'; {_AKEBONO}, "END OF A SEASON"' if o.akebono else ""
     )
-    return [Event("season-end", Phase.C, f"End of {season.label}", asks, source, secret=secret)]
+    return [
+        Event("season-end", Phase.C, f"End of {season.label}", asks, source, secret=secret, reveal=reveal)
+    ]
 
 
 def buildings_in_play(setup: Mapping[str, Any] | None) -> tuple[str, ...] | None:
@@ -472,7 +487,7 @@ def _event_c(month: int, o: CalendarOptions, setup: Mapping[str, Any] | None) ->
                     "fire",
                     Phase.C,
                     f"Fire! Strength {strength}",
-                    "The player with the most firefighting power shuffles the 4 fire tiles and draws one. The "
+                    (FIRE_DRAWN if nagaya is not None else FIRE_DRAW) + " The "
                     "fire starts at the edge of that Nagaya: a character whose owner's firefighting power is at "
                     "least the strength stops it; otherwise the character is killed and the fire moves on, "
                     "1 weaker per stall, dying out at the crossroads."
@@ -480,6 +495,7 @@ def _event_c(month: int, o: CalendarOptions, setup: Mapping[str, Any] | None) ->
                     f'{_BASE}, "Months 5, 8 and 11: Fire"; RULINGS R16',
                     details=(f"Strength {strength}",),
                     secret=() if nagaya is None else (f"Nagaya {nagaya} burns",),
+                    reveal=f"fire-{month}",
                 )
             )
             if o.akebono:
@@ -522,16 +538,18 @@ def _event_c(month: int, o: CalendarOptions, setup: Mapping[str, Any] | None) ->
             events.append(_neutral(month, o, setup))
     if o.grand_master:
         tile = blocking_tile(month, setup)
-        steps = "the value of this month's blocking tile" if tile is None else f"{tile}"
         events.append(
             Event(
                 "grand-master",
                 Phase.C,
                 "The Grand Master moves",
-                f"The Grand Master moves {steps} space(s) the opposite way to the Oyakatas. Characters in the "
-                "shops where it stops gain 1 experience (neutral ones do not); on the Nihonbashi bridge, each "
-                "player with a boat moves up 1 on the Trade track.",
+                "The Grand Master moves as many spaces as this month's blocking tile shows, the opposite way to the "
+                "Oyakatas. Characters in the shops where it stops gain 1 experience (neutral ones do not); on the "
+                "Nihonbashi bridge, each player with a boat moves up 1 on the Trade track.",
                 f'{_AKEBONO}, "GRAND MASTER" VARIANT FOR 2 PLAYERS',
+                # The tile's value is the month's blocking tile: shown once the table revealed that (RULINGS R17).
+                secret=() if tile is None else (f"The Grand Master moves {tile} space(s)",),
+                reveal=f"blocking-tile-{month}",
             )
         )
     following = "New Year's Day" if month == 12 else f"month {month + 1}"
@@ -568,17 +586,25 @@ def _new_year(o: CalendarOptions) -> list[Event]:
     ]
 
 
+def season_reveal(season: Season) -> str:
+    """The reveal key of ``season``'s Personalities and river tokens (Akebono, shown at the previous season's end)."""
+    return f"season-{season.value}"
+
+
 def month_events(
     month: int,
     options: CalendarOptions,
     setup: Mapping[str, Any] | None,
     *,
     reached: Phase | None = None,
+    revealed: frozenset[str] | None = None,
 ) -> tuple[Event, ...]:
     """The events of ``month`` in the order the table resolves them.
 
-    ``reached`` is the phase the table is in during this month: the secret of an event in a later phase is
-    withheld (``hidden=True``). ``reached=None`` means the whole month is over (everything is revealed).
+    ``reached`` is the phase the table is in during this month: an event in a later phase is not ``due`` and its
+    secret is withheld (``hidden=True``). ``reached=None`` means the whole month is over. ``revealed``: the reveal
+    keys the table has revealed (a tracked game, issue 13): then a secret is shown only once its reveal is in it,
+    due or not, so one phone's reveal shows on every phone and an undo hides it again.
     """
     check_month(month)
     if month == NEW_YEAR:
@@ -589,15 +615,32 @@ def month_events(
             *_phase_a_b(month, options),
             *_event_c(month, options, setup),
         ]
-    if reached is None:
-        return tuple(events)
-    return tuple(_gate(e, reached) for e in events)
+    return tuple(_gate(e, reached, revealed) for e in events)
 
 
-def _gate(event: Event, reached: Phase) -> Event:
-    if _PHASE_RANK[event.phase] <= _PHASE_RANK[reached] or not event.secret:
-        return event
-    return replace(event, secret=(), hidden=True)
+def _gate(event: Event, reached: Phase | None, revealed: frozenset[str] | None) -> Event:
+    due = reached is None or _PHASE_RANK[event.phase] <= _PHASE_RANK[reached]
+    if not event.secret:
+        return event if due else replace(event, due=False)
+    shown = due if revealed is None else event.reveal in revealed
+    if shown:
+        return event if due else replace(event, due=False)
+    return replace(event, secret=(), hidden=True, due=due)
+
+
+def due_reveals(
+    month: int, phase: Phase, options: CalendarOptions, setup: Mapping[str, Any] | None
+) -> dict[str, Event]:
+    """Every reveal the table may make at (``month``, ``phase``), by key, with its (ungated) event: those of earlier
+    months and those of this month whose phase is reached (RULINGS R16-R18: a fire's Nagaya when it breaks out, a
+    season's Personalities and river tokens at the previous season's end, the New Character and the blocking tile
+    at their month's start). Events whose setup gives nothing to reveal are left out."""
+    due: dict[str, Event] = {}
+    for m in range(1, month + 1):
+        for event in month_events(m, options, setup, reached=phase if m == month else None):
+            if event.reveal and event.secret and event.due:
+                due.setdefault(event.reveal, event)  # the first event of a key names the reveal
+    return due
 
 
 # --- tracks --------------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ next phase, undo) carry the version the phone saw; a stale version raises :class
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -25,12 +26,15 @@ from django.db import connection, models, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from companion.models import game_records as records
 from companion.tokens import new_token
 from scoring.calendar import (
+    NEW_YEAR,
     TRACK_MAX,
     CalendarOptions,
     Marker,
     Phase,
+    due_reveals,
     firefighting_order,
     initial_markers,
     move_marker,
@@ -41,6 +45,9 @@ from scoring.calendar import (
 NAME_COLUMN = 40
 """The width of a stored name: games made before one limit served every start page hold names up to 40."""
 SCORE_MAX = 999
+CLIENT_ID_MAX = 40
+CLIENT_ID_RE = re.compile(rf"[A-Za-z0-9_-]{{1,{CLIENT_ID_MAX}}}")
+"""A write's client-made id (tracker.js makes 24 hex digits): ASCII only, so every database stores it."""
 QUICK_SCORES = (1, 2, 3, 5, -1)
 """Colours a player may pick (the same as the scoring walk-through offers), used for a swatch only."""
 
@@ -58,6 +65,10 @@ class Game(models.Model):
     month = models.PositiveSmallIntegerField(default=1)
     phase = models.CharField(max_length=10, default=Phase.A.value)
     finished = models.BooleanField(default=False)
+    #: The reveal keys the table has revealed (scoring.calendar ``Event.reveal``), seen by every phone (issue 13).
+    revealed = models.JSONField(default=list)
+    #: The setup checklist's ticked step ids (setupgen.checklist), shared by every phone behind the edit token.
+    ticks = models.JSONField(default=list)
     #: The score sheet made from this game ("Score the game"); the game page links its edit or view-only page.
     scoresheet = models.OneToOneField(
         "companion.ScoreSheet", null=True, blank=True, on_delete=models.SET_NULL, related_name="game"
@@ -111,6 +122,8 @@ class Seat(models.Model):
     firefighting = models.PositiveSmallIntegerField(default=0)
     stack = models.IntegerField(default=0)
     trade = models.PositiveSmallIntegerField(default=0)
+    #: What the table recorded of this player for the end-game scoring (companion.models.game_records).
+    record = models.JSONField(default=dict)
 
     class Meta:
         ordering = ("seat",)
@@ -140,11 +153,18 @@ class Change(models.Model):
     summary = models.CharField(max_length=200)
     undo = models.JSONField(default=dict)
     undone = models.BooleanField(default=False)
+    #: The id the phone made for this write (issue 13, item 3): a replay of it is answered, never applied again.
+    client_id = models.CharField(max_length=CLIENT_ID_MAX, blank=True, default="")
 
     class Meta:
         ordering = ("-version",)
         constraints: ClassVar = [
             models.UniqueConstraint(fields=("game", "version"), name="change_unique_version"),
+            models.UniqueConstraint(
+                fields=("game", "client_id"),
+                condition=~models.Q(client_id=""),
+                name="change_unique_client_id",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -162,14 +182,45 @@ class Conflict(Exception):
     """The phone's version is stale: someone changed the game first. Nothing was changed."""
 
     def __init__(self, game: Game) -> None:
-        super().__init__("Someone else changed the game first; here is the fresh state. Nothing was changed.")
+        super().__init__("Someone else changed this first; here is the fresh state. Nothing was changed.")
         self.game = game
 
 
-ADDITIVE_OPS = frozenset({"score-add", "fire-add", "trade-add"})
-SET_OPS = frozenset({"score-set", "fire-set", "fire-top", "trade-set", "next", "undo"})
-OPS = ADDITIVE_OPS | SET_OPS
+class Replayed(Exception):
+    """The phone sent a write whose client id was already applied (a retry after a lost answer): nothing was
+    applied again; ``game`` is the current state (issue 13, item 3)."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__("Already saved.")
+        self.game = game
+
+
+ADDITIVE_OPS = frozenset({"score-add", "fire-add", "trade-add", "record-add"})
+"""Changes applied to the values read under the lock: a replayed one lands as it is."""
+SET_OPS = frozenset({"score-set", "fire-set", "fire-top", "trade-set", "next", "undo", "resources"})
+TABLE_OPS = frozenset({"reveal", "tick", "untick", "record-remove", "lost"})
+"""Changes that are the same whoever makes them first (a reveal, a tick, removing one named entry); no version is
+needed: made twice, the second is refused with a sentence."""
+OPS = ADDITIVE_OPS | SET_OPS | TABLE_OPS
 SEAT_OPS = frozenset({"score-add", "score-set", "fire-add", "fire-set", "fire-top", "trade-add", "trade-set"})
+RECORD_OPS = frozenset({"record-add", "record-remove", "lost", "resources"})
+
+
+def seen_value(game: Game, op: str, seat: Seat | None) -> str | None:
+    """What a set change is made against (the phone sends it back as ``was``): the value it replaces. A stale
+    version with the same ``was`` is no conflict (another player's +1 meanwhile does not stop a Set); a different
+    ``was`` is one. Undo has none: it undoes the change the phone saw, so only the version counts."""
+    if op == "next":
+        return f"{game.month}{game.phase}"
+    if seat is None:
+        return None
+    return {
+        "score-set": str(seat.score),
+        "fire-set": str(seat.firefighting),
+        "fire-top": f"{seat.firefighting}.{seat.stack}",
+        "trade-set": str(seat.trade),
+        "resources": records.resources_seen(seat),
+    }.get(op)
 
 
 @dataclass(frozen=True)
@@ -179,9 +230,16 @@ class NewPlayer:
 
 
 def create_game(
-    *, players: Sequence[NewPlayer], akebono: bool, grand_master: bool, setup: Mapping[str, Any], who: str
+    *,
+    players: Sequence[NewPlayer],
+    akebono: bool,
+    grand_master: bool,
+    setup: Mapping[str, Any],
+    who: str,
+    ticks: Sequence[str] = (),
 ) -> Game:
-    """A new game at month 1, phase A: markers stacked as the base "PLAYER SETUP" says (first player on top)."""
+    """A new game at month 1, phase A: markers stacked as the base "PLAYER SETUP" says (first player on top).
+    ``ticks``: the setup checklist's steps already ticked on the setup page of this table."""
     n = len(players)
     options = CalendarOptions(players=n, akebono=akebono, grand_master=grand_master)
     with transaction.atomic():
@@ -191,6 +249,7 @@ def create_game(
             grand_master=grand_master,
             setup=dict(setup),
             generator_version=str(setup.get("generator_version", "")),
+            ticks=sorted(set(ticks)),
         )
         stacks = {m.seat: m.stack for m in initial_markers(n, game.first_player)}
         Seat.objects.bulk_create(
@@ -222,31 +281,140 @@ def apply_change(
     seat: int | None = None,
     value: int | None = None,
     seen: int | None = None,
+    was: str | None = None,
+    key: str | None = None,
+    field: str = "",
+    numbers: Mapping[str, int | None] | None = None,
+    client_id: str | None = None,
 ) -> Game:
-    """Apply one change in one transaction; returns the fresh game. Raises Refused or Conflict (nothing saved)."""
+    """Apply one change in one transaction; returns the fresh game. Raises Refused, Conflict or Replayed
+    (nothing saved). ``client_id``: the phone's id of this write, applied once (a replay raises Replayed)."""
     if op not in OPS:
         raise Refused("Unknown change.")
+    if client_id is not None and not CLIENT_ID_RE.fullmatch(client_id):
+        raise Refused("The change's id is not one this app makes.")
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
-        if op in SET_OPS and seen != game.version:
-            raise Conflict(game)
+        if client_id and game.changes.filter(client_id=client_id).exists():
+            raise Replayed(game)
         seats = list(game.seats.all())
+        if op in SET_OPS and seen != game.version:
+            target = next((s for s in seats if s.seat == seat), None)
+            if was is None or was != seen_value(game, op, target) or op == "undo":
+                raise Conflict(game)
         if op == "undo":
             summary, undo = _undo(game, seats)
         elif op == "next":
             summary, undo = _next(game)
+        elif op == "reveal":
+            summary, undo = _reveal(game, key or "", who)
+        elif op in ("tick", "untick"):
+            summary, undo = _tick(game, key or "", op == "tick")
+        elif op in RECORD_OPS:
+            summary, undo = _record(game, op, _seat(seats, seat), seats, field, key or "", numbers or {})
         else:
             if game.finished:
                 raise Refused("The game is over: the tracks are closed.")
             summary, undo = _track(op, _seat(seats, seat), seats, value)
         game.version += 1
-        game.save(update_fields=["version", "month", "phase", "finished"])
-        Change.objects.create(game=game, version=game.version, who=who, op=op, summary=summary, undo=undo)
+        game.save(update_fields=["version", "month", "phase", "finished", "revealed", "ticks"])
+        Change.objects.create(
+            game=game,
+            version=game.version,
+            who=who,
+            op=op,
+            summary=summary,
+            undo=undo,
+            client_id=client_id or "",
+        )
     return game
 
 
+def _before(s: Seat) -> dict[str, Any]:
+    """A seat's state before a change, for its undo."""
+    return {
+        "score": s.score,
+        "firefighting": s.firefighting,
+        "stack": s.stack,
+        "trade": s.trade,
+        "record": s.record,
+    }
+
+
+SEAT_FIELDS = ["score", "firefighting", "stack", "trade", "record"]
+
+
+def _record(
+    game: Game,
+    op: str,
+    s: Seat,
+    seats: Sequence[Seat],
+    field: str,
+    item: str,
+    numbers: Mapping[str, int | None],
+) -> tuple[str, dict[str, Any]]:
+    """Record what happened to a player (issue 13, item 5); the validator judges it on the next render."""
+    before = _before(s)
+    try:
+        if op == "record-add":
+            summary = records.add(s, seats, kind=field, item=item, akebono=game.akebono)
+        elif op == "record-remove":
+            summary = records.remove(s, field=field, item=item)
+        elif op == "lost":
+            summary = records.lose(s, item=item)
+        else:
+            summary = records.resources(s, numbers)
+    except records.RecordRefused as exc:
+        raise Refused(str(exc)) from None
+    s.save(update_fields=SEAT_FIELDS)  # a gain moved only this seat's marker (on top of its new space)
+    return summary, {"seat": s.seat, "before": before}
+
+
+def _reveal(game: Game, key: str, who: str) -> tuple[str, dict[str, Any]]:
+    """Reveal one hidden draw for the table, when the rules say it is due (RULINGS R16-R18), never before."""
+    if key in game.revealed:
+        raise Refused("Already revealed: every phone shows it.")
+    due = due_reveals(game.month, game.phase_enum, game.options, game.setup)
+    if key not in due:
+        raise Refused("That is not revealed yet: the rules reveal it later (RULINGS R16-R18).")
+    game.revealed = [*game.revealed, key]
+    where = "New Year's Day" if game.month == NEW_YEAR else f"month {game.month}"
+    event = due[key]
+    # The log names what was revealed, not the secret: an undo hides it again everywhere.
+    return f"Revealed for the table: {event.title} (by {who} in {where})", {"revealed": key}
+
+
+def _tick(game: Game, step: str, done: bool) -> tuple[str, dict[str, Any]]:
+    steps = setup_steps(game)
+    if step not in steps:
+        raise Refused("This game's setup has no such step.")
+    ticked = set(game.ticks)
+    if (step in ticked) == done:
+        raise Refused("Already ticked." if done else "Already not ticked.")
+    game.ticks = sorted(ticked | {step} if done else ticked - {step})
+    verb = "ticked" if done else "unticked"
+    return f"Setup: {steps[step]} {verb}", {"tick": step, "done": not done}
+
+
+def setup_steps(game: Game) -> dict[str, str]:
+    """The setup checklist's step ids and titles (setupgen.checklist), regenerated from the game's seed and
+    options (RULINGS R19); none when the stored setup was made by another generator version."""
+    from setupgen import Options, OptionsError, SeedError, checklist, generate
+
+    try:
+        setup = generate(
+            Options(players=game.players, akebono=game.akebono, grand_master=game.grand_master),
+            seed=game.seed or None,
+        )
+    except (OptionsError, SeedError):
+        return {}
+    if not game.seed or str(setup.generator_version) != game.generator_version:
+        return {}
+    return {step.id: step.title for step in checklist(setup)}
+
+
 def _track(op: str, s: Seat, seats: Sequence[Seat], value: int | None) -> tuple[str, dict[str, Any]]:
-    before = {"score": s.score, "firefighting": s.firefighting, "stack": s.stack, "trade": s.trade}
+    before = _before(s)
     if op == "score-add":
         delta = value if value in QUICK_SCORES else None
         if delta is None:
@@ -278,7 +446,7 @@ def _track(op: str, s: Seat, seats: Sequence[Seat], value: int | None) -> tuple[
     else:
         s.trade = _int(value, "The trade position", 0, TRACK_MAX)
         summary = f"{s.name}'s trade marker moved to {s.trade}"
-    s.save(update_fields=["score", "firefighting", "stack", "trade"])
+    s.save(update_fields=SEAT_FIELDS)
     return summary, {"seat": s.seat, "before": before}
 
 
@@ -310,7 +478,12 @@ def _undo(game: Game, seats: Sequence[Seat]) -> tuple[str, dict[str, Any]]:
         s = _seat(seats, data["seat"])
         for field, old in data["before"].items():
             setattr(s, field, old)
-        s.save(update_fields=["score", "firefighting", "stack", "trade"])
+        s.save(update_fields=[f for f in SEAT_FIELDS if f in data["before"]])
+    if "revealed" in data:
+        game.revealed = [k for k in game.revealed if k != data["revealed"]]
+    if "tick" in data:
+        ticked = set(game.ticks)
+        game.ticks = sorted(ticked | {data["tick"]} if data["done"] else ticked - {data["tick"]})
     last.undone = True
     last.save(update_fields=["undone"])
     return f"Undid: {last.summary}", {}

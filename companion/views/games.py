@@ -13,7 +13,7 @@ Routes (docs/api.md "Games", docs/sync.md):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from functools import wraps
 from typing import Any
 from urllib.parse import quote, unquote
@@ -26,6 +26,7 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from companion.forms import NewGameForm, PlayersForm, WhoForm, clean_text, whole_number
+from companion.models import game_records as records
 from companion.models.games import (
     QUICK_SCORES,
     SCORE_MAX,
@@ -34,17 +35,21 @@ from companion.models.games import (
     Game,
     NewPlayer,
     Refused,
+    Replayed,
     Seat,
     apply_change,
     create_game,
     game_by_token,
+    seen_value,
+    setup_steps,
     turn_order,
     version_of,
 )
 from companion.models.scoresheets import NAME_MAX, SheetError, start_sheet
+from companion.models.setup_progress import ticked
 from companion.qr import qr_svg
 from companion.tokens import is_token
-from companion.views import is_htmx
+from companion.views.setup import is_table, ticks_key
 from scoring.calendar import (
     FIRE_MONTHS,
     NEW_YEAR,
@@ -54,10 +59,24 @@ from scoring.calendar import (
     month_events,
     personality_names,
     season_of,
+    season_reveal,
     table_phases,
     trade_income,
 )
-from scoring.catalogue import BOAT_BY_ID, BUILDING_BY_ID, CHARACTER_BY_ID, STARTING_TILE_BY_ID
+from scoring.catalogue import (
+    BOAT_BY_ID,
+    BOATS,
+    BUILDING_BY_ID,
+    CHARACTER_BY_ID,
+    CHARACTERS,
+    PERSONALITY_BY_ID,
+    RETIREMENT_TOKEN_BY_ID,
+    RETIREMENT_TOKENS,
+    STARTING_TILE_BY_ID,
+    TOKEN_BY_ID,
+    TOKENS,
+)
+from scoring.components import SEASONS, Expansion, Season
 
 WHO_COOKIE = "iki_who"
 WHO_DEFAULT = "a phone"
@@ -117,30 +136,34 @@ def _int_or_none(raw: str | None) -> int | None:
 def _state_context(
     request: HttpRequest, game: Game, can_edit: bool, message: str = "", level: str = ""
 ) -> dict[str, Any]:
-    """Everything the state partial shows. Hidden setup information is only what scoring.calendar reveals."""
+    """Everything the state partial shows. Hidden setup information is only what the table revealed (issue 13,
+    item 4). Reads a bounded number of rows whatever the log's length: the last changes and one ``exists``."""
     seats = list(game.seats.all())
     by_seat = {s.seat: s for s in seats}
     phase = game.phase_enum
-    events = month_events(game.month, game.options, game.setup, reached=phase)
+    revealed = frozenset(game.revealed)
+    events = month_events(game.month, game.options, game.setup, reached=phase, revealed=revealed)
     order = [by_seat[n] for n in turn_order(game, seats)]
     fire_order = [by_seat[n] for n in firefighting_order(s.marker for s in seats)]
     shared = {s.firefighting for s in seats if sum(1 for t in seats if t.firefighting == s.firefighting) > 1}
     season = season_of(game.month) if game.month < NEW_YEAR else None
     bridge: tuple[str, ...] = ()
     if game.akebono:
-        bridge = (
-            personality_names(season, game.setup) if season else personality_names(season_of(12), game.setup)
-        )
+        current = season or SEASONS[-1]
+        if current is SEASONS[0] or season_reveal(current) in revealed:
+            bridge = personality_names(current, game.setup)
     income = []
     if game.akebono and game.month in FIRE_MONTHS and phase is Phase.C:
         income = [(s, trade_income(s.trade)) for s in seats]
     token = game.edit_token if can_edit else game.view_token
     changes = list(game.changes.all()[:LOG_ON_PAGE])
+    steps = setup_steps(game) if can_edit else {}
     return {
         "game": game,
         "token": token,
+        "change_url": reverse("game-change", args=[token]),
         "can_edit": can_edit,
-        "seats": seats,
+        "seats": [(s, _was(game, s)) for s in seats],
         "phase": phase,
         "phases": table_phases(game.month),
         "events": events,
@@ -148,15 +171,20 @@ def _state_context(
             e for e in events if e.phase is phase or (phase is Phase.A and e.phase is Phase.START)
         ],
         "order": order,
+        "order_title": _order_title(game),
         "fire_order": fire_order,
         "shared": shared,
         "season": season,
         "bridge": bridge,
         "income": income,
         "changes": changes,
-        "can_undo": any(c.op not in ("create", "undo") and not c.undone for c in game.changes.all()),
+        "can_undo": game.changes.filter(undone=False).exclude(op__in=("create", "undo")).exists(),
+        "next_was": seen_value(game, "next", None),
+        "steps": [(step, title, step in game.ticks) for step, title in steps.items()],
+        **(_record_context(game, seats, season) if can_edit and game.scoresheet_id is None else {}),
+        "ticked": len(game.ticks),
         "quick": QUICK_SCORES,
-        "track": range(TRACK_MAX + 1),
+        "track": [str(n) for n in range(TRACK_MAX + 1)],  # text: compared with ``was``, never localized
         "score_max": SCORE_MAX,
         "message": message,
         "level": level,
@@ -164,12 +192,137 @@ def _state_context(
     }
 
 
+def _choices(ids: Iterable[str], names: Mapping[str, Any], held: set[str]) -> list[tuple[str, str]]:
+    return [(i, names[i].name) for i in ids if i in names and i not in held]
+
+
+def _record_context(game: Game, seats: list[Seat], season: Season | None) -> dict[str, Any]:
+    """What the record section offers (what the rules put in front of the table first) and what each player
+    has, with the validator's flags (issue 13, item 5)."""
+    editions = {Expansion.BASE, Expansion.AKEBONO} if game.akebono else {Expansion.BASE}
+    held = {
+        i for s in seats for f, items in records.entries(s).items() if f != "personalities" for i in items
+    }
+    setup = game.setup if isinstance(game.setup, dict) else {}
+    revealed = frozenset(game.revealed)
+    now: list[str] = [
+        c.id for c in CHARACTERS if season is not None and c.season is season and not c.new_character
+    ]
+    month_new = (setup.get("akebono") or {}).get("new_characters", {}).get(str(game.month))
+    if game.akebono and f"new-character-{game.month}" in revealed and isinstance(month_new, str):
+        now.insert(0, month_new)
+    starting = [str(c.get("card")) for c in setup.get("starting_characters") or [] if isinstance(c, dict)]
+    others = [
+        c.id for c in CHARACTERS if c.expansion in editions and c.id not in now and c.id not in starting
+    ]
+    token_now = [t.id for t in TOKENS if t.season is (season or SEASONS[-1]) and t.expansion in editions]
+    token_rest = [t.id for t in TOKENS if t.expansion in editions and t.id not in token_now]
+    met_pool = [
+        p for pair in ((setup.get("akebono") or {}).get("personalities") or {}).values() for p in pair
+    ]
+    flags = (
+        records.problems(seats, akebono=game.akebono, setup=_scoring_setup(game))
+        if any(s.record for s in seats)
+        else {}
+    )
+    return {
+        "record_groups": [
+            (
+                "characters",
+                "Hired or drafted",
+                [
+                    ("Offered now", _choices(now, CHARACTER_BY_ID, held)),
+                    ("Starting characters (drafted)", _choices(starting, CHARACTER_BY_ID, held)),
+                    ("Other characters", _choices(others, CHARACTER_BY_ID, held)),
+                ],
+            ),
+            (
+                "tokens",
+                "Fish, pipe or tobacco bought",
+                [
+                    ("This season", _choices(token_now, TOKEN_BY_ID, held)),
+                    ("Other seasons", _choices(token_rest, TOKEN_BY_ID, held)),
+                ],
+            ),
+            (
+                "retirement_tokens",
+                "Retired (its token)",
+                [
+                    (
+                        "Tokens",
+                        _choices(
+                            (t.id for t in RETIREMENT_TOKENS if t.expansion in editions),
+                            RETIREMENT_TOKEN_BY_ID,
+                            set(),
+                        ),
+                    )
+                ],
+            ),
+            (
+                "buildings",
+                "Built",
+                [("In this game", _choices(setup.get("buildings") or [], BUILDING_BY_ID, held))],
+            ),
+        ]
+        + (
+            [
+                (
+                    "boats",
+                    "Boat built",
+                    [("Boats", _choices((b.id for b in BOATS if b.buildable), BOAT_BY_ID, held))],
+                ),
+                (
+                    "personalities",
+                    "Met",
+                    [("Drawn for this game", _choices(met_pool, PERSONALITY_BY_ID, set()))],
+                ),
+            ]
+            if game.akebono
+            else []
+        ),
+        "record_labels": records.FIELD_LABELS,
+        "resources": records.RESOURCES,
+        "records": [
+            {
+                "seat": s,
+                "entries": [
+                    (field, records.FIELD_LABELS[field], [(i, records.name_of(field, i)) for i in items])
+                    for field, items in records.entries(s).items()
+                ],
+                "numbers": [(k, (s.record or {}).get(k, 0)) for k in records.RESOURCES],
+                "was": records.resources_seen(s),
+                "flags": flags.get(s.name, []),
+            }
+            for s in seats
+        ],
+        "table_flags": flags.get("", []),
+        "flagged": [s.name for s in seats if flags.get(s.name)],
+    }
+
+
+def _was(game: Game, seat: Seat) -> dict[str, str | None]:
+    """The values a seat's set forms are made against (``was``, see companion.models.games.seen_value)."""
+    return {
+        op.replace("-", "_"): seen_value(game, op, seat)
+        for op in ("score-set", "fire-set", "fire-top", "trade-set")
+    }
+
+
+def _order_title(game: Game) -> str:
+    """The heading of the order of play, naming the phase that is on (issue 13, item 7)."""
+    if game.month == NEW_YEAR:
+        return "Order of play on New Year's Day"
+    if game.phase_enum is Phase.A:
+        return "Order for phase A"
+    return f"Firefighting order (phase {game.phase}); next month's phase A follows it"
+
+
 def _state_response(
     request: HttpRequest, game: Game, can_edit: bool, *, status: int = 200, message: str = "", level: str = ""
 ) -> HttpResponse:
     context = _state_context(request, game, can_edit, message, level)
-    template = "games.html#state" if is_htmx(request) else "games.html"
-    if not is_htmx(request):
+    template = "games.html#state" if request.htmx else "games.html"
+    if not request.htmx:
         context.update(_page_context(request, game, can_edit))
     response = render(request, template, context, status=status)
     response["Cache-Control"] = "no-store"
@@ -206,10 +359,17 @@ def _page_context(request: HttpRequest, game: Game, can_edit: bool) -> dict[str,
 # --- creating a game ----------------------------------------------------------------------------------------------
 
 
+def _table_code(request: HttpRequest) -> str:
+    """The setup page's table code (``table=``) a new game takes its setup ticks from; "" when not a valid one."""
+    table = request.POST.get("table") or request.GET.get("table") or ""
+    return table if is_table(table) else ""
+
+
 def _new_form(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpResponse:
     context = {
         "form": form,
         "players": form,
+        "table": _table_code(request),
         "name_max": NAME_MAX,
         "errors": form.messages() if form.is_bound else [],
     }
@@ -237,13 +397,21 @@ def games_new(request: HttpRequest) -> HttpResponse:
     players = [NewPlayer(name, colour) for name, colour in form.players]
     try:
         options = Options(players=len(players), akebono=data["akebono"], grand_master=data["grand_master"])
-        setup = generate(options, seed=data["seed"].strip() or None).to_json()
+        generated = generate(options, seed=data["seed"].strip() or None)
+        setup = generated.to_json()
     except (OptionsError, SeedError) as exc:
         form.add_error("seed" if isinstance(exc, SeedError) else None, ValidationError(str(exc)))
         return _new_form(request, form, status=400)
     who = players[0].name
+    table = _table_code(request)
+    ticks = ticked(ticks_key(table, generated)) if table else frozenset()
     game = create_game(
-        players=players, akebono=data["akebono"], grand_master=data["grand_master"], setup=setup, who=who
+        players=players,
+        akebono=data["akebono"],
+        grand_master=data["grand_master"],
+        setup=setup,
+        who=who,
+        ticks=sorted(ticks),
     )
     if request.htmx:
         response = HttpResponse(status=204)
@@ -299,23 +467,44 @@ def _fresh_state(request: HttpRequest, game: Game, can_edit: bool) -> HttpRespon
 @require_POST
 @_game_view(edit=True)
 def game_change(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
+    """One change. ``cid``: the phone's id of this write (applied once; a replay answers the current state);
+    ``v``/``was``: what a set change was made against (409 when it changed meanwhile, docs/sync.md)."""
     op = request.POST.get("op", "")
     seat = _int_or_none(request.POST.get("seat"))
     value = _int_or_none(request.POST.get("value"))
     seen = _int_or_none(request.POST.get("v"))
+    was = request.POST.get("was") or None
+    key = request.POST.get("key", "")[:80]
+    field = request.POST.get("field", "")[:40]
+    numbers = {k: _int_or_none(request.POST.get(k)) for k in records.RESOURCES}
+    client_id = request.POST.get("cid") or None
     if op in SEAT_OPS and op not in ("fire-add", "trade-add", "fire-top") and value is None:
         return _state_response(
             request, game, True, status=400, message="Enter a whole number.", level="error"
         )
     try:
-        game = apply_change(game.pk, op=op, who=_who(request), seat=seat, value=value, seen=seen)
+        game = apply_change(
+            game.pk,
+            op=op,
+            who=_who(request),
+            seat=seat,
+            value=value,
+            seen=seen,
+            was=was,
+            key=key,
+            field=field,
+            numbers=numbers,
+            client_id=client_id,
+        )
     except Conflict as exc:
         return _state_response(request, exc.game, True, status=409, message=str(exc), level="warning")
+    except Replayed as exc:
+        return _state_response(request, exc.game, True, message=str(exc), level="ok")
     except Refused as exc:
         game.refresh_from_db()
         return _state_response(request, game, True, status=400, message=str(exc), level="error")
-    if is_htmx(request):
-        return _state_response(request, game, True)
+    if request.htmx:
+        return _state_response(request, game, True, message="Saved.", level="ok")
     return redirect("game", game.edit_token)
 
 
@@ -410,7 +599,7 @@ def game_end(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
     colours = [colour for _, colour in form.players]
     prefill: dict[str, dict[str, int]] = {}
     for s, name in zip(seats, names, strict=True):
-        prefill[name] = {"score_track": s.score, "firefighting": s.firefighting}
+        prefill[name] = {"score_track": s.score, "firefighting": s.firefighting, **records.scoring_fields(s)}
         if game.akebono:
             prefill[name]["trade"] = s.trade
     by_seat = {s.seat: name for s, name in zip(seats, names, strict=True)}

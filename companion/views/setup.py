@@ -323,6 +323,7 @@ def setup_game(request: HttpRequest) -> HttpResponse:
                 "seed": setup.seed,
                 **({"akebono": "1"} if options.akebono else {}),
                 **({"grand_master": "1"} if options.grand_master else {}),
+                "table": table,  # the ticks made here move into the game (issue 13, item 4)
             }
         ),
     }

@@ -17,7 +17,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.models.games import Game
+from companion.models.games import Game, apply_change
 from companion.models.results import Group
 from companion.models.scoresheets import ScoreSheet, start_sheet
 from companion.services.results import file_result, record_result
@@ -113,13 +113,55 @@ def _targets() -> Iterator[tuple[str, Callable[[], Target]]]:
     def change() -> Target:
         game = _game()
         return Target(
-            f"/games/{game.edit_token}/change", {"op": "score-add", "seat": "1", "value": "3", "v": "1"}
+            f"/games/{game.edit_token}/change",
+            {"op": "score-add", "seat": "1", "value": "3", "v": "1", "cid": "c0"},
         )
 
     def set_score() -> Target:
         game = _game()
         return Target(
-            f"/games/{game.edit_token}/change", {"op": "score-set", "seat": "2", "value": "7", "v": "1"}
+            f"/games/{game.edit_token}/change",
+            {"op": "score-set", "seat": "2", "value": "7", "v": "1", "was": "0", "cid": "c9"},
+        )
+
+    def reveal() -> Target:
+        game = _game()
+        return Target(
+            f"/games/{game.edit_token}/change", {"op": "reveal", "key": "new-character-1", "cid": "c1"}
+        )
+
+    def tick() -> Target:
+        game = _game()
+        return Target(f"/games/{game.edit_token}/change", {"op": "tick", "key": "general-board", "cid": "c2"})
+
+    def set_against() -> Target:
+        game = _game()
+        return Target(
+            f"/games/{game.edit_token}/change",
+            {"op": "next", "v": "0", "was": "1A", "cid": "c3"},
+        )
+
+    def record_add() -> Target:
+        game = _game()
+        return Target(
+            f"/games/{game.edit_token}/change",
+            {"op": "record-add", "seat": "1", "field": "characters", "key": "monk", "cid": "c4"},
+        )
+
+    def record_remove() -> Target:
+        game = _game()
+        apply_change(game.pk, op="record-add", who="t", seat=1, field="tokens", key="fish-spring")
+        return Target(
+            f"/games/{game.edit_token}/change",
+            {"op": "record-remove", "seat": "1", "field": "fish", "key": "fish-spring"},
+        )
+
+    def resources() -> Target:
+        game = _game()
+        numbers = {"mon": "7", "koban": "1", "wood": "0", "rice": "2", "sandals": "3"}
+        return Target(
+            f"/games/{game.edit_token}/change",
+            {"op": "resources", "seat": "2", "v": "1", "was": "0,0,0,0,0", **numbers},
         )
 
     def who() -> Target:
@@ -217,6 +259,12 @@ def _targets() -> Iterator[tuple[str, Callable[[], Target]]]:
         "game-change-add": change,
         "game-change-set": set_score,
         "game-who": who,
+        "game-reveal": reveal,
+        "game-tick": tick,
+        "game-next-was": set_against,
+        "game-record-add": record_add,
+        "game-record-remove": record_remove,
+        "game-resources": resources,
         "game-end": end,
         "score-start-seed": score_start,
         "score-start-pick": score_pick,

@@ -55,6 +55,7 @@ def test_a_change_on_one_phone_shows_on_the_other(
     one.click("button[aria-label='plus 5 IKI for David']")
     # The other phone sees it without a reload, within 3 s (polling every 1.5 s).
     two.wait_for_function("document.querySelector('#score-2').textContent.trim() === '5'", timeout=SYNC_MS)
+    two.click("#exact-3 summary")
     two.select_option("#set-fire-3", "4")
     two.click("#set-fire-go-3")
     one.wait_for_function("document.querySelector('#fire-3').textContent.trim() === '4'", timeout=SYNC_MS)

@@ -147,7 +147,7 @@ def test_polling_answers_204_while_unchanged(client: Client) -> None:
     _change(client, game, op="score-add", seat=1, value=3)
     fresh = client.get(f"{url}?v={game.version}", **HX)
     assert fresh.status_code == 200
-    assert f"?v={game.version + 1}" in fresh.content.decode()
+    assert f'data-version="{game.version + 1}"' in fresh.content.decode()
     assert client.get(f"{url}?v={game.version + 1}", **HX).status_code == 204
     assert client.get(url).status_code == 200
 
@@ -209,7 +209,7 @@ def test_stale_set_change_is_409_with_the_fresh_state(client: Client, htmx: bool
     stale = _change(client, game, htmx, op="fire-set", seat=1, value=7, v=1)
     assert stale.status_code == 409
     html = stale.content.decode()
-    assert "Someone else changed the game first" in html
+    assert "Someone else changed this first" in html
     assert 'id="fire-1">4<' in html
     game.refresh_from_db()
     assert game.seats.get(seat=1).firefighting == 4
@@ -281,9 +281,10 @@ def _advance_to(client: Client, game: Game, month: int, phase: str) -> None:
         game.refresh_from_db()
 
 
-def test_hidden_information_is_not_in_the_html_before_it_is_due(client: Client) -> None:
-    """RULINGS R16-R18: fire Nagaya at the fire, next Personalities at the season change, New Character at its
-    month's start, blocking tile at its month's start."""
+def test_hidden_information_is_revealed_for_the_table_only_when_due(client: Client) -> None:
+    """RULINGS R16-R18: the New Character and the blocking tile at their month's start, the next season's
+    Personalities at the season change, a fire's Nagaya at the fire; each revealed by one phone for every phone,
+    offered only when due and refused before (issue 13, item 4)."""
     from scoring.catalogue import CHARACTER_BY_ID, PERSONALITY_BY_ID
 
     game = _game(players=2, akebono=True, grand_master=True)
@@ -292,25 +293,104 @@ def test_hidden_information_is_not_in_the_html_before_it_is_due(client: Client) 
     summer = [PERSONALITY_BY_ID[p].name for p in setup["akebono"]["personalities"]["summer"]]
     month2 = CHARACTER_BY_ID[setup["akebono"]["new_characters"]["2"]].name
     month1 = CHARACTER_BY_ID[setup["akebono"]["new_characters"]["1"]].name
+    tile1 = f"Ikizama space {setup['two_player']['blocking_tiles'][0]} is blocked"
 
     def html(token: str) -> str:
         return client.get(f"/games/{token}/").content.decode()
 
+    def reveal(key: str) -> Any:
+        return _change(client, game, op="reveal", key=key)
+
     page = html(game.view_token)
-    assert month1 in page and month2 not in page
-    assert f"Ikizama space {setup['two_player']['blocking_tiles'][0]} is blocked" in page
-    assert "burns" not in page and not any(name in page for name in summer)
+    assert month1 not in page and tile1 not in page  # due, but nobody revealed them yet
+    assert 'id="reveal-new-character-1"' in html(game.edit_token)
+    assert 'id="reveal-new-character-1"' not in page  # the view-only phone is offered nothing
+    for key in ("new-character-2", "fire-5", "season-summer", "nonsense"):
+        refused = reveal(key)
+        assert refused.status_code == 400, key
+    assert "revealed yet" in reveal("fire-5").content.decode()
+    assert reveal("new-character-1").status_code == 200
+    assert reveal("blocking-tile-1").status_code == 200
+    page = html(game.view_token)
+    assert month1 in page and tile1 in page and month2 not in page
+    assert reveal("new-character-1").status_code == 400  # once is enough
+    log = client.get(f"/games/{game.view_token}/log").content.decode()
+    assert "Revealed for the table: Reveal the New Character of month 1 (by a phone in month 1)" in log
+    assert month1 not in log  # the log names the reveal, never the secret
     _advance_to(client, game, 3, "B")
-    page = html(game.view_token)
-    assert not any(name in page for name in summer)
+    assert reveal("season-summer").status_code == 400
     _advance_to(client, game, 3, "C")
-    page = html(game.view_token)
-    assert all(name in page for name in summer)
+    assert not any(name in html(game.view_token) for name in summer)
+    assert reveal("season-summer").status_code == 200
+    assert all(name in html(game.view_token) for name in summer)
     _advance_to(client, game, 5, "B")
-    assert f"Nagaya {fire5['nagaya']} burns" not in html(game.edit_token)
     assert "burns" not in html(game.edit_token)
+    assert reveal("fire-5").status_code == 400
     _advance_to(client, game, 5, "C")
-    assert f"Nagaya {fire5['nagaya']} burns" in html(game.edit_token)
+    assert "burns" not in html(game.edit_token)
+    assert reveal("fire-5").status_code == 200
+    assert f"Nagaya {fire5['nagaya']} burns" in html(game.view_token)
+    game.refresh_from_db()
+    assert _change(client, game, op="undo", v=game.version).status_code == 200
+    assert "burns" not in html(game.view_token)  # undo hides it again; the log keeps both lines
+    log = client.get(f"/games/{game.view_token}/log").content.decode()
+    assert "Undid: Revealed for the table: Fire! Strength" in log
+
+
+def test_setup_ticks_live_in_the_game_behind_the_edit_token(client: Client) -> None:
+    game = _game()
+    page = client.get(f"/games/{game.edit_token}/").content.decode()
+    assert 'id="tick-general-board"' in page
+    assert 'id="tick-general-board"' not in client.get(f"/games/{game.view_token}/").content.decode()
+    assert _change(client, game, op="tick", key="general-board").status_code == 200
+    assert _change(client, game, op="tick", key="general-board").status_code == 400
+    assert _change(client, game, op="tick", key="no-such-step").status_code == 400
+    game.refresh_from_db()
+    assert game.ticks == ["general-board"]
+    assert 'aria-pressed="true"' in client.get(f"/games/{game.edit_token}/").content.decode()
+    assert _change(client, game, op="untick", key="general-board").status_code == 200
+    game.refresh_from_db()
+    assert game.ticks == []
+    forged = client.post(f"/games/{game.view_token}/change", {"op": "tick", "key": "general-board"})
+    assert forged.status_code == 403
+
+
+def test_a_replayed_client_id_is_applied_once(client: Client) -> None:
+    game = _game()
+    for _ in range(3):
+        response = _change(client, game, op="score-add", seat=1, value=3, cid="a1b2c3")
+        assert response.status_code == 200
+    assert "Already saved." in response.content.decode()
+    assert game.seats.get(seat=1).score == 3
+    assert _change(client, game, op="score-add", seat=1, value=3, cid="x" * 41).status_code == 400
+
+
+def test_a_set_made_against_an_unchanged_value_is_no_conflict(client: Client) -> None:
+    """Another player's +1 meanwhile does not stop a Set; a change of the same value does (409)."""
+    game = _game()
+    assert _change(client, game, op="score-add", seat=2, value=1).status_code == 200
+    assert _change(client, game, op="score-set", seat=1, value=9, v=1, was="0").status_code == 200
+    assert _change(client, game, op="score-set", seat=1, value=4, v=1, was="0").status_code == 409
+    assert _change(client, game, op="next", v=1, was="1A").status_code == 200
+    assert _change(client, game, op="next", v=1, was="1A").status_code == 409
+    game.refresh_from_db()
+    assert (game.seats.get(seat=1).score, game.phase) == (9, "B")
+
+
+@pytest.mark.parametrize(
+    ("month", "phase", "title"),
+    [(1, "A", "Order for phase A"), (1, "B", "Firefighting order (phase B)"), (2, "C", "(phase C)")],
+)
+def test_the_order_heading_names_the_phase_that_is_on(
+    client: Client, month: int, phase: str, title: str
+) -> None:
+    """Issue 13, item 7: "Order for phase A" stayed during B and C."""
+    game = _game()
+    _advance_to(client, game, month, phase)
+    page = client.get(f"/games/{game.edit_token}/").content.decode()
+    assert title in page
+    if phase != "A":
+        assert "Order for phase A" not in page
 
 
 def test_who_sets_the_phone_name(client: Client) -> None:
@@ -413,3 +493,27 @@ def test_trade_income_is_shown_after_the_fire(client: Client) -> None:
     _advance_to(client, game, 5, "C")
     page = client.get(f"/games/{game.edit_token}/").content.decode()
     assert "David (trade 6): 1 mon, 1 sandal, 1 rice" in page
+
+
+def test_a_game_made_from_a_setup_page_takes_its_ticks(client: Client) -> None:
+    """Issue 13, item 4: the setup's ticks move into the game, behind its edit token."""
+    import re
+
+    from companion.views.setup import new_table
+
+    table = new_table()
+    query = f"players=3&akebono=1&seed=K7MX2QPA&table={table}"
+    client.post(f"/setup/ticks?{query}", {"step": "general-board", "done": "general-board"})
+    setup_page = client.get(f"/setup/game?{query}").content.decode()
+    track = re.search(r'href="(/games/new/\?[^"]+)"', setup_page)
+    assert track is not None and f"table={table}" in track.group(1).replace("&amp;", "&")
+    form_page = client.get(track.group(1).replace("&amp;", "&")).content.decode()
+    assert f'name="table" value="{table}"' in form_page
+    players = {"name-0": "Anaïs", "colour-0": "red", "name-1": "Ben", "colour-1": "blue", "name-2": "Chie"}
+    players["colour-2"] = "green"
+    response = client.post("/games/new/", {**players, "akebono": "1", "seed": "K7MX2QPA", "table": table})
+    assert response.status_code == 302
+    assert Game.objects.get().ticks == ["general-board"]
+    forged = client.post("/games/new/", {**players, "seed": "K7MX2QPA", "table": "A" * 30})
+    assert forged.status_code == 302
+    assert Game.objects.order_by("-pk").first().ticks == []  # type: ignore[union-attr]

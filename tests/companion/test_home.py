@@ -52,3 +52,12 @@ def test_every_page_names_its_icon_and_favicon_ico_leads_to_it(client: Client) -
     assert response.status_code == 200
     assert response["Content-Type"] == "image/svg+xml"
     assert b"<svg" in b"".join(response.streaming_content)  # type: ignore[attr-defined]
+
+
+def test_home_has_a_place_for_this_phones_recent_items(client: Client) -> None:
+    """Issue 13, item 6: the list is filled from localStorage by recent.js (tests/companion/
+    test_games_table_browser.py drives it); the server keeps nothing about the phone."""
+    html = client.get("/").content.decode()
+    assert 'id="recent"' in html and " hidden>" in html.split('id="recent"')[1].split("\n")[0]
+    assert client.get("/static/companion/recent.js").status_code == 200
+    assert "/static/companion/recent.js" in html

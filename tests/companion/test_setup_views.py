@@ -103,7 +103,7 @@ def test_checklist_page_shows_the_public_draws(client: Client) -> None:
     assert f"Seat {setup.first_player} is the first player" in page
     assert 'type="checkbox" id="tick-general-board"' in page
     assert "/setup/sheet.pdf?players=2&amp;akebono=1&amp;grand_master=1&amp;seed=K7MX2QPA&amp;size=a4" in page
-    assert 'href="/games/new/?seed=K7MX2QPA&amp;akebono=1&amp;grand_master=1">Track this game' in page
+    assert 'href="/games/new/?seed=K7MX2QPA&amp;akebono=1&amp;grand_master=1&amp;table=' in page  # issue 13
     # Re-roll: the same options without the seed.
     assert 'href="/setup/game?players=2&amp;akebono=1&amp;grand_master=1">Re-roll' in page
 

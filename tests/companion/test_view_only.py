@@ -82,6 +82,14 @@ def test_every_write_reached_from_a_view_only_link_is_refused(client: Client) ->
         writes += [
             (f"/games/{token}/change", {"op": "score-add", "seat": "1", "value": "3"}),
             (f"/games/{token}/change", {"op": "next", "v": str(game.version)}),
+            (f"/games/{token}/change", {"op": "reveal", "key": "new-character-1", "cid": "c1"}),
+            (f"/games/{token}/change", {"op": "tick", "key": "general-board"}),
+            (
+                f"/games/{token}/change",
+                {"op": "record-add", "seat": "1", "field": "characters", "key": "monk"},
+            ),
+            (f"/games/{token}/change", {"op": "resources", "seat": "1", "mon": "3", "was": "0,0,0,0,0"}),
+            (f"/games/{token}/change", {"op": "score-set", "seat": "1", "value": "9", "was": "0"}),
             (f"/games/{token}/who", {"who": "Mallory"}),
             (f"/games/{token}/end", {}),
             (f"/score/{token}/track/", {"op": "set", "p0-score_track": "99", "was-p0-score_track": "0"}),

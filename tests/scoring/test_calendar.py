@@ -15,12 +15,15 @@ from hypothesis import strategies as st
 
 from scoring import catalogue as cat
 from scoring.calendar import (
+    FIRE_DRAW,
+    FIRE_DRAWN,
     FIRE_STRENGTH,
     NEUTRAL_PLACER_ON_ODD_MONTHS,
     CalendarOptions,
     Marker,
     Phase,
     clockwise_from,
+    due_reveals,
     fire_of,
     firefighting_order,
     initial_markers,
@@ -190,6 +193,49 @@ def test_hidden_information_only_when_due(
     assert secret in after.secret
 
 
+#: Issue 13, item 4: what the table may reveal at (month, phase), RULINGS R16-R18, for the 2-player Grand Master
+#: setup above: the month's blocking tile and New Character at its start, the next season's Personalities at the
+#: season's end, a fire's Nagaya at the fire; those of earlier months stay due.
+DUE = [
+    (1, Phase.A, {"blocking-tile-1", "new-character-1"}, {"new-character-2", "blocking-tile-2"}),
+    (3, Phase.B, {"blocking-tile-1", "blocking-tile-3"}, {"season-summer", "new-character-4"}),
+    (3, Phase.C, {"season-summer"}, {"season-autumn", "fire-5"}),
+    (5, Phase.B, {"new-character-5", "season-summer"}, {"fire-5", "new-character-6"}),
+    (5, Phase.C, {"fire-5"}, {"fire-8"}),
+]
+
+
+@pytest.mark.parametrize(("month", "phase", "due", "not_yet"), DUE)
+def test_reveals_are_due_only_once_their_phase_is_reached(
+    month: int, phase: Phase, due: set[str], not_yet: set[str]
+) -> None:
+    keys = set(due_reveals(month, phase, GM, SETUP))
+    assert due <= keys
+    assert not not_yet & keys
+
+
+def test_a_revealed_set_decides_what_every_phone_shows() -> None:
+    """A tracked game reveals for the table: a due secret stays hidden until revealed, then stays shown."""
+    hidden = _event_revealed(5, "fire", Phase.C, frozenset())
+    assert hidden.hidden and hidden.due and hidden.secret == ()
+    shown = _event_revealed(5, "fire", Phase.C, frozenset({"fire-5"}))
+    assert shown.secret == ("Nagaya 3 burns",) and shown.reveal == "fire-5"
+    early = _event_revealed(5, "fire", Phase.B, frozenset())
+    assert early.hidden and not early.due
+
+
+def _event_revealed(month: int, key: str, reached: Phase, revealed: frozenset[str]) -> Any:
+    return next(e for e in month_events(month, GM, SETUP, reached=reached, revealed=revealed) if e.key == key)
+
+
+@pytest.mark.parametrize(("setup", "text"), [(None, FIRE_DRAW), ("known", FIRE_DRAWN)])
+def test_the_fire_step_does_not_ask_to_draw_a_tile_the_companion_drew(setup: str | None, text: str) -> None:
+    """Issue 13, item 7: with the setup's fires known, the table reveals the drawn tile, it does not draw again."""
+    fire = next(e for e in month_events(8, BASE, SETUP if setup else None) if e.key == "fire")
+    assert fire.asks.startswith(text)
+    assert ("shuffles" in fire.asks) is (setup is None)
+
+
 @pytest.mark.parametrize(("month", "name"), [(1, "Taiko Seller"), (7, "Fisherman"), (12, "Mounted Samurai")])
 def test_new_character_revealed_at_the_month_start(month: int, name: str) -> None:
     assert _event(month, "new-character", Phase.A).secret == (name,)
@@ -199,7 +245,9 @@ def test_new_character_revealed_at_the_month_start(month: int, name: str) -> Non
 def test_blocking_tile_of_the_month(month: int, tile: int) -> None:
     """RULINGS R17: one tile revealed per month, in the setup's order; the Grand Master moves by it."""
     assert _event(month, "blocking-tile", Phase.A).secret == (f"Ikizama space {tile} is blocked",)
-    assert f"moves {tile} space" in _event(month, "grand-master", Phase.C).asks
+    assert f"moves {tile} space" in _event(month, "grand-master", Phase.C).secret[0]
+    hidden = month_events(month, GM, SETUP, reached=Phase.C, revealed=frozenset())
+    assert not any(f"moves {tile} space" in repr(e) for e in hidden)  # a tracked game: only once revealed
 
 
 @pytest.mark.parametrize(
