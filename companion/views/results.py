@@ -65,9 +65,15 @@ NO_RESULT: Final = "There is no kept result for this sheet: reach its result pag
 class FileForm(forms.Form):
     """File a result: paste the group's link (or its code), or name a new group."""
 
-    group = forms.CharField(
+    group = NameField(
         max_length=200,
         error_messages={"required": "Paste your group's link, or give a name for a new group."},
+    )
+
+
+class NewGroupForm(forms.Form):
+    name = NameField(
+        max_length=GROUP_NAME_MAX, label="Group name", error_messages={"required": "Give the group a name."}
     )
 
 
@@ -245,8 +251,11 @@ def take_out(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def new_group(request: HttpRequest) -> HttpResponse:
     """``POST /groups/new``: a group with a name and no results yet."""
+    form = NewGroupForm(request.POST)
+    if not form.is_valid():
+        return _error(request, 400, f"Group name: {' '.join(form.errors['name'])}.")
     try:
-        group = create_group(name=request.POST.get("name", "")[:200])
+        group = create_group(name=form.cleaned_data["name"])
     except GroupError as exc:
         return _error(request, 400, str(exc))
     return HttpResponseRedirect(group.get_absolute_url())

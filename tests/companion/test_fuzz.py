@@ -7,16 +7,19 @@ from __future__ import annotations
 
 import copy
 import json
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
+from django.apps import apps
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.forms import BIDI_CONTROLS
 from companion.models.games import Game, apply_change
 from companion.models.results import Group
 from companion.models.scoresheets import ScoreSheet, start_sheet
@@ -97,6 +100,31 @@ def _send(client: Client, url: str, form: dict[str, Any]) -> None:
         assert response.status_code < 500, (url, form, response.status_code)
         if 400 <= response.status_code < 500:
             assert db_snapshot() == before, (url, form, response.status_code)
+        else:  # what was stored holds nothing a page cannot show (PostgreSQL refuses a NUL with a 500)
+            assert not _hidden_characters(), (url, form)
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(key)
+            yield from _strings(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _strings(item)
+
+
+def _hidden_characters() -> list[str]:
+    """Every stored text holding a control character or a bidi override (companion.forms.clean_text refuses them)."""
+    found = []
+    for model in apps.get_app_config("companion").get_models():
+        for row in model.objects.values_list():
+            for text in _strings(list(row)):
+                if any(unicodedata.category(ch) == "Cc" or ch in BIDI_CONTROLS for ch in text):
+                    found.append(f"{model.__name__}: {text[:40]!r}")
+    return found
 
 
 def _game(finished: bool = False) -> Game:

@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from django import forms
 
-from companion.forms import ChoiceField, MultipleChoiceField, TypedChoiceField
+from companion.forms import ChoiceField, MultipleChoiceField, NameField, TypedChoiceField
 from scoring.osaka.components import (
     CARD_VALUES,
     CARDS_PER_COLOUR,
@@ -118,7 +118,7 @@ class HoldingForm(forms.Form):
 
     The calculator asks for the name and the tokens; the tracker knows both and leaves them out."""
 
-    name = forms.CharField(required=False, max_length=NAME_MAX, label="Name")
+    name = NameField(required=False, max_length=NAME_MAX, label="Name")
 
     def __init__(
         self,

@@ -105,7 +105,7 @@ def test_the_end_is_announced(client: Client) -> None:
         ({"edo1": "purple"}, "choose one of the offered values, not 'purple'"),
         ({"players": "5"}, "choose one of the offered values, not '5'"),
         ({"p1-name": "ann"}, "Two players have this name: give each a different one."),
-        ({"p1-name": "x" * 25}, "Ensure this value has at most 24 characters (it has 25)."),
+        ({"p1-name": "x" * 25}, "a name has at most 24 characters (this one has 25)"),
     ],
 )
 def test_bad_input_is_a_400_with_the_message_at_the_field(
