@@ -44,7 +44,6 @@ from companion.models.games import (
 from companion.models.scoresheets import NAME_MAX, SheetError, start_sheet
 from companion.qr import qr_svg
 from companion.tokens import is_token
-from companion.views import is_htmx
 from scoring.calendar import (
     FIRE_MONTHS,
     NEW_YEAR,
@@ -168,8 +167,8 @@ def _state_response(
     request: HttpRequest, game: Game, can_edit: bool, *, status: int = 200, message: str = "", level: str = ""
 ) -> HttpResponse:
     context = _state_context(request, game, can_edit, message, level)
-    template = "games.html#state" if is_htmx(request) else "games.html"
-    if not is_htmx(request):
+    template = "games.html#state" if request.htmx else "games.html"
+    if not request.htmx:
         context.update(_page_context(request, game, can_edit))
     response = render(request, template, context, status=status)
     response["Cache-Control"] = "no-store"
@@ -314,7 +313,7 @@ def game_change(request: HttpRequest, game: Game, can_edit: bool) -> HttpRespons
     except Refused as exc:
         game.refresh_from_db()
         return _state_response(request, game, True, status=400, message=str(exc), level="error")
-    if is_htmx(request):
+    if request.htmx:
         return _state_response(request, game, True)
     return redirect("game", game.edit_token)
 

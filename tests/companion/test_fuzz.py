@@ -138,18 +138,20 @@ def _targets() -> Iterator[tuple[str, Callable[[], Target]]]:
     def step_numbers() -> Target:
         sheet = start_sheet(names=["Anaïs", "Ben"], colours=["red", "blue"], akebono=True)
         return Target(
-            f"/score/{sheet.token}/resources/",
+            f"/score/{sheet.token}/resources/entry/",
             {"p0-mon": "7", "was-p0-mon": "0", "p1-koban": "2", "was-p1-koban": "0", "op": "bump|1|wood|1"},
         )
 
     def step_cards() -> Target:
         sheet = start_sheet(names=["Anaïs", "Ben"], colours=["red", "blue"], akebono=True)
-        return Target(f"/score/{sheet.token}/characters/", {"op": "add|0|characters|monk", "go": "next"})
+        return Target(
+            f"/score/{sheet.token}/characters/entry/", {"op": "add|0|characters|monk", "go": "next"}
+        )
 
     def step_stack() -> Target:
         sheet = start_sheet(names=["Anaïs", "Ben"], colours=["red", "blue"], akebono=True)
         return Target(
-            f"/score/{sheet.token}/firefighting/",
+            f"/score/{sheet.token}/firefighting/entry/",
             {"stack-p0": "1", "was-stack-p0": "", "op": "bump|0|firefighting|1"},
         )
 

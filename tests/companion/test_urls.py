@@ -12,7 +12,7 @@ from django.urls import URLPattern, get_resolver
 
 from companion.models.games import NewPlayer, create_game
 from companion.models.scoresheets import start_sheet
-from companion.views.scorepad import STEPS
+from companion.scorepad.presenter import STEPS
 from scoring.examples import WORKED_EXAMPLE
 from setupgen import Options, generate
 
