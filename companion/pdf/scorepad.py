@@ -37,7 +37,10 @@ from scoring.components import (
     TokenKind,
 )
 from scoring.reminders import expansions, line_reminders
-from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
+
+# The pads page offers the same player counts: re-exported.
+from scoring.rules import MAX_PLAYERS as MAX_PLAYERS
+from scoring.rules import MIN_PLAYERS as MIN_PLAYERS
 from scoring.score import LINE_LABELS, MON_PER_POINT, lines_for
 
 #: Page sizes by the lower-cased name callers pass ("A4", "letter"), in points (portrait).

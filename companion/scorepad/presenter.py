@@ -34,7 +34,7 @@ class Step:
 
 
 STEPS: Final = (
-    Step("track", "Score track", "score_track", rule="RULINGS R3"),
+    Step("track", "Score track", "score_track", rule="(RULINGS R3)"),
     Step(
         "characters",
         "Characters",
@@ -48,8 +48,8 @@ STEPS: Final = (
         "fish",
         rule="One fish a season, a second winter one only on New Year's Day (RULINGS R6, R14).",
     ),
-    Step("tobacco", "Pipes and tobacco", "tobacco", rule="RULINGS R7"),
-    Step("buildings", "Buildings", "buildings", rule="RULINGS R8"),
+    Step("tobacco", "Pipes and tobacco", "tobacco", rule="(RULINGS R7)"),
+    Step("buildings", "Buildings", "buildings", rule="(RULINGS R8)"),
     Step(
         "boats",
         "Boats",
@@ -637,19 +637,26 @@ class StepView:
     def _opened(self, html_id: str, entries: Iterable[Entry]) -> bool:
         return html_id in self.opened or any(e.problems for e in entries)
 
-    def card_group(self, key: str) -> Group:
+    def card_group(self, key: str, *, entries: bool = True) -> Group:
+        """A type column of the player board (RULINGS R4, R5); without ``entries``, only its summary."""
         _key, label, ctype, cards = next(g for g in card_groups(self.expansions) if g[0] == key)
         html_id = f"p{self.player}-group-{key}"
-        entries = [self.chip("characters", c.id, c.name, CARD_LABEL[c.id]) for c in cards]
-        blocks = [Block("", entries)]
-        if ctype is not None:
-            unnamed = self.entry(EntryKey(self.player, "characters", cat.ANY_PREFIX + ctype.value))
-            assert unnamed is not None
-            blocks.insert(0, Block("", [unnamed], chips=False))
+        blocks = []
+        if entries:
+            blocks = [Block("", [self.chip("characters", c.id, c.name, CARD_LABEL[c.id]) for c in cards])]
+            if ctype is not None:
+                unnamed = self.entry(EntryKey(self.player, "characters", cat.ANY_PREFIX + ctype.value))
+                assert unnamed is not None
+                blocks.insert(0, Block("", [unnamed], chips=False))
         held = self._held_by_type().get(ctype, [])
         count = board_of(self.table.players[self.player]).counts[ctype] if ctype else len(held)
         every = [e for b in blocks for e in b.entries]
         return Group(html_id, label, count, ", ".join(held), self._opened(html_id, every), blocks)
+
+    def summaries(self) -> list[Group]:
+        """The characters step's folding groups, their summaries only (what a board change alters)."""
+        groups = [self.card_group(key, entries=False) for key, *_ in card_groups(self.expansions)]
+        return [*groups, self.tokens_group()]
 
     def tokens_group(self) -> Group:
         shown = self._retirement_shown()
@@ -719,7 +726,7 @@ class StepView:
         shown = self.problems.at(ORDER_ANCHOR) + [
             s for i in range(len(self.players)) for s in self.problems.at(f"stack-p{i}")
         ]
-        spaces, placed = [], set()
+        spaces, placed = [], set[int]()
         for space in sorted(by_space, reverse=True):
             members = by_space[space]
             if len(members) < 2:

@@ -20,7 +20,7 @@ from typing import Any
 
 from companion.models.scoresheets import Change
 from companion.scorepad.entries import WILD, EntryKey, entries_of
-from companion.scorepad.presenter import Group, StepView, group_of
+from companion.scorepad.presenter import StepView, group_of
 
 Piece = tuple[str, dict[str, Any]]
 
@@ -49,11 +49,7 @@ def pieces_for(view: StepView, changes: Sequence[Change], marked_before: Collect
     }
     if slug == "characters" and (board or any(k.field == WILD for k in marked_after | set(marked_before))):
         pieces.append(("wilds", {}))
-        pieces += [
-            ("summary", {"g": part})
-            for part in view.body()
-            if isinstance(part, Group) and part.html_id not in opened
-        ]
+        pieces += [("summary", {"g": group}) for group in view.summaries() if group.html_id not in opened]
     if slug == "tobacco" and any(k.field == "pipes" and k.player == player for k in touched):
         group = view.pipes_group()
         if group.html_id not in opened:

@@ -116,9 +116,7 @@ def _render_step(request: HttpRequest, view: StepView, status: int = 200) -> Htt
         "view": view,
         "types": TYPE_CHOICES,
         "poll_ms": POLL_MS,
-        "forward": (ahead[0].title if ahead[0] is not view.step else view.players[ahead[1]]["name"])
-        if ahead
-        else "See the result",
+        "forward": f"Next: {_title(view, ahead)}" if ahead else "See the result",
         "back": "Back" if behind else "",
         "last": ahead is None,
     }
@@ -126,6 +124,12 @@ def _render_step(request: HttpRequest, view: StepView, status: int = 200) -> Htt
     response = render(request, template, context, status=status)
     response["Cache-Control"] = "no-store"
     return response
+
+
+def _title(view: StepView, there: tuple[Step, int]) -> str:
+    """What Next shows: the next player's name on this line, or the next line's title."""
+    step, player = there
+    return step.title if step is not view.step else str(view.players[player]["name"])
 
 
 def _pieces(view: StepView, changes: list[Change], marked: set[Any]) -> HttpResponse:

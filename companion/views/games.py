@@ -427,11 +427,11 @@ def game_end(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
         return _error(request, 400, f"The scoring walk-through refused this game: {exc.message}")
     # Two phones tapping "Score the game" at once: the first link wins, both open the same sheet.
     Game.objects.filter(pk=game.pk, scoresheet=None).update(scoresheet=sheet)
-    game.refresh_from_db()
-    if game.scoresheet_id != sheet.pk:
+    linked = Game.objects.get(pk=game.pk)
+    if linked.scoresheet_id != sheet.pk:
         sheet.delete()
-    assert game.scoresheet is not None
-    return redirect(game.scoresheet)
+    assert linked.scoresheet is not None
+    return redirect(linked.scoresheet)
 
 
 urlpatterns = [

@@ -28,6 +28,7 @@ from companion.pdf.setup_sheet import PAGE_SIZES, setup_sheet_pdf
 from companion.tokens import is_token, new_token
 from companion.views.errors import json_error
 from scoring.errors import quote
+from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
 from setupgen import (
     SEED_LENGTH,
     Options,
@@ -40,7 +41,6 @@ from setupgen import (
     new_seed,
 )
 from setupgen.checklist import Hidden, Section, Step
-from setupgen.generate import MAX_PLAYERS, MIN_PLAYERS
 
 TRUE_WORDS = frozenset({"1", "true", "on", "yes"})
 FALSE_WORDS = frozenset({"", "0", "false", "off", "no"})

@@ -176,10 +176,10 @@ def test_walk_through_without_javascript(live_server: Any, new_context: Any, scr
     url = _start(page, live_server.url, ("Aya", "Ben"))
     token = url.rstrip("/").split("/")[-2]
     page.locator("#p0-score_track").fill("30")
-    page.get_by_role("button", name="Ben →").click()  # Next: the next player, the typed number saved
+    page.get_by_role("button", name="Next: Ben →").click()  # Next: the next player, the typed number saved
     page.wait_for_url(re.compile(r"/track/\?p=1$"))
     page.locator("#p1-score_track").fill("12")
-    page.get_by_role("button", name="Characters →").click()
+    page.get_by_role("button", name="Next: Characters →").click()
     page.wait_for_url(re.compile(r"/characters/$"))
     sheet = ScoreSheet.objects.get(token=token)
     assert [p["score_track"] for p in sheet.table["players"]] == [30, 12]
