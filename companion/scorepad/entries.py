@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from companion.forms import whole_number
-from companion.models.scoresheets import MAX_NUMBER, Change
+from companion.models.scoresheets import MAX_NUMBER
 from scoring import catalogue as cat
 from scoring.components import CHAR_TYPES
 from scoring.errors import InputError, quote
@@ -91,6 +91,22 @@ class EntryKey:
             if int(index) < len(items):
                 return cls(i, key, str(items[int(index)]))
         return cls(i, key)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One entry made on a step.
+
+    ``op`` is one of: ``set`` (a number field to ``value``), ``bump`` (a number field by ``value``), ``add`` /
+    ``remove`` (one ``item`` of a list field), ``wild`` (the chosen type ``item`` of the card ``field``, "" to
+    clear), ``stack`` (the player's firefighting stack rank ``value``, -1 to clear).
+    """
+
+    op: str
+    player: int
+    field: str = ""
+    item: str = ""
+    value: int = 0
 
 
 class BadEntry(Exception):

@@ -18,8 +18,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from companion.models.scoresheets import Change
-from companion.scorepad.entries import WILD, EntryKey, entries_of
+from companion.scorepad.entries import WILD, Change, EntryKey, entries_of
 from companion.scorepad.presenter import StepView, group_of
 
 Piece = tuple[str, dict[str, Any]]

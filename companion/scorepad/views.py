@@ -21,10 +21,10 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation, reswap
 
 from companion.forms import ScoreStartForm, whole_number
-from companion.models.scoresheets import NAME_MAX, Change, ScoreSheet, SheetBusy, SheetError
+from companion.models.scoresheets import NAME_MAX, ScoreSheet
 from companion.qr import qr_svg
 from companion.scorepad import services
-from companion.scorepad.entries import BadEntry, entries_of, parse_entries, parse_marked
+from companion.scorepad.entries import BadEntry, Change, entries_of, parse_entries, parse_marked
 from companion.scorepad.presenter import (
     STEP_BY_SLUG,
     STEPS,
@@ -36,6 +36,7 @@ from companion.scorepad.presenter import (
     steps_for,
 )
 from companion.scorepad.reply import pieces_for
+from companion.scorepad.services import SheetBusy, SheetError
 from scoring import catalogue as cat
 from scoring.components import SEASONS, Expansion
 

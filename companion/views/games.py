@@ -41,8 +41,9 @@ from companion.models.games import (
     turn_order,
     version_of,
 )
-from companion.models.scoresheets import NAME_MAX, SheetError, start_sheet
+from companion.models.scoresheets import NAME_MAX
 from companion.qr import qr_svg
+from companion.scorepad.services import SheetError, start_sheet
 from companion.tokens import is_token
 from scoring.calendar import (
     FIRE_MONTHS,

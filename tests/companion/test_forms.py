@@ -12,7 +12,8 @@ from django.test import Client
 
 from companion.forms import NAME_MAX, PlayersForm, whole_number
 from companion.models.games import Change, Game, Seat
-from companion.models.scoresheets import ScoreSheet, start_sheet
+from companion.models.scoresheets import ScoreSheet
+from companion.scorepad.services import start_sheet
 from tests.factories import make_game
 
 pytestmark = pytest.mark.django_db

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.models.games import Game
-from companion.models.scoresheets import start_sheet
+from companion.scorepad.services import start_sheet
 from companion.views.setup import new_table
 from scoring.examples import WORKED_EXAMPLE
 from tests.factories import db_snapshot, make_game

@@ -16,7 +16,7 @@ import companion
 import scoring
 import setupgen
 from companion.models.games import NewPlayer, create_game
-from companion.models.scoresheets import start_sheet
+from companion.scorepad.services import start_sheet
 from scoring.errors import QUOTE_MAX, quote
 from setupgen import Options, generate
 

@@ -19,18 +19,17 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from pypdf import PdfReader
 
-from companion.models.scoresheets import (
+from companion.models.scoresheets import ScoreSheet
+from companion.scorepad.entries import Change, EntryKey
+from companion.scorepad.presenter import STEPS, place, steps_for
+from companion.scorepad.services import (
     MAX_TRIES,
-    Change,
-    ScoreSheet,
     SheetBusy,
     SheetError,
-    apply_changes,
     firefighting_order,
+    record_entries,
     start_sheet,
 )
-from companion.scorepad.entries import EntryKey
-from companion.scorepad.presenter import STEPS, place, steps_for
 from scoring.examples import WORKED_EXAMPLE
 from scoring.validate import Code, Problem
 from setupgen import Options, generate
@@ -952,10 +951,10 @@ def test_an_entry_written_between_the_read_and_the_write_is_kept() -> None:
     def changes(read: ScoreSheet) -> list[Change]:
         reads.append(read.version)
         if len(reads) == 1:  # the other phone, in between
-            apply_changes(sheet.token, [Change("set", 1, "mon", value=7)])
+            record_entries(token=sheet.token, changes=[Change("set", 1, "mon", value=7)])
         return [Change("bump", 0, "mon", value=2)]
 
-    saved = apply_changes(sheet.token, changes)
+    saved = record_entries(token=sheet.token, changes=changes)
     assert reads == [1, 2]
     assert saved.version == 3
     sheet.refresh_from_db()
@@ -967,11 +966,11 @@ def test_an_entry_that_never_gets_a_quiet_moment_saves_nothing(client: Client) -
     sheet = sheet_of()
 
     def changes(read: ScoreSheet) -> list[Change]:
-        apply_changes(sheet.token, [Change("bump", 1, "koban", value=1)])
+        record_entries(token=sheet.token, changes=[Change("bump", 1, "koban", value=1)])
         return [Change("set", 0, "mon", value=5)]
 
     with pytest.raises(SheetBusy):
-        apply_changes(sheet.token, changes)
+        record_entries(token=sheet.token, changes=changes)
     sheet.refresh_from_db()
     assert sheet.table["players"][0]["mon"] == 0
     assert sheet.table["players"][1]["koban"] == MAX_TRIES  # the other phone's entries all landed
@@ -982,7 +981,7 @@ def test_an_entry_stamps_the_sheet_with_the_time_of_its_write() -> None:
     sheet = sheet_of()
     long_ago = datetime(2020, 1, 1, tzinfo=UTC)
     ScoreSheet.objects.filter(pk=sheet.pk).update(updated=long_ago, version=F("version") + 1)
-    saved = apply_changes(sheet.token, [Change("set", 0, "mon", value=3)])
+    saved = record_entries(token=sheet.token, changes=[Change("set", 0, "mon", value=3)])
     assert abs(saved.updated - timezone.now()) < timedelta(minutes=1)
     sheet.refresh_from_db()
     assert sheet.updated == saved.updated and sheet.updated.tzinfo is not None
@@ -1002,7 +1001,7 @@ def test_a_seat_without_a_stored_colour_is_shown_without_one(client: Client) -> 
     assert client.get(f"/score/{sheet.token}/pad.pdf?size=a4").status_code == 200
 
 
-# --- the versioned write (companion.models.scoresheets.apply_changes) --------------------------------------------
+# --- the versioned write (companion.scorepad.services.record_entries) --------------------------------------------
 
 
 def _other_process_sets(sheet: ScoreSheet, player: int, field: str, value: int) -> None:
@@ -1015,7 +1014,7 @@ def _other_process_sets(sheet: ScoreSheet, player: int, field: str, value: int) 
 def test_an_entry_reads_the_row_then_writes_only_the_version_it_read() -> None:
     sheet = sheet_of()
     with CaptureQueriesContext(connection) as queries:
-        saved = apply_changes(sheet.token, [Change("set", 0, "mon", value=3)])
+        saved = record_entries(token=sheet.token, changes=[Change("set", 0, "mon", value=3)])
     assert [q["sql"].split()[0] for q in queries] == ["SELECT", "UPDATE"]
     assert saved.version == 2
 
@@ -1030,7 +1029,7 @@ def test_an_entry_made_while_another_phone_wrote_is_made_again_on_the_new_row() 
             _other_process_sets(sheet, 1, "wood", 4)
         return [Change("bump", 0, "koban", value=1)]
 
-    saved = apply_changes(sheet.token, form)
+    saved = record_entries(token=sheet.token, changes=form)
     assert calls == [1, 2]
     assert saved.version == 3
     sheet.refresh_from_db()
@@ -1039,9 +1038,9 @@ def test_an_entry_made_while_another_phone_wrote_is_made_again_on_the_new_row() 
 
 def test_a_post_without_entries_shows_the_row_as_it_is_now() -> None:
     sheet = sheet_of()
-    apply_changes(sheet.token, [Change("set", 0, "mon", value=3)])
+    record_entries(token=sheet.token, changes=[Change("set", 0, "mon", value=3)])
     _other_process_sets(sheet, 1, "mon", 8)
-    saved = apply_changes(sheet.token, [])
+    saved = record_entries(token=sheet.token, changes=[])
     assert (saved.version, [p["mon"] for p in saved.table["players"]]) == (3, [3, 8])
 
 

@@ -11,8 +11,8 @@ from django.test import Client
 from django.urls import URLPattern, get_resolver
 
 from companion.models.games import NewPlayer, create_game
-from companion.models.scoresheets import start_sheet
 from companion.scorepad.presenter import STEPS
+from companion.scorepad.services import start_sheet
 from scoring.examples import WORKED_EXAMPLE
 from setupgen import Options, generate
 
