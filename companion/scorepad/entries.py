@@ -33,8 +33,6 @@ NUMBER_LABELS: Final = {
 WILD: Final = "wild_types"
 STACK: Final = "stack"
 NAME: Final = "name"
-#: At most this many entries are read from a page's list of entries showing messages (``marked``).
-MAX_MARKED: Final = 400
 
 _NUMBER_ID: Final = re.compile(r"^p(\d)-([a-z_]+)$")
 _LIST_ID: Final = re.compile(rf"^p(\d)-({'|'.join(LIST_FIELDS)})-([a-z0-9-]+)$")
@@ -217,13 +215,6 @@ def entries_of(changes: Sequence[Change]) -> list[EntryKey]:
         elif ch.op == "stack":
             out.append(EntryKey(ch.player, STACK))
     return out
-
-
-def parse_marked(raw: str | None) -> set[EntryKey] | None:
-    """The entries a page shows messages beside (its hidden ``marked`` field); None when the page sent none."""
-    if raw is None:
-        return None
-    return {key for a in raw.split()[:MAX_MARKED] if (key := EntryKey.parse(a)) is not None}
 
 
 def is_unnamed(item: str) -> bool:

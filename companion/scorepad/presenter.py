@@ -392,6 +392,10 @@ class StepView:
     def errors(self) -> int:
         return len(self.report.errors)
 
+    def totals_bar(self) -> tuple[list[Tab], int]:
+        """What the totals bar shows: every player's total, and how many entries the rules refuse."""
+        return self.totals(), self.errors
+
     def nav(self) -> list[tuple[int, Step, int]]:
         """(number, step, errors) of every step."""
         by_step = self.problems.errors_by_step
@@ -430,17 +434,20 @@ class StepView:
             "problems": problems,
         }
 
-    def marked(self) -> list[str]:
-        """The shown player's entries on this step that show messages (posted back with every entry)."""
-        return sorted(a for a, shown in self.problems.by_anchor.items() if self._shows(a, shown))
+    def marked(self) -> set[EntryKey]:
+        """The shown player's entries on this step that show messages."""
+        return {
+            key for a, shown in self.problems.by_anchor.items() if (key := self._shows(a, shown)) is not None
+        }
 
-    def _shows(self, anchor: str, shown: list[Shown]) -> bool:
+    def _shows(self, anchor: str, shown: list[Shown]) -> EntryKey | None:
         key = EntryKey.parse(anchor)
+        if key is None or key.player != self.player or shown[0].step != self.step.slug:
+            return None
         return (
-            key is not None
-            and key.player == self.player
-            and bool(key.item or key.field in STEP_NUMBERS.get(self.step.slug, ()) or key.field == STACK)
-            and shown[0].step == self.step.slug
+            key
+            if key.item or key.field in STEP_NUMBERS.get(self.step.slug, ()) or key.field == STACK
+            else None
         )
 
     # --- entries ---
@@ -677,9 +684,9 @@ class StepView:
             [Block("", entries, chips=False)],
         )
 
-    def pipes_group(self) -> Group:
+    def pipes_group(self, *, entries: bool = True) -> Group:
         held = [cat.TOKEN_BY_ID[t].name for t in self.players[self.player].get("pipes", [])]
-        blocks = [b for b in self._token_blocks(TokenKind.PIPE) if isinstance(b, Block)]
+        blocks = [b for b in self._token_blocks(TokenKind.PIPE) if isinstance(b, Block)] if entries else []
         html_id = f"p{self.player}-group-pipes"
         every = [e for b in blocks for e in b.entries]
         return Group(html_id, "Pipes", len(held), ", ".join(held), self._opened(html_id, every), blocks)

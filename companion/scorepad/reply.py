@@ -1,58 +1,69 @@
 """The pieces an htmx entry is answered with: only what it changed, each one partial of
 ``templates/scorepad_step.html`` swapped in out of band (``hx-swap-oob``), about 1 kB gzipped instead of the page.
 
-The rule table, for an entry made on the page of the sheet's previous version:
+The page showed the sheet just before the entry (its version says so), so the step as it was (``before``) and as
+it is (``after``) are both known here, and a piece is sent when what it shows differs between them:
 
-| piece | sent when |
+| piece | compared |
 |---|---|
-| page state, steps bar, messages, player tabs, totals, the player's head | always (they are small) |
-| an entry | a change touched it, or it shows a message before or after |
-| a folding group, open | an entry in it gains a message (the player must see it) |
-| the "counts as" choices and the groups' summaries | the player's board changed (characters step) |
-| the pipes' summary | a pipe changed (tobacco step) |
-| the stack questions | always on the firefighting step (a stack spans players) |
+| page state (version), messages above the entries | always sent (a refused entry's message may be showing) |
+| steps bar, player tabs, totals, the player's head | their data |
+| an entry | every entry the changes touched or that shows a message before or after |
+| a folding group, sent whole and open | an entry in it gains a message (the player must see it) |
+| the "counts as" choices, the groups' summaries | their data (characters and tobacco steps) |
+| the stack questions | their data (firefighting step; a stack spans players) |
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from companion.scorepad.entries import WILD, Change, EntryKey, entries_of
+from companion.scorepad.entries import WILD, Change, entries_of
 from companion.scorepad.presenter import StepView, group_of
 
 Piece = tuple[str, dict[str, Any]]
 
-ALWAYS = ("state", "nav", "msgs", "tabs", "totals", "head")
 
-
-def pieces_for(view: StepView, changes: Sequence[Change], marked_before: Collection[EntryKey]) -> list[Piece]:
-    """The partials (name, their own context) that bring a page showing the sheet just before ``changes`` up to
-    ``view``."""
-    pieces: list[Piece] = [(name, {}) for name in ALWAYS]
-    slug, player = view.step.slug, view.player
-    marked_after = {k for a in view.marked() if (k := EntryKey.parse(a)) is not None}
-    opened = {g for key in marked_after - set(marked_before) if (g := group_of(key))}
+def pieces_for(before: StepView, after: StepView, changes: Sequence[Change]) -> list[Piece]:
+    """The partials (name, their own context) that bring a page showing ``before`` up to ``after``."""
+    pieces: list[Piece] = [("state", {}), ("msgs", {})]
+    pieces += [
+        (name, {})
+        for name, shows in (
+            ("nav", StepView.nav),
+            ("tabs", StepView.totals),
+            ("totals", StepView.totals_bar),
+            ("head", StepView.head),
+        )
+        if shows(before) != shows(after)
+    ]
+    marked_before, marked_after = before.marked(), after.marked()
+    opened = {g for key in marked_after - marked_before if (g := group_of(key))}
     for html_id in sorted(opened):
-        if (group := view.group(html_id)) is not None:
+        if (group := after.group(html_id)) is not None:
             group.open = True
             pieces.append(("group", {"g": group}))
-    touched = set(entries_of(changes))
-    for key in sorted(touched | set(marked_before) | marked_after):
+    for key in sorted(set(entries_of(changes)) | marked_before | marked_after):
         if key.field == WILD or group_of(key) in opened:
             continue
-        if (entry := view.entry(key)) is not None:
+        entry = after.entry(key)
+        if entry is not None and entry != before.entry(key):
             pieces.append(("entry", {"e": entry}))
-    board = {
-        k for k in touched if k.player == player and k.field in ("characters", "retirement_tokens", WILD)
-    }
-    if slug == "characters" and (board or any(k.field == WILD for k in marked_after | set(marked_before))):
-        pieces.append(("wilds", {}))
-        pieces += [("summary", {"g": group}) for group in view.summaries() if group.html_id not in opened]
-    if slug == "tobacco" and any(k.field == "pipes" and k.player == player for k in touched):
-        group = view.pipes_group()
-        if group.html_id not in opened:
+    slug = after.step.slug
+    if slug == "characters":
+        if before.wilds() != after.wilds():
+            pieces.append(("wilds", {}))
+        was = {g.html_id: g for g in before.summaries()}
+        pieces += [
+            ("summary", {"g": g})
+            for g in after.summaries()
+            if g.html_id not in opened and g != was[g.html_id]
+        ]
+    if slug == "tobacco":
+        group = after.pipes_group(entries=False)
+        if group.html_id not in opened and group != before.pipes_group(entries=False):
             pieces.append(("summary", {"g": group}))
-    if slug == "firefighting":
+    if slug == "firefighting" and before.order() != after.order():
         pieces.append(("order", {}))
     return pieces

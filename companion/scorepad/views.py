@@ -8,6 +8,7 @@ result and the filled pad, also through the sheet's view-only link, which never 
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any, Final
 from urllib.parse import urlencode
@@ -24,7 +25,7 @@ from companion.forms import ScoreStartForm, whole_number
 from companion.models.scoresheets import NAME_MAX, ScoreSheet
 from companion.qr import qr_svg
 from companion.scorepad import services
-from companion.scorepad.entries import BadEntry, Change, entries_of, parse_entries, parse_marked
+from companion.scorepad.entries import BadEntry, Change, entries_of, parse_entries
 from companion.scorepad.presenter import (
     STEP_BY_SLUG,
     STEPS,
@@ -133,11 +134,11 @@ def _title(view: StepView, there: tuple[Step, int]) -> str:
     return step.title if step is not view.step else str(view.players[player]["name"])
 
 
-def _pieces(view: StepView, changes: list[Change], marked: set[Any]) -> HttpResponse:
-    base = {"view": view, "types": TYPE_CHOICES, "oob": True}
+def _pieces(before: StepView, after: StepView, changes: list[Change]) -> HttpResponse:
+    base = {"view": after, "types": TYPE_CHOICES, "oob": True}
     body = "".join(
         get_template(f"scorepad_step.html#{name}").render({**base, **extra})
-        for name, extra in pieces_for(view, changes, marked)
+        for name, extra in pieces_for(before, after, changes)
     )
     return reswap(HttpResponse(body), "none")
 
@@ -176,10 +177,12 @@ def entry(request: HttpRequest, token: str, slug: str) -> HttpResponse:
     """An entry (or Next, Back, the result): read against the fresh sheet, saved with a version-checked write."""
     post = {k: request.POST.get(k, "") for k in request.POST}
     made: list[Change] = []
+    read: list[ScoreSheet] = []
 
-    def changes(read: ScoreSheet) -> list[Change]:
-        _step(slug, read.akebono)
-        made[:] = parse_entries(post, read.names)  # again if another phone wrote meanwhile
+    def changes(sheet: ScoreSheet) -> list[Change]:
+        _step(slug, sheet.akebono)
+        made[:] = parse_entries(post, sheet.names)  # again if another phone wrote meanwhile
+        read[:] = [copy.deepcopy(sheet)]  # the sheet as it was before these changes
         return made
 
     shown, opened = _player(post.get("p")), _opened(post.get("open", ""))
@@ -197,9 +200,9 @@ def entry(request: HttpRequest, token: str, slug: str) -> HttpResponse:
     view = StepView(sheet, _step(slug, sheet.akebono), player, opened)
     if post.get("go") in ("next", "prev", "result"):
         return _go(request, view, post["go"])
-    marked = parse_marked(post.get("marked"))
-    if request.htmx and marked is not None and post.get("v") == str(sheet.version - (1 if made else 0)):
-        return _pieces(view, made, marked)  # the page showed the sheet just before these changes
+    if request.htmx and made and post.get("v") == str(read[0].version):
+        # The page showed the sheet just before these changes: only what they changed.
+        return _pieces(StepView(read[0], view.step, player, opened), view, made)
     if request.htmx:
         return _render_step(request, view)
     return _back_to_entry(view, made, opened)
