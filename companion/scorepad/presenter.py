@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, cached_property
 from typing import Any, Final
 
 from companion.models.scoresheets import ScoreSheet
@@ -371,6 +371,7 @@ class StepView:
     def colour(self) -> str:
         return self.sheet.colour(self.player)
 
+    @cached_property
     def totals(self) -> list[Tab]:
         """Every player's tab: name, colour, running total, and the problems of this step in their entries."""
         mine = Counter(
@@ -394,7 +395,7 @@ class StepView:
 
     def totals_bar(self) -> tuple[list[Tab], int]:
         """What the totals bar shows: every player's total, and how many entries the rules refuse."""
-        return self.totals(), self.errors
+        return self.totals, self.errors
 
     def nav(self) -> list[tuple[int, Step, int]]:
         """(number, step, errors) of every step."""

@@ -32,7 +32,7 @@ def pieces_for(before: StepView, after: StepView, changes: Sequence[Change]) -> 
         (name, {})
         for name, shows in (
             ("nav", StepView.nav),
-            ("tabs", StepView.totals),
+            ("tabs", lambda view: view.totals),
             ("totals", StepView.totals_bar),
             ("head", StepView.head),
         )
