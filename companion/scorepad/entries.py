@@ -1,7 +1,7 @@
 """Every entry of the walk-through has one typed name, :class:`EntryKey`: the one place its html id is made and
 parsed, and where a validator problem's ``field`` (``players[1].fish[0]``) is turned into the entry it names.
 
-:func:`parse_entries` reads a step's form into :class:`~companion.models.scoresheets.Change` s, or raises
+:func:`parse_entries` reads a step's form into :class:`Change` s, or raises
 :class:`BadEntry` with a message for a request no page of ours sends (answered 400, nothing saved).
 """
 
@@ -14,7 +14,6 @@ from typing import Any, Final
 
 from companion.forms import whole_number
 from companion.models.scoresheets import MAX_NUMBER
-from scoring import catalogue as cat
 from scoring.components import CHAR_TYPES
 from scoring.errors import InputError, quote
 from scoring.table import LIST_FIELDS, LIST_KIND, NUMBER_FIELDS, check_id
@@ -215,7 +214,3 @@ def entries_of(changes: Sequence[Change]) -> list[EntryKey]:
         elif ch.op == "stack":
             out.append(EntryKey(ch.player, STACK))
     return out
-
-
-def is_unnamed(item: str) -> bool:
-    return cat.any_type(item) is not None
