@@ -31,6 +31,7 @@ from companion.scorepad.presenter import (
     STEPS,
     TYPE_CHOICES,
     Problems,
+    Shown,
     Step,
     StepView,
     group_of,
@@ -237,7 +238,7 @@ def _result_context(request: HttpRequest, sheet: ScoreSheet, *, can_edit: bool) 
     steps = steps_for(sheet.akebono)
     problems = Problems(outcome.report, sheet.table["players"], (s.slug for s in steps))
 
-    def problem(s: Any) -> dict[str, str]:
+    def problem(s: Shown) -> dict[str, str]:
         step = STEP_BY_SLUG[s.step]
         url = f"{step_url(sheet, step, s.player or 0)}#{s.anchor}" if can_edit else ""
         return {"message": s.message, "url": url, "step": step.title}
