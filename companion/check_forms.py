@@ -37,7 +37,7 @@ class PadNumber(forms.CharField):
         super().__init__(**kwargs)
         self.what, self.low, self.high = what, low, high
 
-    def to_python(self, value: Any) -> int | None:  # type: ignore[override]
+    def to_python(self, value: Any) -> int | None:
         text = super().to_python(value)
         if not text.strip():
             return None
@@ -163,7 +163,7 @@ class NumberList(forms.CharField):
         super().__init__(**kwargs)
         self.what, self.most = what, most
 
-    def to_python(self, value: Any) -> tuple[int, ...]:  # type: ignore[override]
+    def to_python(self, value: Any) -> tuple[int, ...]:
         text = super().to_python(value)
         if len(text) > LIST_TEXT_MAX:
             raise ValidationError(f"{self.what}: at most {LIST_TEXT_MAX} characters")

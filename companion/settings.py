@@ -12,6 +12,7 @@ required). The secret key is ``DJANGO_SECRET_KEY`` or one made on the first star
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 
 import dj_database_url
@@ -58,7 +59,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "companion.middleware.GZipMiddleware",  # Django's, with the window sized to the body
+    "django.middleware.gzip.GZipMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -110,8 +111,18 @@ USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = os.environ.get("DJANGO_STATIC_ROOT") or None  # only for `collectstatic` in a deployment
-# WhiteNoise serves the static files with or without DEBUG, straight from the apps (no collectstatic step).
+# `manage.py collectstatic` (the README's first command, .ci/test) writes hashed, pre-compressed copies here; WhiteNoise
+# serves them gzipped with a year's caching (their names change with their content). Before collectstatic has run
+# (a fresh checkout's `pytest`), the same files are served from the apps under their plain names.
+STATIC_ROOT = os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "companion.storage.StaticFilesStorage"},
+}
+WHITENOISE_MANIFEST_STRICT = False
+# Before collectstatic has run there is no STATIC_ROOT yet, and the files are served from the apps: not a problem to
+# warn about on every start (companion/storage.py).
+warnings.filterwarnings("ignore", message="No directory at: ", category=UserWarning)  # WhiteNoise's
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 

@@ -5,7 +5,8 @@ game's poll), right after the health check. No two modules' patterns match the s
 nothing else.
 """
 
-from companion.views import api, checks, games, home, osaka, pads, results, scorepad, setup
+from companion.scorepad import views as scorepad
+from companion.views import api, checks, games, home, osaka, pads, results, setup
 
 urlpatterns = [
     *home.urlpatterns,

@@ -25,7 +25,11 @@ from typing import Any, Final
 
 from scoring.catalogue import BUILDING_BY_ID, CHARACTER_BY_ID, PERSONALITY_BY_ID, TOKEN_BY_ID
 from scoring.components import SEASONS, Season
-from scoring.rules import FIRE_MONTHS, FIRE_STRENGTH, PAYDAY_MONTHS, TRACK_MAX
+
+# FIRE_MONTHS and TRACK_MAX are the tracker's too: re-exported (mypy strict sees them as this module's).
+from scoring.rules import FIRE_MONTHS as FIRE_MONTHS
+from scoring.rules import FIRE_STRENGTH, PAYDAY_MONTHS
+from scoring.rules import TRACK_MAX as TRACK_MAX
 
 MONTHS: Final = 13
 """Months 1-12, then month 13: New Year's Day (base rulebook, "GENERAL SETUP": "The 13th month represents New

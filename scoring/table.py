@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Final
 
 from scoring import catalogue as cat
 from scoring.components import CharType, Expansion, TokenKind
@@ -236,55 +236,9 @@ def stack_places(players: Sequence[PlayerState], ranks: Mapping[str, int]) -> tu
     )
 
 
-#: Each player list with the ids it may hold, for :func:`_read_player_fast`.
-_LIST_IDS: Final = tuple((key, cat.IDS_BY_KIND[kind]) for key, kind in LIST_KIND.items())
-_WILD_TYPES: Final = {t.value: t for t in CharType}
-
-
-def _read_player_fast(value: dict[str, object]) -> PlayerState | None:
-    """A well-formed player read in one pass (the score sheets read one on every tap); None when anything is
-    off, and :func:`read_player` then finds and names the problem."""
-    if not value.keys() <= _PLAYER_FIELDS:
-        return None
-    name = value.get("name")
-    if type(name) is not str or not (name := name.strip()):
-        return None
-    fields: dict[str, Any] = {}
-    for key, ids in _LIST_IDS:
-        if key in value:
-            items = value[key]
-            try:
-                if type(items) is not list or not ids.issuperset(items):
-                    return None
-            except TypeError:  # an unhashable item
-                return None
-            fields[key] = tuple(items)
-    for key in NUMBER_FIELDS:
-        if key in value:
-            number = value[key]
-            if type(number) is not int:
-                return None
-            fields[key] = number
-    wild: dict[str, CharType] = {}
-    raw = value.get("wild_types")
-    if raw is not None:
-        if type(raw) is not dict:
-            return None
-        for card, chosen in raw.items():
-            ctype = _WILD_TYPES.get(chosen) if type(chosen) is str else None
-            if ctype is None or card not in cat.CHARACTER_BY_ID:
-                return None
-            wild[card] = ctype
-    elif "wild_types" in value:
-        return None
-    return PlayerState(name=name, wild_types=MappingProxyType(wild), **fields)
-
-
 def read_player(value: object, where: str = "players[0]") -> PlayerState:
     """One player's JSON (as in ``players`` of :func:`read_table`), read alone: the score sheets read only the
     player an entry changed. Raises :class:`InputError` naming ``where`` as the player's place."""
-    if type(value) is dict and (fast := _read_player_fast(value)) is not None:
-        return fast
     _expect(value, dict, where)
     assert isinstance(value, dict)
     _check_fields(value, _PLAYER_FIELDS, where)

@@ -28,6 +28,16 @@ SCREENSHOTS = Path(
 )
 
 
+@pytest.fixture(autouse=True)
+def _static_by_plain_names(settings: Any) -> None:
+    """Pages name the static files by their plain names in tests, as before `collectstatic`: the live server
+    serves them from the apps and knows nothing of the hashed copies (WhiteNoise serves those in production)."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright

@@ -83,11 +83,11 @@ def run(report: Report) -> None:
         client.request("GET", step)
 
         sends: list[Callable[[str], tuple[int, dict[str, str], bytes]]] = [
-            lambda junk: client.request("POST", step, {"op": f"add|0|characters|{junk}"}),
+            lambda junk: client.request("POST", f"{step}entry/", {"op": f"add|0|characters|{junk}"}),
             lambda junk: client.request(
-                "POST", f"/score/{sheet}/resources/", {"p0-mon": junk, "was-p0-mon": "0"}
+                "POST", f"/score/{sheet}/resources/entry/", {"p0-mon": junk, "was-p0-mon": "0"}
             ),
-            lambda junk: client.request("POST", f"/score/{sheet}/track/", {"op": f"bump|0|{junk}|1"}),
+            lambda junk: client.request("POST", f"/score/{sheet}/track/entry/", {"op": f"bump|0|{junk}|1"}),
             lambda junk: client.request("POST", f"/games/{game}/who", {"who": junk}),
             lambda junk: client.request(
                 "POST", f"/games/{game}/change", {"op": junk, "seat": "1", "value": "1"}

@@ -104,7 +104,9 @@ def _styles() -> dict[str, ParagraphStyle]:
     }
 
 
-def _grid(data: list[list[object]], widths: list[float], heights: float | list[float] | None = None) -> Table:
+def _grid(
+    data: Sequence[Sequence[object]], widths: Sequence[float], heights: float | Sequence[float] | None = None
+) -> Table:
     table = Table(data, colWidths=widths, rowHeights=heights)
     regular, bold = fonts()
     table.setStyle(

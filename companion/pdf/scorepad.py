@@ -35,18 +35,13 @@ from scoring.components import (
     TobaccoRule,
     Token,
     TokenKind,
-    Wild,
 )
-from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
-from scoring.score import (
-    FISH_POINTS,
-    KOBAN_POINTS,
-    LINE_LABELS,
-    MAX_FISH,
-    MON_PER_POINT,
-    VARIETY_POINTS,
-    lines_for,
-)
+from scoring.reminders import expansions, line_reminders
+
+# The pads page offers the same player counts: re-exported.
+from scoring.rules import MAX_PLAYERS as MAX_PLAYERS
+from scoring.rules import MIN_PLAYERS as MIN_PLAYERS
+from scoring.score import LINE_LABELS, MON_PER_POINT, lines_for
 
 #: Page sizes by the lower-cased name callers pass ("A4", "letter"), in points (portrait).
 PAGE_SIZES: Final[Mapping[str, tuple[float, float]]] = {"a4": A4, "letter": letter}
@@ -84,67 +79,6 @@ class PadPlayer:
 
 
 # --- what the pad says: reminders and reference, made from the rules core -----------------------------------------
-
-
-def _slash(values: Sequence[int]) -> str:
-    return "/".join(str(v) for v in values)
-
-
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else f"−{-n}"  # a real minus sign reads better on paper
-
-
-def _expansions(akebono: bool) -> frozenset[Expansion]:
-    return cat.expansions_of(["akebono"] if akebono else [])
-
-
-def _fish_bonuses(akebono: bool) -> str:
-    """The end-game values of the fish tokens that have one (RULINGS R6), grouped as the pad prints them."""
-    base = [t for t in cat.TOKENS if t.kind is TokenKind.FISH and t.points and t.expansion is Expansion.BASE]
-    parts = [f"{t.season.value} {_signed(t.points)}" for t in base if t.season]
-    text_ = "bonus fish " + ", ".join(parts)
-    if akebono:
-        extra = [
-            t
-            for t in cat.TOKENS
-            if t.kind is TokenKind.FISH and t.points and t.expansion is Expansion.AKEBONO
-        ]
-        seasonal = [f"{t.season.value} {_signed(t.points)}" for t in extra if t.season]
-        special = [f"{t.name.removesuffix(' token')} {_signed(t.points)}" for t in extra if not t.season]
-        text_ += "; Akebono fish " + ", ".join(seasonal) + "; " + ", ".join(special)
-    return text_
-
-
-def _wild_names(akebono: bool) -> list[str]:
-    expansions = _expansions(akebono)
-    return [c.name for c in cat.CHARACTERS if c.wild is Wild.ALWAYS and cat.in_play(c.expansion, expansions)]
-
-
-def _puppeteer() -> str:
-    return next(c.name for c in cat.CHARACTERS if c.wild is Wild.WHEN_RETIRED)
-
-
-def line_reminders(akebono: bool) -> dict[str, str]:
-    """The short reminder printed under each line's label (RULINGS R3-R10), by line id."""
-    types = len(VARIETY_POINTS) - 1
-    variety = (
-        f"{_slash(VARIETY_POINTS[1:])} IKI for 1-{types} character types. Buildings are not a type; "
-        f"a retired {_puppeteer()} is the type you choose"
-    )
-    wild = _wild_names(akebono)
-    variety += f", and so are {' and '.join(wild)}." if wild else "."
-    reminders = {
-        "score_track": "IKI scored during the game: the score marker, plus the 30/60 token.",
-        "variety": variety,
-        "fish": f"{_slash(FISH_POINTS[1:])} IKI for 1-{MAX_FISH} fish, plus {_fish_bonuses(akebono)}.",
-        "tobacco": "Each pouch's value (list below), all doubled if you hold at least one pipe.",
-        "buildings": "Each of your buildings scores its value (list below).",
-        "resources": (
-            f"{KOBAN_POINTS} per koban, 1 per wood, 1 per full {MON_PER_POINT} mon. Rice and sandals: 0."
-        ),
-        "personalities": "Personalities that score at the end of the game (list below); all others 0.",
-    }
-    return {line: reminders[line] for line in lines_for(akebono)}
 
 
 def _tobacco_value(token: Token) -> str:
@@ -206,8 +140,8 @@ def _building_value(building_id: str) -> str:
 
 
 def _buildings_reference(akebono: bool) -> str:
-    expansions = _expansions(akebono)
-    return " · ".join(_building_value(b.id) for b in cat.BUILDINGS if cat.in_play(b.expansion, expansions))
+    in_play = expansions(akebono)
+    return " · ".join(_building_value(b.id) for b in cat.BUILDINGS if cat.in_play(b.expansion, in_play))
 
 
 def _personality_value(personality_id: str) -> str:

@@ -264,8 +264,9 @@ def record(
         elif kind not in ENTRY_KINDS:
             raise Refused("Unknown change.")
         state, outcomes = _replayed(game, [*events, event], names)
-        if kind in ENTRY_KINDS and not outcomes[-1].applied:
-            raise Refused(outcomes[-1].note[:1].upper() + outcomes[-1].note[1:] + ".")
+        outcome = outcomes[-1]
+        if kind in ENTRY_KINDS and outcome is not None and not outcome.applied:
+            raise Refused(outcome.note[:1].upper() + outcome.note[1:] + ".")
         game.version = event.version
         # The replay of the entries before the first one this write touches is unchanged: only the entries from
         # there on (the new one; for an undo, from its target) can do something else now.

@@ -18,9 +18,9 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from companion.check_forms import FIELDS_2015, PIPE_CHOICES, ROW_LABELS, CheckStartForm, Form2015, PadForm
-from companion.models.scoresheets import NAME_MAX, SheetError, start_sheet
+from companion.models.scoresheets import NAME_MAX
+from companion.scorepad.services import SheetError, start_sheet
 from companion.services.results import file_result, group_by_token, keep_checked_pad, player_names
-from companion.views import is_htmx
 from scoring.first_edition import LINE_LABELS_2015, Score2015, score_2015
 from scoring.first_edition import check_2015 as check_2015_pad
 from scoring.padcheck import LINE_WORDS, Pad, PadCheck, PadProblem, check_pad, facts_of, possible_lines
@@ -49,11 +49,6 @@ STEP_WORDS: Final = {
     "resources": "Resources",
     "firefighting": "Firefighting",
 }
-#: As the walk-through: only malformed requests get their answer swapped in (htmx leaves 4xx unswapped).
-HTMX_CONFIG: Final = (
-    '{"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},'
-    '{"code":"400","swap":true,"error":false},{"code":"...","swap":false,"error":true}]}'
-)
 
 
 def _forms(query: QueryDict) -> tuple[CheckStartForm, PadForm | None]:
@@ -108,14 +103,13 @@ def _context(request: HttpRequest) -> tuple[dict[str, Any], int]:
         "start": start,
         "players": start,
         "name_max": NAME_MAX,
-        "htmx_config": HTMX_CONFIG,
         "pipe_choices": PIPE_CHOICES,
         "started": pad is not None,
         "query": request.GET.urlencode(),
         "kept_query": _without_result(request.GET),
         **_group_context(request.GET.get("group", "")),
         "result_token": request.GET.get("result", "")[:64],
-        "htmx": is_htmx(request),
+        "htmx": request.htmx,
         "errors": start.messages() if start.is_bound else [],
     }
     status = 400 if start.is_bound and not start.is_valid() else 200
@@ -155,7 +149,7 @@ def _doubt(problem: PadProblem, pad: PadForm) -> dict[str, Any]:
 def check_page(request: HttpRequest) -> HttpResponse:
     """``GET /check/``: the players first; then one tab per player with the pad's lines, and the verdict."""
     context, status = _context(request)
-    if is_htmx(request) and context["started"]:
+    if request.htmx and context["started"]:
         return render(request, "check.html#live", context, status=status)
     return render(request, "check.html", context, status=status)
 

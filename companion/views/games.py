@@ -45,9 +45,10 @@ from companion.models.games import (
     turn_order,
     version_of,
 )
-from companion.models.scoresheets import NAME_MAX, SheetError, start_sheet
+from companion.models.scoresheets import NAME_MAX
 from companion.models.setup_progress import ticked
 from companion.qr import qr_svg
+from companion.scorepad.services import SheetError, start_sheet
 from companion.tokens import is_token
 from companion.views.setup import is_table, ticks_key
 from scoring.calendar import (
@@ -617,11 +618,11 @@ def game_end(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
         return _error(request, 400, f"The scoring walk-through refused this game: {exc.message}")
     # Two phones tapping "Score the game" at once: the first link wins, both open the same sheet.
     Game.objects.filter(pk=game.pk, scoresheet=None).update(scoresheet=sheet)
-    game.refresh_from_db()
-    if game.scoresheet_id != sheet.pk:
+    linked = Game.objects.get(pk=game.pk)
+    if linked.scoresheet_id != sheet.pk:
         sheet.delete()
-    assert game.scoresheet is not None
-    return redirect(game.scoresheet)
+    assert linked.scoresheet is not None
+    return redirect(linked.scoresheet)
 
 
 urlpatterns = [

@@ -17,7 +17,6 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_safe
 
 from companion.pdf.scorepad import MAX_PLAYERS, MIN_PLAYERS, blank_pad, pad_lines, reference
-from companion.views import is_htmx
 from scoring.errors import quote
 
 SIZES = {"a4": ("A4", "A4"), "letter": ("letter", "Letter")}  # query value -> (blank_pad's pagesize, label)
@@ -104,7 +103,7 @@ def pads(request: HttpRequest) -> HttpResponse:
         choice, error, status = parse_choice(request.GET.dict()), None, 200
     except BadChoice as exc:
         choice, error, status = DEFAULT, str(exc), 400
-    template = "pads.html#summary" if is_htmx(request) else "pads.html"
+    template = "pads.html#summary" if request.htmx else "pads.html"
     return render(request, template, _context(choice, error), status=status)
 
 

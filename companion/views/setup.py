@@ -26,9 +26,9 @@ from django.views.decorators.http import require_POST, require_safe
 from companion.models.setup_progress import change_ticks, tick, ticked
 from companion.pdf.setup_sheet import PAGE_SIZES, setup_sheet_pdf
 from companion.tokens import is_token, new_token
-from companion.views import is_htmx
 from companion.views.errors import json_error
 from scoring.errors import quote
+from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
 from setupgen import (
     SEED_LENGTH,
     Options,
@@ -41,7 +41,6 @@ from setupgen import (
     new_seed,
 )
 from setupgen.checklist import Hidden, Section, Step
-from setupgen.generate import MAX_PLAYERS, MIN_PLAYERS
 
 TRUE_WORDS = frozenset({"1", "true", "on", "yes"})
 FALSE_WORDS = frozenset({"", "0", "false", "off", "no"})
@@ -198,7 +197,7 @@ def _form_context(query: Mapping[str, str], error: str = "", error_field: str = 
 def setup_options(request: HttpRequest) -> HttpResponse:
     """``GET /setup/``: pick the options and generate. htmx (on any change of the form): just its warning."""
     context = _form_context(request.GET)
-    if is_htmx(request):
+    if request.htmx:
         return render(request, "setup.html#options-warning", context)
     return render(request, "setup.html", context)
 
@@ -206,7 +205,7 @@ def setup_options(request: HttpRequest) -> HttpResponse:
 def _options_error(request: HttpRequest, exc: QueryError | SeedError) -> HttpResponse:
     field = exc.field if isinstance(exc, QueryError) else "seed"
     context = _form_context(request.GET, error=sentence(str(exc)), error_field=field)
-    template = "setup.html#options-form" if is_htmx(request) else "setup.html"
+    template = "setup.html#options-form" if request.htmx else "setup.html"
     return render(request, template, context, status=400)
 
 
@@ -291,7 +290,7 @@ def setup_game(request: HttpRequest) -> HttpResponse:
         if value and value not in ids:
             message = f"This setup has no hidden item {quote(value)}; nothing was revealed."
             return render(request, "error.html", {"status": 400, "message": message}, status=400)
-    if is_htmx(request) and (show or hide):
+    if request.htmx and (show or hide):
         item_id = show or hide
         return render(
             request,
@@ -327,8 +326,8 @@ def setup_game(request: HttpRequest) -> HttpResponse:
             }
         ),
     }
-    response = render(request, "setup_game.html#setup" if is_htmx(request) else "setup_game.html", context)
-    if is_htmx(request):
+    response = render(request, "setup_game.html#setup" if request.htmx else "setup_game.html", context)
+    if request.htmx:
         response["HX-Push-Url"] = game_url(options, setup.seed, table=table)
     add_never_cache_headers(response)  # the ticks change: a reload must ask again
     return response
@@ -339,7 +338,7 @@ def _ticks_error(
 ) -> HttpResponse:
     """400 (403 without the table's code): nothing was saved. htmx gets the tick count line with the message; a
     form, the error page."""
-    if is_htmx(request):
+    if request.htmx:
         if setup is None:
             progress: dict[str, Any] = {"total": None, "message": message, "level": "error"}
         else:
@@ -397,7 +396,7 @@ def setup_ticks(request: HttpRequest) -> HttpResponse:
         message = "Ticks saved."
         back = game_url(options, setup.seed, table=table, saved="1", **({"show": show} if show else {}))
         anchor = "#setup-progress"
-    if is_htmx(request):
+    if request.htmx:
         return render(request, "setup_game.html#progress", {"progress": _progress(all_steps, done, message)})
     response = HttpResponseRedirect(back + anchor)
     response.status_code = 303

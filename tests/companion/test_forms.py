@@ -12,7 +12,8 @@ from django.test import Client
 
 from companion.forms import NAME_MAX, PlayersForm, whole_number
 from companion.models.games import Change, Game, Seat
-from companion.models.scoresheets import ScoreSheet, start_sheet
+from companion.models.scoresheets import ScoreSheet
+from companion.scorepad.services import start_sheet
 from tests.factories import make_game
 
 pytestmark = pytest.mark.django_db
@@ -174,7 +175,7 @@ def test_digit_look_alikes_get_a_400_naming_the_field(
     sheet = start_sheet(names=["Anaïs", "Ben"], colours=["red", "blue"], akebono=False)
     sent = {k: v.replace("{}", typed) for k, v in form.items()}
     for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
-        response = client.post(f"/score/{sheet.token}/{step}/", sent, **headers)
+        response = client.post(f"/score/{sheet.token}/{step}/entry/", sent, **headers)
         assert response.status_code == 400
         html = response.content.decode()
         assert "player number" in html or "enter a whole number" in html
@@ -185,7 +186,7 @@ def test_digit_look_alikes_get_a_400_naming_the_field(
 def test_full_width_digits_count_as_their_number(client: Client) -> None:
     sheet = start_sheet(names=["Anaïs", "Ben"], colours=["red", "blue"], akebono=False)
     response = client.post(
-        f"/score/{sheet.token}/resources/", {"p１-mon": "x", "p0-mon": "１２", "was-p0-mon": "0"}
+        f"/score/{sheet.token}/resources/entry/", {"p１-mon": "x", "p0-mon": "１２", "was-p0-mon": "0"}
     )
     assert response.status_code in (200, 302)
     sheet.refresh_from_db()

@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 from companion.forms import BIDI_CONTROLS
 from companion.models.games import Game, apply_change
 from companion.models.results import Group
-from companion.models.scoresheets import ScoreSheet, start_sheet
+from companion.models.scoresheets import ScoreSheet
+from companion.scorepad.services import start_sheet
 from companion.services.results import file_result, record_result
 from companion.views.setup import new_table
 from scoring.examples import WORKED_EXAMPLE
@@ -211,18 +212,20 @@ def _targets() -> Iterator[tuple[str, Callable[[], Target]]]:
     def step_numbers() -> Target:
         sheet = start_sheet(names=["Anaïs", "Ben"], colours=["red", "blue"], akebono=True)
         return Target(
-            f"/score/{sheet.token}/resources/",
+            f"/score/{sheet.token}/resources/entry/",
             {"p0-mon": "7", "was-p0-mon": "0", "p1-koban": "2", "was-p1-koban": "0", "op": "bump|1|wood|1"},
         )
 
     def step_cards() -> Target:
         sheet = start_sheet(names=["Anaïs", "Ben"], colours=["red", "blue"], akebono=True)
-        return Target(f"/score/{sheet.token}/characters/", {"op": "add|0|characters|monk", "go": "next"})
+        return Target(
+            f"/score/{sheet.token}/characters/entry/", {"op": "add|0|characters|monk", "go": "next"}
+        )
 
     def step_stack() -> Target:
         sheet = start_sheet(names=["Anaïs", "Ben"], colours=["red", "blue"], akebono=True)
         return Target(
-            f"/score/{sheet.token}/firefighting/",
+            f"/score/{sheet.token}/firefighting/entry/",
             {"stack-p0": "1", "was-stack-p0": "", "op": "bump|0|firefighting|1"},
         )
 

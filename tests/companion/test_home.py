@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.templatetags.static import static
 from django.test import Client
 
 
@@ -44,11 +45,14 @@ def test_unknown_api_address_is_json(client: Client) -> None:
 
 def test_every_page_names_its_icon_and_favicon_ico_leads_to_it(client: Client) -> None:
     """Issue 10, item 9: browsers ask for /favicon.ico on every page; it was a 404 each time."""
+    icon = static(
+        "companion/favicon.svg"
+    )  # hashed once collectstatic has run (WhiteNoise's manifest storage)
     for url in ("/", "/score/", "/no/such/page"):
         html = client.get(url).content.decode()
-        assert '<link rel="icon" href="/static/companion/favicon.svg" type="image/svg+xml">' in html, url
+        assert f'<link rel="icon" href="{icon}" type="image/svg+xml">' in html, url
     response = client.get("/favicon.ico", follow=True)
-    assert response.redirect_chain == [("/static/companion/favicon.svg", 301)]
+    assert response.redirect_chain == [(icon, 301)]
     assert response.status_code == 200
     assert response["Content-Type"] == "image/svg+xml"
     assert b"<svg" in b"".join(response.streaming_content)  # type: ignore[attr-defined]

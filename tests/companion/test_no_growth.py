@@ -16,7 +16,7 @@ import companion
 import scoring
 import setupgen
 from companion.models.games import NewPlayer, create_game
-from companion.models.scoresheets import start_sheet
+from companion.scorepad.services import start_sheet
 from scoring.errors import QUOTE_MAX, quote
 from setupgen import Options, generate
 
@@ -30,13 +30,9 @@ CODE_CACHES = {
     "companion.pdf.scorepad._colour",
     "companion.views.api._catalogue_bytes",
     "companion.views.pads._blank_pdf",
-    "companion.views.scorepad.steps_for",
-    "companion.views.scorepad._card_groups",
-    "companion.views.scorepad._card_group_by_key",
-    "companion.views.scorepad._card_group_of",
-    "companion.views.scorepad._token_groups",
-    "companion.views.scorepad._token_ids",
-    "companion.views.scorepad._score_prefix",
+    "companion.scorepad.presenter.steps_for",
+    "companion.scorepad.presenter.card_groups",
+    "companion.scorepad.presenter.token_groups",
     "scoring.catalogue.type_supply",
     "scoring.export.catalogue_json",
     "scoring.osaka.rules.possible_draws",
@@ -80,9 +76,9 @@ def test_bad_entries_with_junk_grow_no_cache_and_quote_at_most_40_characters(cli
         if round == 1:  # the caches of what the code decides are filled by the first round, and stay so
             sizes = {name: fn.cache_info().currsize for name, fn in _cached_functions().items()}
         sends = [
-            ("post", f"/score/{sheet.token}/characters/", {"op": f"add|0|characters|{_junk()}"}),
-            ("post", f"/score/{sheet.token}/resources/", {"p0-mon": _junk(), "was-p0-mon": "0"}),
-            ("post", f"/score/{sheet.token}/track/", {"op": f"bump|{_junk()}|mon|1"}),
+            ("post", f"/score/{sheet.token}/characters/entry/", {"op": f"add|0|characters|{_junk()}"}),
+            ("post", f"/score/{sheet.token}/resources/entry/", {"p0-mon": _junk(), "was-p0-mon": "0"}),
+            ("post", f"/score/{sheet.token}/track/entry/", {"op": f"bump|{_junk()}|mon|1"}),
             ("post", f"/games/{game.edit_token}/who", {"who": _junk()}),
             ("get", f"/setup/game?players=3&seed={_junk()}", {}),
             ("get", f"/score/pads/?size={_junk()}", {}),

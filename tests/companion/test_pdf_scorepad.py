@@ -22,6 +22,7 @@ from companion.pdf import scorepad
 from companion.pdf.scorepad import PadPlayer, blank_pad, filled_pad, layout
 from scoring import LINE_LABELS, evaluate, lines_for
 from scoring.examples import WORKED_EXAMPLE
+from scoring.score import FISH_POINTS, VARIETY_POINTS
 
 SCREENS = Path(__file__).resolve().parents[2] / "out" / "screens"
 DATE = datetime.date(2026, 11, 22)
@@ -146,8 +147,8 @@ def test_blank_pad_prints_the_scoring_reminders(akebono: bool) -> None:
     ):
         assert reminder in text, reminder
     # the same numbers as the rules core, not retyped ones
-    assert "/".join(map(str, scorepad.VARIETY_POINTS[1:])) in text
-    assert "/".join(map(str, scorepad.FISH_POINTS[1:])) in text
+    assert "/".join(map(str, VARIETY_POINTS[1:])) in text
+    assert "/".join(map(str, FISH_POINTS[1:])) in text
 
 
 def test_akebono_pad_adds_personalities_boats_and_trade() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import html
 import io
+import json
 import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -18,19 +19,19 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from pypdf import PdfReader
 
-from companion.models.scoresheets import (
+from companion.models.scoresheets import ScoreSheet
+from companion.scorepad.entries import Change, EntryKey
+from companion.scorepad.presenter import STEPS, place, steps_for
+from companion.scorepad.services import (
     MAX_TRIES,
-    Change,
-    ScoreSheet,
     SheetBusy,
     SheetError,
-    apply_changes,
     firefighting_order,
+    record_entries,
     start_sheet,
 )
-from companion.views.scorepad import STEPS, locate, steps_for
-from scoring.components import CHAR_TYPES
 from scoring.examples import WORKED_EXAMPLE
+from scoring.validate import Code, Problem
 from setupgen import Options, generate
 
 pytestmark = pytest.mark.django_db
@@ -50,6 +51,11 @@ def sheet_of(
 
 def step(sheet: ScoreSheet, slug: str) -> str:
     return f"/score/{sheet.token}/{slug}/"
+
+
+def entry_url(sheet: ScoreSheet, slug: str) -> str:
+    """Where a step's form posts its entries."""
+    return f"/score/{sheet.token}/{slug}/entry/"
 
 
 def text(response: Any) -> str:
@@ -206,8 +212,9 @@ def test_every_step_renders_full_and_as_a_partial(client: Client, akebono: bool)
         assert 'name="htmx-config"' in body
         assert 'id="step"' in body
         assert 'name="csrfmiddlewaretoken"' in body
-        assert f'action="/score/{sheet.token}/{slug}/"' in body
-        assert f'hx-post="/score/{sheet.token}/{slug}/"' in body
+        assert f'action="/score/{sheet.token}/{slug}/entry/"' in body
+        assert f'hx-post="/score/{sheet.token}/{slug}/entry/"' in body
+        assert body.count('role="tab"') == 3  # one player at a time, a tab for each
         part = client.get(step(sheet, slug), **HX)
         assert part.status_code == 200
         assert text(part).lstrip().startswith('<div id="step"')
@@ -227,7 +234,7 @@ def test_unknown_tokens_are_404(client: Client) -> None:
     sheet = sheet_of()
     other = "x" * 24
     assert client.get(f"/score/{other}/track/").status_code == 404
-    assert client.post(f"/score/{other}/track/", {"op": "bump|0|mon|1"}).status_code == 404
+    assert client.post(f"/score/{other}/track/entry/", {"op": "bump|0|mon|1"}).status_code == 404
     assert client.get(f"/score/{other}/result/").status_code == 404
     assert client.get(f"/score/{sheet.pk}/track/").status_code == 404  # never by numeric id
     assert client.get(f"/score/{sheet.token}/").status_code == 302
@@ -249,7 +256,7 @@ def test_characters_step_offers_the_catalogue_by_type_with_akebono_cards_only_wi
 
 
 def test_tokens_are_shown_by_season_with_their_printed_text(client: Client) -> None:
-    body = text(client.get(step(sheet_of(akebono=True), "tobacco")))
+    body = text(client.get(step(sheet_of(akebono=True), "tobacco") + "?p=1"))
     assert "Score 1 IKI for each two spaces you reached on the Firefighting track." in body
     assert 'id="p1-tobacco-tobacco-policeman"' in body
     assert 'id="p1-pipes-pipe-winter-akebono"' in body
@@ -260,7 +267,7 @@ def test_tokens_are_shown_by_season_with_their_printed_text(client: Client) -> N
 
 def test_a_number_entry_is_saved_and_the_partial_shows_it(client: Client) -> None:
     sheet = sheet_of()
-    r = client.post(step(sheet, "track"), {"p0-score_track": "28", "was-p0-score_track": "0"}, **HX)
+    r = client.post(entry_url(sheet, "track"), {"p0-score_track": "28", "was-p0-score_track": "0"}, **HX)
     assert r.status_code == 200
     assert 'value="28"' in text(r)
     assert "28 IKI scored during the game" in text(r)
@@ -271,10 +278,12 @@ def test_a_number_entry_is_saved_and_the_partial_shows_it(client: Client) -> Non
 
 def test_without_javascript_a_post_redirects_back_to_the_entry(client: Client) -> None:
     sheet = sheet_of()
-    r = client.post(step(sheet, "fish"), {"op": "add|1|fish|fish-winter"})
+    r = client.post(entry_url(sheet, "fish"), {"op": "add|1|fish|fish-winter"})
     assert r.status_code == 302
-    assert r["Location"] == f"/score/{sheet.token}/fish/#p1-fish-fish-winter"
-    r = client.post(step(sheet, "characters"), {"op": "add|0|characters|dice-maker"})
+    assert (
+        r["Location"] == f"/score/{sheet.token}/fish/?p=1#p1-fish-fish-winter"
+    )  # the player whose entry it was
+    r = client.post(entry_url(sheet, "characters"), {"op": "add|0|characters|dice-maker", "p": "0"})
     assert r["Location"] == f"/score/{sheet.token}/characters/?open=p0-group-artisan#p0-characters-dice-maker"
     body = text(client.get(r["Location"]))
     assert re.search(r'<details class="sp-group" id="p0-group-artisan" open>', body)
@@ -283,7 +292,7 @@ def test_without_javascript_a_post_redirects_back_to_the_entry(client: Client) -
 def test_steppers_bump_and_never_go_below_zero(client: Client) -> None:
     sheet = sheet_of()
     for op in ("bump|0|koban|1", "bump|0|koban|1", "bump|1|koban|-1"):
-        client.post(step(sheet, "resources"), {"op": op}, **HX)
+        client.post(entry_url(sheet, "resources"), {"op": op}, **HX)
     sheet.refresh_from_db()
     assert [p["koban"] for p in sheet.table["players"]] == [2, 0]
 
@@ -307,21 +316,23 @@ def test_a_rule_problem_is_shown_beside_the_entry_that_caused_it(
 ) -> None:
     sheet = sheet_of()
     for op in posts:
-        r = client.post(step(sheet, slug), {"op": op}, **HX)
+        r = client.post(entry_url(sheet, slug), {"op": op}, **HX)
     assert r.status_code == 200  # saved: the rules speak, the entry stays
     assert message in msg_of(text(r), entry)
     assert f'class="message {"error" if error else "warning"} sp-msg"' in msg_of(text(r), entry)
     assert f'aria-describedby="{entry}-msg"' in text(r)
     assert ("1 to fix" in text(r)) is error
-    full = client.get(step(sheet, slug))
+    full = client.get(f"{step(sheet, slug)}?p={entry[1]}")  # that player's tab
     assert message in msg_of(text(full), entry)
 
 
 def test_a_number_out_of_range_is_shown_beside_its_field(client: Client) -> None:
     sheet = sheet_of()
-    r = client.post(step(sheet, "firefighting"), {"p1-firefighting": "11", "was-p1-firefighting": "0"}, **HX)
+    r = client.post(
+        entry_url(sheet, "firefighting"), {"p1-firefighting": "11", "was-p1-firefighting": "0"}, **HX
+    )
     assert "runs 0-10" in msg_of(text(r), "p1-firefighting")
-    r = client.post(step(sheet, "resources"), {"p0-mon": "-3", "was-p0-mon": "0"}, **HX)
+    r = client.post(entry_url(sheet, "resources"), {"p0-mon": "-3", "was-p0-mon": "0"}, **HX)
     assert "cannot be negative" in msg_of(text(r), "p0-mon")
 
 
@@ -334,14 +345,16 @@ def test_problems_on_other_steps_are_linked(client: Client) -> None:
 
 def test_wild_types_are_chosen_from_the_types_and_cleared_with_the_card(client: Client) -> None:
     sheet = sheet_of(akebono=True)
-    client.post(step(sheet, "characters"), {"op": "add|0|characters|rice-broker"}, **HX)
+    client.post(entry_url(sheet, "characters"), {"op": "add|0|characters|rice-broker"}, **HX)
     r = client.post(
-        step(sheet, "characters"), {"wild-p0-rice-broker": "artisan", "was-wild-p0-rice-broker": ""}, **HX
+        entry_url(sheet, "characters"),
+        {"wild-p0-rice-broker": "artisan", "was-wild-p0-rice-broker": ""},
+        **HX,
     )
     assert '<option value="artisan" selected>' in text(r)
     sheet.refresh_from_db()
     assert sheet.table["players"][0]["wild_types"] == {"rice-broker": "artisan"}
-    client.post(step(sheet, "characters"), {"op": "remove|0|characters|rice-broker"}, **HX)
+    client.post(entry_url(sheet, "characters"), {"op": "remove|0|characters|rice-broker"}, **HX)
     sheet.refresh_from_db()
     assert sheet.table["players"][0]["wild_types"] == {}
 
@@ -349,8 +362,8 @@ def test_wild_types_are_chosen_from_the_types_and_cleared_with_the_card(client: 
 def test_unnamed_characters_count_up_and_down(client: Client) -> None:
     sheet = sheet_of()
     for _ in range(2):
-        client.post(step(sheet, "characters"), {"op": "add|0|characters|any-artisan"}, **HX)
-    r = client.post(step(sheet, "characters"), {"op": "remove|0|characters|any-artisan"}, **HX)
+        client.post(entry_url(sheet, "characters"), {"op": "add|0|characters|any-artisan"}, **HX)
+    r = client.post(entry_url(sheet, "characters"), {"op": "remove|0|characters|any-artisan"}, **HX)
     sheet.refresh_from_db()
     assert sheet.table["players"][0]["characters"] == ["any-artisan"]
     assert "1 type (Artisan) = 1" in text(r)
@@ -381,7 +394,7 @@ def test_malformed_posts_are_400_with_a_message_and_change_nothing(
     sheet = sheet_of()
     before = (sheet.version, sheet.table)
     for headers in ({}, HX):
-        r = client.post(step(sheet, "resources"), {**data, "p1-mon": "3", "was-p1-mon": "0"}, **headers)
+        r = client.post(entry_url(sheet, "resources"), {**data, "p1-mon": "3", "was-p1-mon": "0"}, **headers)
         assert r.status_code == 400
         assert message in text(r)
         assert "Nothing was changed." in text(r)
@@ -392,34 +405,57 @@ def test_malformed_posts_are_400_with_a_message_and_change_nothing(
 
 def test_two_phones_with_stale_pages_keep_each_others_entries(client: Client) -> None:
     sheet = sheet_of()
-    url = step(sheet, "resources")
+    url = entry_url(sheet, "resources")
     shown = {"p0-mon": "0", "was-p0-mon": "0", "p1-mon": "0", "was-p1-mon": "0"}
     # Phone A sets Anaïs's mon; phone B, still showing 0 for her, sets David's.
     client.post(url, {**shown, "p0-mon": "5"}, **HX)
     Client().post(url, {**shown, "p1-mon": "7"}, **HX)
     # Both tap the same fish; then B, from its stale page, taps "remove" on a fish A already removed.
-    client.post(step(sheet, "fish"), {"op": "add|0|fish|fish-winter"}, **HX)
-    Client().post(step(sheet, "fish"), {"op": "add|0|fish|fish-winter"}, **HX)
-    client.post(step(sheet, "fish"), {"op": "remove|0|fish|fish-winter"}, **HX)
-    Client().post(step(sheet, "fish"), {"op": "remove|0|fish|fish-winter"}, **HX)
+    client.post(entry_url(sheet, "fish"), {"op": "add|0|fish|fish-winter"}, **HX)
+    Client().post(entry_url(sheet, "fish"), {"op": "add|0|fish|fish-winter"}, **HX)
+    client.post(entry_url(sheet, "fish"), {"op": "remove|0|fish|fish-winter"}, **HX)
+    Client().post(entry_url(sheet, "fish"), {"op": "remove|0|fish|fish-winter"}, **HX)
     sheet.refresh_from_db()
     assert [p["mon"] for p in sheet.table["players"]] == [5, 7]
     assert sheet.table["players"][0]["fish"] == []
 
 
-def test_next_and_back_go_to_the_neighbouring_steps(client: Client) -> None:
+@pytest.mark.parametrize(
+    ("slug", "player", "go", "there"),
+    [
+        ("fish", 0, "next", "fish/?p=1"),  # player by player ...
+        ("fish", 1, "next", "tobacco/"),  # ... then line by line
+        ("fish", 1, "prev", "fish/"),
+        ("fish", 0, "prev", "characters/?p=1"),  # back to the last player of the line before
+        ("track", 0, "prev", "track/"),  # nothing before the first
+        ("firefighting", 1, "next", "result/"),
+        ("track", 0, "result", "result/"),  # a new page: HX-Redirect
+    ],
+)
+def test_next_and_back_go_player_by_player_then_step_by_step(
+    client: Client, slug: str, player: int, go: str, there: str
+) -> None:
     sheet = sheet_of()
-    r = client.post(step(sheet, "fish"), {"go": "next"})
-    assert r["Location"] == step(sheet, "tobacco")
-    r = client.post(step(sheet, "fish"), {"go": "prev"}, **HX)
+    r = client.post(entry_url(sheet, slug), {"go": go, "p": str(player)})
+    assert r.status_code == 302
+    assert r["Location"] == f"/score/{sheet.token}/{there}"
+    r = client.post(entry_url(sheet, slug), {"go": go, "p": str(player)}, **HX)
     assert r.status_code == 200
-    assert r["HX-Redirect"] == step(sheet, "characters")
+    if there == "result/":  # another page: loaded whole
+        assert r["HX-Redirect"] == f"/score/{sheet.token}/{there}"
+    else:  # the step swapped in, its address pushed
+        assert json.loads(r["HX-Location"])["path"] == f"/score/{sheet.token}/{there}"
+
+
+def test_the_numbers_on_the_page_are_saved_on_the_way_to_the_result(client: Client) -> None:
+    sheet = sheet_of()
     r = client.post(
-        step(sheet, "firefighting"), {"go": "next", "p0-firefighting": "4", "was-p0-firefighting": "0"}
+        entry_url(sheet, "firefighting"),
+        {"go": "next", "p": "1", "p1-firefighting": "4", "was-p1-firefighting": "0"},
     )
     assert r["Location"] == f"/score/{sheet.token}/result/"
     sheet.refresh_from_db()
-    assert sheet.table["players"][0]["firefighting"] == 4  # the numbers on the page are saved on the way
+    assert sheet.table["players"][1]["firefighting"] == 4
 
 
 def test_the_stack_order_is_asked_only_for_a_shared_space(client: Client) -> None:
@@ -429,12 +465,12 @@ def test_the_stack_order_is_asked_only_for_a_shared_space(client: Client) -> Non
     assert 'id="stack-p1"' in body
     assert 'id="stack-p2"' not in body
     client.post(
-        step(sheet, "firefighting"),
+        entry_url(sheet, "firefighting"),
         {"stack-p1": "1", "was-stack-p1": "", "stack-p0": "2", "was-stack-p0": ""},
     )
     sheet.refresh_from_db()
     assert sheet.table["firefighting_order"] == ["David", "Anaïs", "Chiyo"]
-    client.post(step(sheet, "firefighting"), {"stack-p1": "", "was-stack-p1": "1"})
+    client.post(entry_url(sheet, "firefighting"), {"stack-p1": "", "was-stack-p1": "1"})
     sheet.refresh_from_db()
     assert "firefighting_order" not in sheet.table
 
@@ -464,7 +500,7 @@ def test_ryokan_needs_the_stack_order_when_the_last_space_is_shared(client: Clie
     body = text(client.get(step(sheet, "firefighting")))
     assert "Ryōkan scores if Anaïs is last" in body
     r = client.post(
-        step(sheet, "firefighting"),
+        entry_url(sheet, "firefighting"),
         {"stack-p0": "2", "was-stack-p0": "", "stack-p1": "1", "was-stack-p1": ""},
         **HX,
     )
@@ -503,8 +539,8 @@ def test_errors_block_the_result_and_link_to_the_entries(client: Client) -> None
     body = text(r)
     assert "Not scored yet" in body
     assert "Final ranking" not in body
-    assert f'href="/score/{sheet.token}/fish/#p1-fish-fish-summer-bonus"' in body
-    assert f'href="/score/{sheet.token}/firefighting/#p1-firefighting"' in body
+    assert f'href="/score/{sheet.token}/fish/?p=1#p1-fish-fish-summer-bonus"' in body  # David's tab
+    assert f'href="/score/{sheet.token}/firefighting/?p=1#p1-firefighting"' in body
     assert "pad.pdf" not in body
     assert client.get(f"/score/{sheet.token}/pad.pdf").status_code == 409
 
@@ -557,9 +593,33 @@ def test_a_bad_pad_size_is_400(client: Client) -> None:
         ("players", ("track", "step-top")),
     ],
 )
-def test_locate_maps_a_problem_field_to_its_entry(field: str, where: tuple[str, str]) -> None:
-    data = {"players": [{"fish": ["fish-spring", "fish-summer"], "retirement_tokens": ["puppeteer"]}, {}]}
-    assert locate(field, data) == where
+def test_a_problem_field_is_placed_at_its_entry(field: str, where: tuple[str, str]) -> None:
+    players = [{"fish": ["fish-spring", "fish-summer"], "retirement_tokens": ["puppeteer"]}, {}]
+    problem = Problem(code=Code.NEGATIVE, player=None, field=field, message="m")
+    assert place(problem, players)[:2] == where
+
+
+@pytest.mark.parametrize(
+    ("key", "html_id"),
+    [
+        (EntryKey(0, "fish", "fish-summer"), "p0-fish-fish-summer"),
+        (EntryKey(1, "characters", "any-artisan"), "p1-characters-any-artisan"),
+        (EntryKey(2, "retirement_tokens", "hire-discount"), "p2-retirement_tokens-hire-discount"),
+        (EntryKey(1, "mon"), "p1-mon"),
+        (EntryKey(3, "wild_types", "rice-broker"), "wild-p3-rice-broker"),
+        (EntryKey(1, "stack"), "stack-p1"),
+    ],
+)
+def test_an_entry_key_is_its_html_id_and_back(key: EntryKey, html_id: str) -> None:
+    assert key.html_id == html_id
+    assert EntryKey.parse(html_id) == key
+
+
+@pytest.mark.parametrize(
+    "html_id", ["p9", "players[0]", "<script>", "p0-fish-Fish", "wild-p0-", "step-top", ""]
+)
+def test_anything_else_is_no_entry(html_id: str) -> None:
+    assert EntryKey.parse(html_id) is None
 
 
 def test_every_step_slug_is_unique_and_in_pad_order() -> None:
@@ -577,7 +637,7 @@ def test_queries_per_request_do_not_grow_with_players(client: Client, slug: str)
         with CaptureQueriesContext(connection) as get:
             client.get(step(sheet, slug), **HX)
         with CaptureQueriesContext(connection) as post:
-            client.post(step(sheet, slug), {"op": "bump|1|mon|1"}, **HX)
+            client.post(entry_url(sheet, slug), {"op": "bump|1|mon|1"}, **HX)
         counts.append((len(get), len(post)))
         ScoreSheet.objects.all().delete()
     assert counts[0] == counts[1]
@@ -586,7 +646,7 @@ def test_queries_per_request_do_not_grow_with_players(client: Client, slug: str)
 
 def test_a_post_without_entries_writes_nothing(client: Client) -> None:
     sheet = sheet_of()
-    r = client.post(step(sheet, "fish"), {"go": "next", "p0-mon": "0", "was-p0-mon": "0"})
+    r = client.post(entry_url(sheet, "fish"), {"go": "next", "p0-mon": "0", "was-p0-mon": "0"})
     assert r.status_code == 302
     sheet.refresh_from_db()
     assert sheet.version == 1
@@ -594,7 +654,7 @@ def test_a_post_without_entries_writes_nothing(client: Client) -> None:
 
 def test_posting_to_an_akebono_step_of_a_base_game_is_404_and_changes_nothing(client: Client) -> None:
     sheet = sheet_of()
-    r = client.post(step(sheet, "boats"), {"op": "add|0|boats|houseboat"})
+    r = client.post(entry_url(sheet, "boats"), {"op": "add|0|boats|houseboat"})
     assert r.status_code == 404
     sheet.refresh_from_db()
     assert (sheet.version, sheet.table["players"][0]["boats"]) == (1, [])
@@ -624,12 +684,12 @@ def test_names_are_escaped_everywhere(client: Client) -> None:
         assert "&lt;i&gt;A&amp;B&lt;/i&gt;" in body
 
 
-# --- htmx entries answered with only what they changed (docs/benchmarks.md "Scoring walk-through") --------------
+# --- htmx entries answered with only what they changed (companion/scorepad/reply.py) -----------------------------
 
 
 def page_state(body: str) -> dict[str, str]:
-    """What a step page posts back with every htmx entry: the sheet version it shows, its entries with messages."""
-    return dict(re.findall(r'<input type="hidden" name="(v|marked|seen)" value="([^"]*)">', body))
+    """What a step page posts back with every htmx entry: the version it shows and its player."""
+    return dict(re.findall(r'<input type="hidden" name="(v|p)"(?: id="[^"]+")? value="([^"]*)">', body))
 
 
 def swapped(body: str) -> list[str]:
@@ -637,104 +697,110 @@ def swapped(body: str) -> list[str]:
     return re.findall(r'<[a-z]+ [^>]*?id="([^"]+)"[^>]*? hx-swap-oob="', body)
 
 
-def shown(state: dict[str, str]) -> dict[str, str]:
-    return {k: state[k] for k in ("v", "marked")}
-
-
 class Phone:
-    """A phone on one step: posts as htmx does, with the page state the last reply left."""
+    """A phone on one step and one player's tab: posts as htmx does, with the page state the last reply left."""
 
-    def __init__(self, client: Client, url: str) -> None:
-        self.client, self.url = client, url
-        self.state = page_state(text(client.get(url)))
+    def __init__(self, client: Client, sheet: ScoreSheet, slug: str, player: int = 0) -> None:
+        self.client, self.url = client, entry_url(sheet, slug)
+        self.page = f"{step(sheet, slug)}?p={player}"
+        self.state = page_state(text(client.get(self.page)))
 
     def post(self, data: dict[str, str]) -> Any:
         r = self.client.post(self.url, {**self.state, **data}, **HX)
         self.state = page_state(text(r))
         return r
 
+    def poll(self) -> Any:
+        return self.client.get(f"{self.page}&v={self.state['v']}", **HX)
 
-def test_a_tap_is_answered_with_its_toggle_in_every_column_and_the_totals(client: Client) -> None:
+
+def test_a_tap_is_answered_with_only_what_it_changed(client: Client) -> None:
     sheet = sheet_of(3)
-    phone = Phone(client, step(sheet, "buildings"))
-    assert shown(phone.state) == {"v": "1", "marked": ""}
+    phone = Phone(client, sheet, "buildings")
+    assert phone.state == {"v": "1", "p": "0"}
     r = phone.post({"op": "add|0|buildings|inn"})
     body = text(r)
     assert r.status_code == 200
     assert r["HX-Reswap"] == "none"  # everything is out of band
     assert 'id="step"' not in body
     ids = swapped(body)
-    assert {"e-p0-buildings-inn", "e-p1-buildings-inn", "e-p2-buildings-inn"} <= set(ids)
-    assert not any(i.startswith("e-") and not i.endswith("-inn") for i in ids)  # the other buildings stay
-    assert {"sp-totals", "sp-state", "p0-top"} <= set(ids)  # Anaïs's Inn line and the totals
-    assert not {"sp-nav", "sp-msgs", "p1-top", "p2-top"} & set(ids)  # no problem, no other line changed
+    assert [i for i in ids if i.startswith("e-")] == ["e-p0-buildings-inn"]  # the other buildings stay
+    assert {"sp-totals", "sp-state", "sp-tabs", "p0-top"} <= set(ids)  # Anaïs's Inn line, tabs and totals
     assert re.search(r'id="p0-buildings-inn" class="sp-chip" aria-pressed="true"', body)
-    assert body.count("Anaïs has it") == 2  # beside David's and Chiyo's Inn
-    assert shown(phone.state) == {"v": "2", "marked": ""}
-    assert len(r.content) * 4 < len(client.get(step(sheet, "buildings"), **HX).content)
+    assert phone.state == {"v": "2", "p": "0"}
+    assert len(r.content) * 2 < len(client.get(phone.page, **HX).content)
     sheet.refresh_from_db()
     assert sheet.table["players"][0]["buildings"] == ["inn"]
 
 
 @pytest.mark.parametrize(
-    ("op", "groups"),
+    ("slug", "op", "summaries", "wild"),
     [
-        ("add|0|characters|salt-peddler", {"street-peddler"}),  # a printed type: its own column
-        ("add|0|characters|any-artisan", {"artisan"}),  # an unnamed card likewise
-        # The Puppeteer's retirement makes it a card whose type is chosen (RULINGS R5): every column may move.
         (
-            "add|0|retirement_tokens|puppeteer",
-            {*(t.value for t in CHAR_TYPES), "tokens"},  # (a base game: no column of cards always chosen)
-        ),
+            "characters",
+            "add|0|characters|salt-peddler",
+            {"street-peddler"},
+            False,
+        ),  # a printed type: its column
+        ("characters", "add|0|characters|any-artisan", {"artisan"}, False),  # an unnamed card likewise
+        # The Puppeteer's retirement makes it a card whose type is chosen (RULINGS R5): it asks for a type, and
+        # its column comes whole and open, with the message (not only its summary).
+        ("characters", "add|0|retirement_tokens|puppeteer", {"tokens"}, True),
+        ("tobacco", "add|0|pipes|pipe-spring-1", {"pipes"}, False),
+        ("tobacco", "add|0|tobacco|tobacco-spring-1", set(), False),
+        ("fish", "add|0|fish|fish-spring", set(), False),
     ],
 )
-def test_a_board_change_sends_the_summaries_of_the_columns_it_can_alter(
-    client: Client, op: str, groups: set[str]
+def test_a_board_change_sends_the_summaries_it_changed(
+    client: Client, slug: str, op: str, summaries: set[str], wild: bool
 ) -> None:
-    """A group's summary (its count and cards) comes alone, or inside the whole group when it opens."""
+    """A folded group's summary (its count and cards) follows the player's board; only those that changed come."""
     sheet = sheet_of(2, prefill={"Anaïs": {"characters": ["puppeteer", "monk"]}})
-    phone = Phone(client, step(sheet, "characters"))
-    ids = swapped(text(phone.post({"op": op})))
-    assert {
-        i.removeprefix("p0-group-").removesuffix("-sum") for i in ids if i.startswith("p0-group-")
-    } == groups
-    assert ("p0-wild" in ids) is ("tokens" in groups)  # the "counts as" choices come when cards may move
+    ids = swapped(text(Phone(client, sheet, slug).post({"op": op})))
+    assert {i.removeprefix("p0-group-").removesuffix("-sum") for i in ids if i.endswith("-sum")} == summaries
+    assert ("p0-wild" in ids) is wild
 
 
-def test_a_message_in_another_column_comes_and_goes_with_the_partial_replies(client: Client) -> None:
-    """RULINGS R8 (each building once): David's second Inn is refused beside his entry, whoever tapped last."""
-    sheet = sheet_of(3)
-    phone = Phone(client, step(sheet, "buildings"))
-    phone.post({"op": "add|0|buildings|inn"})
-    body = text(phone.post({"op": "add|1|buildings|inn"}))
+def test_a_message_comes_and_goes_with_the_partial_replies_and_the_tabs_count_it(client: Client) -> None:
+    """RULINGS R8 (each building once): David's Inn, while Anaïs holds one, is refused beside his entry; his tab
+    counts it on every phone; when Anaïs gives hers up on her own phone, David's phone sees it within a poll."""
+    sheet = sheet_of(3, prefill={"Anaïs": {"buildings": ["inn"]}})
+    david = Phone(client, sheet, "buildings", player=1)
+    body = text(david.post({"op": "add|1|buildings|inn"}))
     assert "held by Anaïs and David" in msg_of(body, "p1-buildings-inn")
     assert 'aria-describedby="p1-buildings-inn-msg"' in body
     assert "1 to fix" in body
     assert (
         '<span class="visually-hidden">, </span>1<span class="visually-hidden"> to fix' in body
     )  # steps bar
-    assert phone.state["marked"] == "p1-buildings-inn"
-    assert "held by Anaïs and David" in msg_of(text(client.get(step(sheet, "buildings"))), "p1-buildings-inn")
-    # Anaïs gives hers up, on her own column: David's entry, in another column, loses its message.
-    body = text(phone.post({"op": "remove|0|buildings|inn"}))
-    assert "e-p1-buildings-inn" in swapped(body)
-    assert msg_of(body, "p1-buildings-inn") == ""
+    assert re.search(r'id="tab-p1".*?<span class="sp-bad">1<', body)
+    anais = Phone(Client(), sheet, "buildings", player=0)
+    assert re.search(r'id="tab-p1".*?<span class="sp-bad">1<', text(client.get(anais.page)))
+    body = text(anais.post({"op": "remove|0|buildings|inn"}))
     assert "to fix" not in body
-    assert shown(phone.state) == {"v": "4", "marked": ""}
+    assert "sp-bad" not in body
+    r = david.poll()  # David's page is behind: it gets the whole step, without the message
+    assert r.status_code == 200
+    assert text(r).lstrip().startswith('<div id="step"')
+    assert msg_of(text(r), "p1-buildings-inn") == ""
+    david.state = page_state(text(r))
+    assert david.poll().status_code == 204  # and then nothing, while nobody writes
+    body = text(david.post({"op": "remove|1|buildings|inn"}))
+    assert "e-p1-buildings-inn" in swapped(body)
 
 
 def test_a_new_message_opens_the_folded_group_it_is_in(client: Client) -> None:
     """RULINGS R5: a retired Puppeteer asks for its type; the group showing the card is sent open."""
     sheet = sheet_of()
-    phone = Phone(client, step(sheet, "characters"))
+    phone = Phone(client, sheet, "characters", player=1)
     body = text(phone.post({"op": "add|1|characters|puppeteer"}))
-    assert {"p1-wild", "p1-group-special-sum", "p1-group-tokens-sum"} <= set(swapped(body))
+    assert "p1-group-special-sum" in swapped(body)
     assert "p1-group-special" not in swapped(body)  # the tapped group stays as the player left it
+    assert "p1-wild" not in swapped(body)  # an unretired Puppeteer is no wild card (RULINGS R5)
     body = text(phone.post({"op": "add|1|retirement_tokens|puppeteer"}))
     assert re.search(r'<details class="sp-group" id="p1-group-special" open hx-swap-oob="true">', body)
     assert "choose one" in msg_of(body, "p1-characters-puppeteer")
     assert '<select id="wild-p1-puppeteer"' in body
-    assert phone.state["marked"] == "p1-characters-puppeteer"
     body = text(phone.post({"wild-p1-puppeteer": "artisan", "was-wild-p1-puppeteer": ""}))
     assert '<option value="artisan" selected>' in body
     assert msg_of(body, "p1-characters-puppeteer") == ""
@@ -743,22 +809,20 @@ def test_a_new_message_opens_the_folded_group_it_is_in(client: Client) -> None:
 
 def test_a_typed_number_is_answered_with_its_field_and_the_points(client: Client) -> None:
     sheet = sheet_of()
-    phone = Phone(client, step(sheet, "track"))
+    phone = Phone(client, sheet, "track")
     r = phone.post({"p0-score_track": "28", "was-p0-score_track": "0"})
     body = text(r)
     assert "e-p0-score_track" in swapped(body)
-    assert "e-p1-score_track" not in swapped(body)
     assert 'name="was-p0-score_track" value="28"' in body
     assert "28 IKI scored during the game" in body
     assert re.search(r"Anaïs <strong>28</strong>", body)
     r = phone.post({"p0-score_track": "-4", "was-p0-score_track": "28"})
     assert "cannot be negative" in msg_of(text(r), "p0-score_track")
-    assert phone.state["marked"] == "p0-score_track"
 
 
 def test_a_shared_firefighting_space_sends_the_stack_question(client: Client) -> None:
     sheet = sheet_of(3, prefill={"Anaïs": {"firefighting": 5}})
-    phone = Phone(client, step(sheet, "firefighting"))
+    phone = Phone(client, sheet, "firefighting", player=1)
     body = text(phone.post({"p1-firefighting": "5", "was-p1-firefighting": "0"}))
     assert "firefighting-order" in swapped(body)
     assert 'id="stack-p0"' in body
@@ -774,14 +838,14 @@ def test_a_shared_firefighting_space_sends_the_stack_question(client: Client) ->
     "state",
     [
         {},  # a page from before the partial replies
-        {"v": "1"},
+        {"v": "0"},
         {"v": "x", "marked": ""},
         {"v": "99", "marked": ""},
     ],
 )
 def test_without_a_matching_page_state_the_whole_step_is_sent(client: Client, state: dict[str, str]) -> None:
     sheet = sheet_of()
-    r = client.post(step(sheet, "fish"), {**state, "op": "add|0|fish|fish-spring"}, **HX)
+    r = client.post(entry_url(sheet, "fish"), {**state, "op": "add|0|fish|fish-spring"}, **HX)
     assert r.status_code == 200
     assert text(r).lstrip().startswith('<div id="step"')
     assert "HX-Reswap" not in r
@@ -789,40 +853,68 @@ def test_without_a_matching_page_state_the_whole_step_is_sent(client: Client, st
 
 def test_after_another_phone_wrote_the_whole_step_is_sent(client: Client) -> None:
     sheet = sheet_of()
-    url = step(sheet, "fish")
-    a = Phone(client, url)
-    b = Phone(Client(), url)
+    a = Phone(client, sheet, "fish", player=0)
+    b = Phone(Client(), sheet, "fish", player=1)
     assert "hx-swap-oob" in text(b.post({"op": "add|1|fish|fish-winter"}))  # B's page was up to date
-    r = a.post({"op": "add|0|fish|fish-spring"})  # A's page does not show B's fish yet
+    r = a.post({"op": "add|0|fish|fish-spring"})  # A's page does not know B's fish yet
     body = text(r)
     assert body.lstrip().startswith('<div id="step"')
-    assert re.search(r'id="p1-fish-fish-winter" class="sp-chip" aria-pressed="true"', body)
     assert re.search(r'id="p0-fish-fish-spring" class="sp-chip" aria-pressed="true"', body)
-    assert shown(a.state) == {"v": "3", "marked": ""}
+    assert a.state == {"v": "3", "p": "0"}
     assert "hx-swap-oob" in text(a.post({"op": "remove|0|fish|fish-spring"}))  # in step again: partial
 
 
-def test_marked_entries_are_read_defensively(client: Client) -> None:
+@pytest.mark.parametrize(
+    ("query", "status"),
+    [("v=1", 204), ("v=0", 200), ("v=x", 400), ("v=", 400), ("v=1&p=9", 204), ("p=x", 200)],
+)
+def test_the_poll_answers_204_while_nobody_wrote(client: Client, query: str, status: int) -> None:
     sheet = sheet_of()
-    url = step(sheet, "fish")
-    state = page_state(text(client.get(url)))
-    bogus = "<script> p9-fish-x wild-p7-y players[0] p0-mon " + "p1-fish-fish-spring " * 500
-    r = client.post(url, {**state, "marked": bogus, "op": "add|0|fish|fish-spring"}, **HX)
-    assert r.status_code == 200
+    r = client.get(f"{step(sheet, 'fish')}?{query}", **HX)
+    assert r.status_code == status
+    if status == 204:
+        assert r["Cache-Control"] == "no-store"
+        assert r.content == b""
+
+
+def test_a_poll_keeps_the_groups_the_phone_had_open(client: Client) -> None:
+    sheet = sheet_of()
+    r = client.get(f"{step(sheet, 'characters')}?v=0&open=p0-group-artisan+p0-group-tokens+bogus", **HX)
     body = text(r)
-    assert "<script>" not in body
-    assert "e-p1-fish-fish-spring" in swapped(body)  # named by the page: sent again (it has no message now)
+    assert '<details class="sp-group" id="p0-group-artisan" open>' in body
+    assert '<details class="sp-group" id="p0-group-tokens" open>' in body
+    assert '<details class="sp-group" id="p0-group-monk" open>' not in body
+
+
+def test_the_tabs_are_an_accessible_tab_list(client: Client) -> None:
+    sheet = sheet_of(4, prefill={"David": {"score_track": 12, "fish": ["fish-summer", "fish-summer-bonus"]}})
+    body = text(client.get(f"{step(sheet, 'fish')}?p=1"))
+    tabs = re.findall(
+        r'<a role="tab" id="tab-p(\d)" href="([^"]+)" hx-get="\2"[^>]*aria-selected="(true|false)"', body
+    )
+    assert [(i, selected) for i, _, selected in tabs] == [
+        ("0", "false"),
+        ("1", "true"),
+        ("2", "false"),
+        ("3", "false"),
+    ]
+    assert tabs[2][1] == f"/score/{sheet.token}/fish/?p=2"
+    assert 'role="tablist" aria-label="Players"' in body
+    assert 'id="sp-panel" role="tabpanel" aria-labelledby="tab-p1"' in body
+    assert re.search(r'id="tab-p1".*?David</span> <strong>22</strong> <span class="sp-bad">1<', body)
+    assert 'id="p1-fish-fish-summer"' in body
+    assert 'id="p0-fish-fish-summer"' not in body  # one player at a time
 
 
 def test_without_javascript_the_page_state_changes_nothing(client: Client) -> None:
     sheet = sheet_of()
-    state = page_state(text(client.get(step(sheet, "fish"))))
-    r = client.post(step(sheet, "fish"), {**state, "op": "add|1|fish|fish-winter"})
+    state = page_state(text(client.get(f"{step(sheet, 'fish')}?p=1")))
+    r = client.post(entry_url(sheet, "fish"), {**state, "op": "add|1|fish|fish-winter"})
     assert r.status_code == 302
-    assert r["Location"] == f"/score/{sheet.token}/fish/#p1-fish-fish-winter"
+    assert r["Location"] == f"/score/{sheet.token}/fish/?p=1#p1-fish-fish-winter"
     body = text(client.get(r["Location"]))
     assert re.search(r'id="p1-fish-fish-winter" class="sp-chip" aria-pressed="true"', body)
-    assert shown(page_state(body)) == {"v": "2", "marked": ""}
+    assert page_state(body) == {"v": "2", "p": "1"}
 
 
 @pytest.mark.parametrize("slug", ["characters", "fish", "resources"])
@@ -830,7 +922,7 @@ def test_queries_of_a_partial_reply_do_not_grow_with_players(client: Client, slu
     counts = []
     for players in (2, 4):
         sheet = sheet_of(players)
-        phone = Phone(client, step(sheet, slug))
+        phone = Phone(client, sheet, slug)
         with CaptureQueriesContext(connection) as post:
             r = phone.post({"op": "bump|1|mon|1"})
         assert "hx-swap-oob" in text(r)
@@ -848,10 +940,10 @@ def test_an_entry_written_between_the_read_and_the_write_is_kept() -> None:
     def changes(read: ScoreSheet) -> list[Change]:
         reads.append(read.version)
         if len(reads) == 1:  # the other phone, in between
-            apply_changes(sheet.token, [Change("set", 1, "mon", value=7)])
+            record_entries(token=sheet.token, changes=[Change("set", 1, "mon", value=7)])
         return [Change("bump", 0, "mon", value=2)]
 
-    saved = apply_changes(sheet.token, changes)
+    saved = record_entries(token=sheet.token, changes=changes)
     assert reads == [1, 2]
     assert saved.version == 3
     sheet.refresh_from_db()
@@ -863,11 +955,11 @@ def test_an_entry_that_never_gets_a_quiet_moment_saves_nothing(client: Client) -
     sheet = sheet_of()
 
     def changes(read: ScoreSheet) -> list[Change]:
-        apply_changes(sheet.token, [Change("bump", 1, "koban", value=1)])
+        record_entries(token=sheet.token, changes=[Change("bump", 1, "koban", value=1)])
         return [Change("set", 0, "mon", value=5)]
 
     with pytest.raises(SheetBusy):
-        apply_changes(sheet.token, changes)
+        record_entries(token=sheet.token, changes=changes)
     sheet.refresh_from_db()
     assert sheet.table["players"][0]["mon"] == 0
     assert sheet.table["players"][1]["koban"] == MAX_TRIES  # the other phone's entries all landed
@@ -878,7 +970,7 @@ def test_an_entry_stamps_the_sheet_with_the_time_of_its_write() -> None:
     sheet = sheet_of()
     long_ago = datetime(2020, 1, 1, tzinfo=UTC)
     ScoreSheet.objects.filter(pk=sheet.pk).update(updated=long_ago, version=F("version") + 1)
-    saved = apply_changes(sheet.token, [Change("set", 0, "mon", value=3)])
+    saved = record_entries(token=sheet.token, changes=[Change("set", 0, "mon", value=3)])
     assert abs(saved.updated - timezone.now()) < timedelta(minutes=1)
     sheet.refresh_from_db()
     assert sheet.updated == saved.updated and sheet.updated.tzinfo is not None
@@ -893,12 +985,12 @@ def test_a_seat_without_a_stored_colour_is_shown_without_one(client: Client) -> 
     sheet.refresh_from_db()
     assert [sheet.colour(i) for i in range(3)] == ["red", "", ""]
     page = text(client.get(step(sheet, "track")))
-    assert page.count("sp-dot sp-c-red") == 2  # Anaïs's head and her running total
-    assert page.count('sp-dot sp-c-"') == 4  # David's and Chiyo's, without a colour class
+    assert page.count("sp-dot sp-c-red") == 3  # Anaïs's tab, head and running total
+    assert page.count('sp-dot sp-c-"') == 4  # David's and Chiyo's tabs and totals, without a colour class
     assert client.get(f"/score/{sheet.token}/pad.pdf?size=a4").status_code == 200
 
 
-# --- the versioned write (companion.models.scoresheets.apply_changes) --------------------------------------------
+# --- the versioned write (companion.scorepad.services.record_entries) --------------------------------------------
 
 
 def _other_process_sets(sheet: ScoreSheet, player: int, field: str, value: int) -> None:
@@ -911,7 +1003,7 @@ def _other_process_sets(sheet: ScoreSheet, player: int, field: str, value: int) 
 def test_an_entry_reads_the_row_then_writes_only_the_version_it_read() -> None:
     sheet = sheet_of()
     with CaptureQueriesContext(connection) as queries:
-        saved = apply_changes(sheet.token, [Change("set", 0, "mon", value=3)])
+        saved = record_entries(token=sheet.token, changes=[Change("set", 0, "mon", value=3)])
     assert [q["sql"].split()[0] for q in queries] == ["SELECT", "UPDATE"]
     assert saved.version == 2
 
@@ -926,7 +1018,7 @@ def test_an_entry_made_while_another_phone_wrote_is_made_again_on_the_new_row() 
             _other_process_sets(sheet, 1, "wood", 4)
         return [Change("bump", 0, "koban", value=1)]
 
-    saved = apply_changes(sheet.token, form)
+    saved = record_entries(token=sheet.token, changes=form)
     assert calls == [1, 2]
     assert saved.version == 3
     sheet.refresh_from_db()
@@ -935,9 +1027,9 @@ def test_an_entry_made_while_another_phone_wrote_is_made_again_on_the_new_row() 
 
 def test_a_post_without_entries_shows_the_row_as_it_is_now() -> None:
     sheet = sheet_of()
-    apply_changes(sheet.token, [Change("set", 0, "mon", value=3)])
+    record_entries(token=sheet.token, changes=[Change("set", 0, "mon", value=3)])
     _other_process_sets(sheet, 1, "mon", 8)
-    saved = apply_changes(sheet.token, [])
+    saved = record_entries(token=sheet.token, changes=[])
     assert (saved.version, [p["mon"] for p in saved.table["players"]]) == (3, [3, 8])
 
 
@@ -955,7 +1047,7 @@ def test_a_stack_order_on_one_space_decides_its_tie_though_another_space_has_non
     """David 1 (top), Anaïs 2 on space 5; Chiyo and Daichi share space 0 with no order: David wins alone."""
     sheet = sheet_of(4, prefill=TIED_AT_178)
     r = client.post(
-        step(sheet, "firefighting"),
+        entry_url(sheet, "firefighting"),
         {"stack-p1": "1", "was-stack-p1": "", "stack-p0": "2", "was-stack-p0": ""},
         **HX,
     )
@@ -976,7 +1068,7 @@ def test_two_markers_in_one_stack_place_are_flagged_at_the_entry(client: Client)
     """RULINGS R12/R13: two players in the same place of one stack is an error, shown beside the place."""
     sheet = sheet_of(4, prefill=TIED_AT_178)
     r = client.post(
-        step(sheet, "firefighting"),
+        entry_url(sheet, "firefighting"),
         {"stack-p1": "1", "was-stack-p1": "", "stack-p0": "1", "was-stack-p0": ""},
         **HX,
     )
@@ -989,7 +1081,7 @@ def test_two_markers_in_one_stack_place_are_flagged_at_the_entry(client: Client)
 
 def test_a_partly_given_stack_names_the_missing_place(client: Client) -> None:
     sheet = sheet_of(4, prefill=TIED_AT_178)
-    r = client.post(step(sheet, "firefighting"), {"stack-p1": "1", "was-stack-p1": ""}, **HX)
+    r = client.post(entry_url(sheet, "firefighting"), {"stack-p1": "1", "was-stack-p1": ""}, **HX)
     assert "gives no place to Anaïs (David 1)" in text(r)
     assert "to fix" not in text(r)
 
@@ -1001,10 +1093,10 @@ def test_the_ferry_built_with_its_side_unknown_offers_every_personality(client: 
                                "tadataka-ino", "kokan-shiba", "gennai-hiraga"]}  # fmt: skip
     sheet = sheet_of(akebono=True, setup=setup)
     assert "p0-personalities-oi-katsushika" not in text(client.get(step(sheet, "personalities")))
-    client.post(step(sheet, "boats"), {"op": "add|1|boats|ferry-boat"})
+    client.post(entry_url(sheet, "boats"), {"op": "add|1|boats|ferry-boat"})
     body = text(client.get(step(sheet, "personalities")))
     assert 'id="p0-personalities-oi-katsushika"' in body
-    client.post(step(sheet, "personalities"), {"op": "add|0|personalities|oi-katsushika"})
+    client.post(entry_url(sheet, "personalities"), {"op": "add|0|personalities|oi-katsushika"})
     assert "Not scored yet" not in text(client.get(f"/score/{sheet.token}/result/"))
 
 

@@ -1,6 +1,6 @@
-"""The scoring walk-through in a phone-sized browser (issue 4): the rulebook's worked example end to end (Anaïs
-scores 100, iki-rulebook.txt "END OF THE GAME AND SCORING"), an impossible entry blocking the result (RULINGS R6),
-and the same walk-through without JavaScript."""
+"""The scoring walk-through in a phone-sized browser (issue 4; one player at a time since issue 12): the rulebook's
+worked example end to end (Anaïs scores 100, iki-rulebook.txt "END OF THE GAME AND SCORING"), an impossible entry
+blocking the result (RULINGS R6), the same walk-through without JavaScript, and two phones on one sheet."""
 
 from __future__ import annotations
 
@@ -57,18 +57,24 @@ def _card(page: Any, player: int, group: str, card: str) -> None:
     _tap(page, f"p{player}-characters-{card}")
 
 
-def _next(page: Any, slug: str) -> None:
-    page.get_by_role("button", name=re.compile(r"^(Next|See the result)")).click()
-    page.wait_for_url(re.compile(rf"/{slug}/$"))
+def _next(page: Any, where: str) -> None:
+    """Next: the next player of this line, or the first of the next line (``where``: the address's end)."""
+    _settled(page)
+    page.get_by_role("button", name=re.compile(r"→$")).click()
+    page.wait_for_url(re.compile(rf"/{re.escape(where)}$"))
+    _settled(page)
 
 
 def test_worked_example_end_to_end(live_server: Any, page: Any, screenshot: Any) -> None:
     _start(page, live_server.url)
     screenshot(page, "scorepad-track")
     _number(page, "p0-score_track", 28)
+    _next(page, "track/?p=1")  # one player at a time: David next
+    expect(page.get_by_role("tab", selected=True)).to_contain_text("David")
     _number(page, "p1-score_track", 40)
     expect(page.locator(".sp-totals")).to_contain_text("David 40")
-    _next(page, "characters")
+    expect(page.locator("#tab-p1")).to_contain_text("40")
+    _next(page, "characters/")
 
     for group, card in [
         ("street-peddler", "salt-peddler"),
@@ -88,37 +94,43 @@ def test_worked_example_end_to_end(live_server: Any, page: Any, screenshot: Any)
     _settled(page)
     wild.select_option("shop-seller")
     expect(page.locator("input[name='was-wild-p0-puppeteer']")).to_have_value("shop-seller")
-    _card(page, 1, "street-peddler", "cotton-peddler")
     expect(page.locator("#p0-head")).to_contain_text("16")
     screenshot(page, "scorepad-characters")
-    _next(page, "fish")
+    _next(page, "characters/?p=1")
+    _card(page, 1, "street-peddler", "cotton-peddler")
+    _next(page, "fish/")
 
     for token in ("fish-spring-bonus", "fish-summer-bonus", "fish-autumn"):
         _tap(page, f"p0-fish-{token}")
     expect(page.locator("#p0-head")).to_contain_text("18")
     screenshot(page, "scorepad-fish")
-    _next(page, "tobacco")
+    _next(page, "fish/?p=1")
+    _next(page, "tobacco/")
 
     page.locator("#p0-group-pipes summary").click()
     for token in ("pipes-pipe-spring-1", "tobacco-tobacco-autumn-2", "tobacco-tobacco-winter-1"):
         _tap(page, f"p0-{token}")
     expect(page.locator("#p0-head")).to_contain_text("16")
-    _next(page, "buildings")
+    _next(page, "tobacco/?p=1")
+    _next(page, "buildings/")
 
     _tap(page, "p0-buildings-restaurant")
-    _next(page, "resources")
+    _next(page, "buildings/?p=1")
+    _next(page, "resources/")
 
     _number(page, "p0-mon", 5)
     page.locator("#p0-koban-more").click()
     expect(page.locator("input[name='was-p0-koban']")).to_have_value("1")
     screenshot(page, "scorepad-resources")
-    _next(page, "firefighting")
+    _next(page, "resources/?p=1")
+    _next(page, "firefighting/")
 
     _number(page, "p0-firefighting", 6)
+    _next(page, "firefighting/?p=1")
     _number(page, "p1-firefighting", 3)
     expect(page.locator(".sp-totals")).to_contain_text("Anaïs 100")
     screenshot(page, "scorepad-firefighting")
-    _next(page, "result")
+    _next(page, "result/")
 
     ranking = page.locator(".sp-rank").first
     expect(ranking).to_contain_text("Anaïs")
@@ -164,8 +176,10 @@ def test_walk_through_without_javascript(live_server: Any, new_context: Any, scr
     url = _start(page, live_server.url, ("Aya", "Ben"))
     token = url.rstrip("/").split("/")[-2]
     page.locator("#p0-score_track").fill("30")
+    page.get_by_role("button", name="Next: Ben →").click()  # Next: the next player, the typed number saved
+    page.wait_for_url(re.compile(r"/track/\?p=1$"))
     page.locator("#p1-score_track").fill("12")
-    page.get_by_role("button", name="Next →").click()
+    page.get_by_role("button", name="Next: Characters →").click()
     page.wait_for_url(re.compile(r"/characters/$"))
     sheet = ScoreSheet.objects.get(token=token)
     assert [p["score_track"] for p in sheet.table["players"]] == [30, 12]
@@ -180,7 +194,7 @@ def test_walk_through_without_javascript(live_server: Any, new_context: Any, scr
     expect(page.locator("#p0-characters-any-street-peddler output")).to_have_text("1")
     screenshot(page, "scorepad-nojs-characters")
 
-    page.goto(url.replace("/track/", "/fish/"))
+    page.goto(url.replace("/track/", "/fish/?p=1"))
     page.locator("#p1-fish-fish-winter").click()
     page.locator("#p1-fish-fish-winter-bonus").click()
     expect(page.locator("#p1-fish-fish-winter-bonus-msg")).to_contain_text("two winter fish")
@@ -189,10 +203,12 @@ def test_walk_through_without_javascript(live_server: Any, new_context: Any, scr
 
     page.goto(url.replace("/track/", "/firefighting/"))
     page.locator("#p0-firefighting").fill("4")
-    page.locator("#p1-firefighting").fill("4")
-    page.locator("#p1-firefighting").press(
+    page.locator("#p0-firefighting").press(
         "Enter"
     )  # Enter saves (the form's default button), no other change
+    page.get_by_role("tab", name=re.compile("Ben")).click()
+    page.locator("#p1-firefighting").fill("4")
+    page.locator("#p1-firefighting").press("Enter")
     expect(page.locator("#stack-p0")).to_be_visible()  # shared space: the stack order is asked
     page.locator("#stack-p1").select_option("1")
     page.locator("#stack-p0").select_option("2")
@@ -236,7 +252,7 @@ def test_akebono_with_a_seed_offers_only_what_was_in_play(
     expect(page.locator("input[name='was-p0-trade']")).to_have_value("1")
     screenshot(page, "scorepad-personalities")
 
-    page.goto(url.replace("/track/", "/boats/"))
+    page.goto(url.replace("/track/", "/boats/?p=1"))
     _tap(page, "p1-boats-houseboat")
     side = setup.akebono.boat_sides["houseboat"]
     expect(page.locator("#p1-boats-houseboat")).to_contain_text(f"Side {side}")
@@ -275,15 +291,50 @@ def test_partial_replies_move_messages_between_columns(live_server: Any, page: A
 
     page.goto(url.replace("/track/", "/buildings/"))
     _tap(page, "p0-buildings-inn")
+    page.get_by_role("tab", name=re.compile("David")).click()
     expect(page.locator("#p1-buildings-inn")).to_contain_text("Anaïs has it")
     _tap(page, "p1-buildings-inn")
     expect(page.locator("#p1-buildings-inn-msg")).to_contain_text("held by Anaïs and David")
     expect(page.locator(".sp-totals")).to_contain_text("1 to fix")
     expect(page.locator("#sp-nav a[aria-current=step]")).to_contain_text("1 to fix")
+    expect(page.locator("#tab-p1 .sp-bad")).to_contain_text("1")
     screenshot(page, "scorepad-partial-problem")
-    page.locator("#p0-buildings-inn").click()
-    expect(page.locator("#p0-buildings-inn")).to_have_attribute("aria-pressed", "false")
+    page.locator("#p1-buildings-inn").click()
+    expect(page.locator("#p1-buildings-inn")).to_have_attribute("aria-pressed", "false")
     expect(page.locator("#p1-buildings-inn-msg")).to_have_count(0)
     expect(page.locator(".sp-totals")).not_to_contain_text("to fix")
+    expect(page.locator("#tab-p1 .sp-bad")).to_have_count(0)
     expect(page.locator("input[name='v']")).to_have_value("5")
     screenshot(page, "scorepad-partial-cleared")
+
+
+def test_two_phones_on_one_sheet_see_each_other_and_keep_what_they_type(
+    live_server: Any, new_context: Any, screenshot: Any
+) -> None:
+    """Issue 12: each player enters on their own phone; each phone sees the others' entries within 2 s (the
+    step polls ``?v=``, 204 while nobody wrote) and never loses what it is typing."""
+    aya = new_context().new_page()
+    url = _start(aya, live_server.url, ("Aya", "Ben"))
+    ben = new_context().new_page()
+    ben.goto(url.replace("/track/", "/resources/?p=1"))
+    aya.goto(url.replace("/track/", "/resources/"))
+    _number(ben, "p1-mon", 9)  # Ben, on his phone
+    expect(aya.locator("#tab-p1")).to_contain_text("2", timeout=2000)  # 9 mon = 2 IKI, seen by Aya's phone
+    expect(aya.locator(".sp-totals")).to_contain_text("Ben 2", timeout=2000)
+    # Aya types her koban and has not left the field when Ben's next entry lands: her typing stays.
+    field = aya.locator("#p0-koban")
+    field.fill("3")
+    ben.locator("#p1-wood-more").click()
+    expect(ben.locator("input[name='was-p1-wood']")).to_have_value("1")
+    aya.wait_for_timeout(1500)  # a poll or two come and go
+    expect(field).to_have_value("3")
+    expect(field).to_be_focused()
+    field.press("Tab")  # leaving the field saves it, on top of Ben's entries
+    expect(aya.locator("input[name='was-p0-koban']")).to_have_value("3")
+    expect(aya.locator(".sp-totals")).to_contain_text("Aya 9")
+    expect(aya.locator(".sp-totals")).to_contain_text("Ben 3")
+    expect(ben.locator(".sp-totals")).to_contain_text("Aya 9", timeout=2000)
+    screenshot(aya, "scorepad-two-phones-aya")
+    screenshot(ben, "scorepad-two-phones-ben")
+    sheet = ScoreSheet.objects.get(token=url.rstrip("/").split("/")[-2])
+    assert [(p["mon"], p["koban"], p["wood"]) for p in sheet.table["players"]] == [(0, 3, 0), (9, 0, 1)]

@@ -276,3 +276,29 @@ def test_lan_mode_warnings_are_the_ones_the_readme_names(tmp_path: Path) -> None
     readme = (ROOT / "README.md").read_text()
     for warning in LAN_WARNINGS:
         assert warning.removeprefix("security.") in readme
+
+
+def test_static_files_are_served_gzipped_and_cached_for_a_year_after_collectstatic(
+    tmp_path: Any, settings: Any
+) -> None:
+    """Issue 12: htmx and the CSS were served uncompressed with max-age=60. After collectstatic, WhiteNoise's
+    manifest storage names them by their content and serves them pre-gzipped with a year's caching."""
+    from django.core.management import call_command
+    from django.templatetags.static import static
+    from django.test import RequestFactory
+    from whitenoise.middleware import WhiteNoiseMiddleware
+
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
+    call_command("collectstatic", interactive=False, verbosity=0)
+    url = static("companion/app.css")
+    assert re.fullmatch(r"/static/companion/app\.[0-9a-f]{12}\.css", url)
+    middleware = WhiteNoiseMiddleware(lambda request: None)
+    response = middleware(RequestFactory().get(url, HTTP_ACCEPT_ENCODING="gzip"))
+    assert response.status_code == 200
+    assert response["Content-Encoding"] == "gzip"
+    assert "max-age=315360000" in response["Cache-Control"]
+    assert "immutable" in response["Cache-Control"]

@@ -12,10 +12,10 @@ from django.urls import URLPattern, get_resolver
 
 from companion.models.games import NewPlayer, create_game
 from companion.models.results import Group
-from companion.models.scoresheets import start_sheet
+from companion.scorepad.presenter import STEPS
+from companion.scorepad.services import start_sheet
 from companion.services.osaka import NewPlayer as OsakaPlayer
 from companion.services.osaka import create_game as create_osaka_game
-from companion.views.scorepad import STEPS
 from scoring.examples import WORKED_EXAMPLE
 from setupgen import Options, generate
 

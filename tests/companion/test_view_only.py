@@ -92,8 +92,11 @@ def test_every_write_reached_from_a_view_only_link_is_refused(client: Client) ->
             (f"/games/{token}/change", {"op": "score-set", "seat": "1", "value": "9", "was": "0"}),
             (f"/games/{token}/who", {"who": "Mallory"}),
             (f"/games/{token}/end", {}),
-            (f"/score/{token}/track/", {"op": "set", "p0-score_track": "99", "was-p0-score_track": "0"}),
-            (f"/score/{token}/characters/", {"op": "add|0|characters|monk"}),
+            (
+                f"/score/{token}/track/entry/",
+                {"op": "set", "p0-score_track": "99", "was-p0-score_track": "0"},
+            ),
+            (f"/score/{token}/characters/entry/", {"op": "add|0|characters|monk"}),
             (f"/setup/ticks?players=3&akebono=1&seed=K7MX2QPA&table={token}", {"step": "general-board"}),
             (f"/results/{token}/group", {"group": "Mallory's group"}),
             (f"/results/{token}/ungroup", {}),

@@ -6,8 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from argparse import ArgumentParser
-from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -18,7 +17,9 @@ from scoring.errors import MalformedJSONError
 class JsonCommand(BaseCommand):
     """A command answering one JSON document with :attr:`evaluate` (decoded JSON in, an answer with ``valid``)."""
 
-    evaluate: ClassVar[Callable[[object], dict[str, Any]]]
+    def evaluate(self, data: object) -> dict[str, Any]:
+        """The answer to the decoded JSON ``data``; raises an ``InputError`` for malformed input."""
+        raise NotImplementedError
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("file", help="a JSON file, or - to read standard input")
@@ -38,7 +39,7 @@ class JsonCommand(BaseCommand):
                 data = json.loads(text)
             except (ValueError, RecursionError) as exc:
                 raise MalformedJSONError("", f"the input is not valid JSON ({exc})") from None
-            answer = type(self).evaluate(data)
+            answer = self.evaluate(data)
         except InputError as exc:
             raise CommandError(str(exc), returncode=2) from None
         self.stdout.write(json.dumps(answer, indent=2, ensure_ascii=False))

@@ -5,6 +5,8 @@ Exit codes: 0 ranked, 1 the rules refuse the input (errors listed), 2 malformed 
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.management.commands._json_command import JsonCommand
 from scoring.osaka import evaluate_ranking
 
@@ -13,4 +15,6 @@ class Command(JsonCommand):
     help = (
         "Rank Traders of Osaka players from their VP cards and achievement tokens given as JSON (FILE or -)."
     )
-    evaluate = staticmethod(evaluate_ranking)
+
+    def evaluate(self, data: object) -> dict[str, Any]:
+        return evaluate_ranking(data)

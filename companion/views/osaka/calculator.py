@@ -124,11 +124,10 @@ def calculator(request: HttpRequest) -> HttpResponse:
     """The calculator: the full page, or with htmx the answer alone or the whole form (see the module)."""
     worked = _calculator(request)
     template = "osaka_payday.html"
-    if request.htmx:  # type: ignore[attr-defined]
-        template += "#result-oob" if request.htmx.target == RESULT_TARGET else "#calc"  # type: ignore[attr-defined]
-    bad_input = worked.ships.is_bound and any(
-        f.errors for f in (worked.ships, *[p.form for p in worked.players])
-    )
+    if request.htmx:
+        template += "#result-oob" if request.htmx.target == RESULT_TARGET else "#calc"
+    forms: list[Any] = [worked.ships, *[p.form for p in worked.players]]
+    bad_input = worked.ships.is_bound and any(f.errors for f in forms)
     return render(request, template, form_context(worked), status=400 if bad_input else 200)
 
 

@@ -167,7 +167,7 @@ def _state_response(
     request: HttpRequest, opened: Opened, *, status: int = 200, message: str = "", level: str = ""
 ) -> HttpResponse:
     context = _state_context(request, opened, message, level)
-    template = "osaka_game.html#state" if request.htmx else "osaka_game.html"  # type: ignore[attr-defined]
+    template = "osaka_game.html#state" if request.htmx else "osaka_game.html"
     response = render(request, template, context, status=status)
     response["Cache-Control"] = "no-store"
     return response
@@ -184,10 +184,10 @@ def games_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         game = create_game(players=form.players)
         share = reverse("osaka-game-share", args=[game.edit_token])
-        if request.htmx:  # type: ignore[attr-defined]
+        if request.htmx:
             return HttpResponse(status=204, headers={"HX-Redirect": share})
         return redirect(share)
-    template = "osaka_game_new.html#form" if request.htmx else "osaka_game_new.html"  # type: ignore[attr-defined]
+    template = "osaka_game_new.html#form" if request.htmx else "osaka_game_new.html"
     return render(request, template, {"form": form}, status=400 if form.is_bound else 200)
 
 
@@ -229,7 +229,7 @@ def _answer_write(request: HttpRequest, opened: Opened, write: Callable[[], Osak
         return _state_response(request, _refresh(opened), status=409, message=str(exc), level="warning")
     except Refused as exc:
         return _state_response(request, _refresh(opened), status=400, message=str(exc), level="error")
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         return _state_response(request, _refresh(opened))
     return redirect("osaka-game", _token(opened))
 
@@ -353,7 +353,7 @@ def game_payday(request: HttpRequest, opened: Opened) -> HttpResponse:
     except Refused as exc:
         return _payday_response(request, {**context, "message": str(exc)}, worked, 400)
     back = reverse("osaka-game", args=[_token(opened)]) + "#latest"
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         return HttpResponse(status=204, headers={"HX-Redirect": back})
     return redirect(back)
 
@@ -362,12 +362,12 @@ def _payday_response(
     request: HttpRequest, context: dict[str, Any], worked: Any, status: int = 200
 ) -> HttpResponse:
     template = "osaka_game_payday.html"
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         template = (
             "osaka_payday.html#result-oob"
             if request.htmx.target == RESULT_TARGET
             else "osaka_payday.html#calc"
-        )  # type: ignore[attr-defined]
+        )
     bad = any(f.errors for f in (worked.ships, *[p.form for p in worked.players]))
     response = render(request, template, context, status=400 if bad and status == 200 else status)
     response["Cache-Control"] = "no-store"
@@ -454,7 +454,9 @@ def game_sheet(request: HttpRequest, opened: Opened) -> HttpResponse:
     paydays = []
     for e in game.events.filter(kind="payday", undone=False).order_by("version"):
         result = e.result.get("payday") if isinstance(e.result, dict) and e.result.get("applied") else None
-        for i, colour in enumerate(result["held"] if result else ()):
+        if result is None:
+            continue
+        for i, colour in enumerate(result["held"]):
             sold = tuple(_vp_of(p, colour) if game.finished else None for p in result["players"])
             sank = tuple(result["sank"]) if i == 0 else ()
             last = result["ended"] and i == len(result["held"]) - 1

@@ -1,0 +1,204 @@
+"""The walk-through where a player feels it (issue 12, docs/benchmarks.md): Chromium at 390x844 against gunicorn.
+
+- Taps: a 4-player Akebono sheet's characters step; 40 taps, each timed in the page from the click to htmx's
+  ``afterSwap`` and ``afterSettle``, beside an in-page ``fetch('/healthz')`` timed the same way in the same run.
+  Targets: swap <= 2x the fetch, settle <= 2.5x (medians of 40).
+- Bytes: each page's first load at 390 px with a cold cache (every response, gzip as served; target <= 30 KiB),
+  and a tap's reply (target <= 2 kB).
+
+Everything goes through HTTP, as a phone's browser does: nothing here reaches into the product's code.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import statistics
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.benchmarks import Report
+from companion.benchmarks.polling import Browserless, served
+
+TAPS = 40
+SWAP_TARGET = 2.0
+SETTLE_TARGET = 2.5
+FIRST_LOAD_TARGET_KIB = 30
+REPLY_TARGET_BYTES = 2000
+PHONE = {"width": 390, "height": 844}
+#: The characters step's cards tapped on and off in turn (player 1's street peddlers, an open group).
+CARDS = ("salt-peddler", "book-lender", "sake-peddler", "cotton-peddler")
+
+#: One tap, timed in the page: click -> htmx:afterSwap and -> htmx:afterSettle of the request it made.
+TAP_JS = """async (id) => {
+  const button = document.getElementById(id);
+  const t0 = performance.now();
+  const done = new Promise((resolve) => {
+    const at = {};
+    const mark = (name) => () => { at[name] = performance.now() - t0; };
+    const on = {'htmx:beforeSend': mark('sent'), 'htmx:beforeSwap': mark('answered'),
+                'htmx:afterSwap': mark('swapped')};
+    on['htmx:afterSettle'] = () => {
+      for (const [name, fn] of Object.entries(on)) document.body.removeEventListener(name, fn);
+      resolve([at.swapped, performance.now() - t0, at.sent, at.answered]);
+    };
+    for (const [name, fn] of Object.entries(on)) document.body.addEventListener(name, fn);
+  });
+  button.click();
+  return await done;
+}"""
+#: The floor: the smallest request a page can make, timed the same way.
+FETCH_JS = """async () => {
+  const t0 = performance.now();
+  const r = await fetch('/healthz', {cache: 'no-store'});
+  await r.text();
+  return performance.now() - t0;
+}"""
+#: Everything a page load transferred (navigation and its resources), in bytes as sent (gzip, headers included).
+LOADED_JS = """() => performance.getEntries()
+  .filter((e) => e.entryType === 'navigation' || e.entryType === 'resource')
+  .reduce((sum, e) => sum + e.transferSize, 0)"""
+REPLIES_JS = """() => performance.getEntriesByType('resource')
+  .filter((e) => e.name.includes('/entry/'))
+  .map((e) => [e.transferSize, e.encodedBodySize])"""
+
+
+def new_sheet(client: Browserless, names: tuple[str, ...] = ("Anaïs", "David", "Chiyo", "Daichi")) -> str:
+    """A scoring sheet made through the start page, as a phone does; returns its first step's address."""
+    client.request("GET", "/score/")
+    colours = ("red", "blue", "green", "yellow")
+    form = {f"name-{i}": n for i, n in enumerate(names)} | {
+        f"colour-{i}": colours[i] for i in range(len(names))
+    }
+    status, headers, body = client.request(
+        "POST", "/score/", form | {"edition": "akebono", "setup_kind": "none"}
+    )
+    if status != 302 or not re.search(r"/score/[A-Za-z0-9_-]+/track/$", headers.get("location", "")):
+        raise RuntimeError(f"starting a sheet failed: {status} {body[:300]!r}")
+    return headers["location"]
+
+
+def _browser(playwright: Any) -> Any:
+    executable = shutil.which("chromium") or "/usr/bin/chromium"
+    return playwright.chromium.launch(executable_path=executable, args=["--no-sandbox", "--disable-gpu"])
+
+
+def _context(browser: Any) -> Any:
+    return browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+
+
+@dataclass
+class Taps:
+    """Milliseconds from each click to the swap, the settle, htmx sending and htmx having the answer; the floor
+    fetches beside them; each reply's [transferred, body] bytes."""
+
+    swaps: list[float]
+    settles: list[float]
+    fetches: list[float]
+    sent: list[float]
+    answered: list[float]
+    replies: list[list[int]]
+
+
+def taps(page: Any, base: str, first_step: str) -> Taps:
+    """TAPS taps on the characters step of player 2, each followed by a floor fetch."""
+    page.goto(base + first_step.replace("/track/", "/characters/") + "?p=1")
+    page.evaluate("() => { document.getElementById('p1-group-street-peddler').open = true; }")
+    for _ in range(5):  # warm up: connections, the first swap
+        page.evaluate(FETCH_JS)
+    swaps, settles, fetches, sent, answered = [], [], [], [], []
+    for n in range(TAPS):
+        card = CARDS[(n // 2) % len(CARDS)]
+        swap, settle, to_send, to_answer = page.evaluate(TAP_JS, f"p1-characters-{card}")
+        swaps.append(swap)
+        settles.append(settle)
+        sent.append(to_send)
+        answered.append(to_answer)
+        fetches.append(page.evaluate(FETCH_JS))
+    return Taps(swaps, settles, fetches, sent, answered, page.evaluate(REPLIES_JS))
+
+
+def first_loads(browser: Any, base: str, first_step: str, game: str) -> dict[str, int]:
+    """Bytes each page's first load transferred, each in a fresh (cold) browser context."""
+    sheet = first_step.removesuffix("track/")
+    steps = ("track", "characters", "fish", "tobacco", "buildings", "boats", "personalities", "resources",
+             "firefighting")  # fmt: skip
+    pages = {
+        "home": "/",
+        "setup": "/setup/",
+        "track: new game": "/games/new/",
+        "track: a game": f"/games/{game}/",
+        "score: start": "/score/",
+        "score: pads": "/score/pads/",
+        **{f"score: {slug} step": f"{sheet}{slug}/" for slug in steps},
+        "score: result": f"{sheet}result/",
+    }
+    out = {}
+    for name, path in pages.items():
+        context = _context(browser)
+        page = context.new_page()
+        page.goto(base + path, wait_until="load")
+        out[name] = page.evaluate(LOADED_JS)
+        context.close()
+    return out
+
+
+def served_times(lines: list[str]) -> tuple[float, float]:
+    """Median worker time (µs) of the taps (``POST .../entry/``) and of ``GET /healthz`` in an access log whose lines
+    read ``METHOD PATH MICROSECONDS``."""
+    taps, floors = [], []
+    for line in lines:
+        method, path, micros = line.split()
+        if method == "POST" and path.endswith("/entry/"):
+            taps.append(int(micros))
+        elif path == "/healthz":
+            floors.append(int(micros))
+    return statistics.median(taps), statistics.median(floors)
+
+
+def run(report: Report) -> None:
+    from playwright.sync_api import sync_playwright
+
+    log = Path(tempfile.mkdtemp(prefix="iki-bench-")) / "access.log"
+    # gunicorn's access log gives each request's time in the worker (%(D)s, µs): the server's share, by path.
+    access = {"GUNICORN_CMD_ARGS": f"--access-logfile {log} --access-logformat '%(m)s %(U)s %(D)s'"}
+    with served(environ=access) as (host, port), sync_playwright() as playwright:
+        base = f"http://{host}:{port}"
+        client = Browserless(host, port)
+        first_step = new_sheet(client)
+        game = client.new_game(("Anaïs", "David", "Chiyo", "Daichi"))
+        browser = _browser(playwright)
+        try:
+            context = _context(browser)
+            tapped = taps(context.new_page(), base, first_step)
+            context.close()
+            loads = first_loads(browser, base, first_step, game)
+        finally:
+            browser.close()
+    floor, swap, settle = (statistics.median(x) for x in (tapped.fetches, tapped.swaps, tapped.settles))
+    replies = tapped.replies
+    report("in-page fetch('/healthz'), the floor (median of 40)", floor, "ms")
+    report("tap -> htmx:afterSwap, characters step (median of 40)", swap, "ms")
+    report("tap -> htmx:afterSettle (median of 40)", settle, "ms")
+    report("  of which click -> request sent (median)", statistics.median(tapped.sent), "ms")
+    report("  of which click -> answer in hand (median)", statistics.median(tapped.answered), "ms")
+    report("swap / floor", swap / floor, "ratio", f"target <= {SWAP_TARGET}")
+    report("settle / floor", settle / floor, "ratio", f"target <= {SETTLE_TARGET}")
+    report(
+        "tap reply, transferred (median; gzip, headers included)",
+        statistics.median(r[0] for r in replies),
+        "bytes",
+        f"target <= {REPLY_TARGET_BYTES}",
+    )
+    report("tap reply, body (median; gzip)", statistics.median(r[1] for r in replies), "bytes")
+    entry, healthz = served_times(log.read_text().splitlines())
+    report(
+        "server time of a tap, in the worker (median)",
+        entry / 1000,
+        "ms",
+        f"{entry / healthz:.1f}x /healthz ({healthz / 1000:.2f} ms); information only",
+    )
+    for name, size in loads.items():
+        report(f"first load, cold, 390 px: {name}", size / 1024, "KiB", f"target <= {FIRST_LOAD_TARGET_KIB}")
