@@ -325,7 +325,9 @@ def test_a_filed_sheet_edited_later_reads_its_new_numbers_everywhere(client: Cli
     visit_result(client, sheet)
     group = Group.objects.create(name="Ours")
     client.post(f"/results/{sheet.token}/group", {"group": group.get_absolute_url()})
-    record_entries(token=sheet.token, changes=[Change("set", 1, "score_track", value=90)])  # no visit to the result page
+    record_entries(
+        token=sheet.token, changes=[Change("set", 1, "score_track", value=90)]
+    )  # no visit to the result page
     before = Result.objects.get().updated
     totals = [p["total"] for p in client.get(f"/api/v1/results/{sheet.view_token}").json()["players"]]
     assert totals == [100, 91]
