@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from django.db import connection, models, transaction
+from django.db import models, transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -503,13 +503,11 @@ def game_by_token(token: str) -> tuple[Game, bool] | None:
 def version_of(token: str) -> int | None:
     """The current version of a token's game: the polling endpoint's fast path (docs/sync.md), one indexed query
     on the thread's persistent connection (CONN_MAX_AGE, companion/settings.py)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_VERSION_SQL, [token, token])
-        row = cursor.fetchone()
-    return None if row is None else int(row[0])
-
-
-_VERSION_SQL = f"SELECT version FROM {Game._meta.db_table} WHERE edit_token = %s OR view_token = %s"
+    return (
+        Game.objects.filter(models.Q(edit_token=token) | models.Q(view_token=token))
+        .values_list("version", flat=True)
+        .first()
+    )
 
 
 def turn_order(game: Game, seats: Sequence[Seat]) -> tuple[int, ...]:
