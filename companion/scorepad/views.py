@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Mapping
 from typing import Any, Final
 from urllib.parse import urlencode
 
@@ -40,6 +41,7 @@ from companion.scorepad.presenter import (
 from companion.scorepad.reply import pieces_for
 from companion.scorepad.services import SheetBusy, SheetError
 from companion.services.results import record_result
+from companion.views.checks import group_context
 from scoring import catalogue as cat
 from scoring.components import SEASONS, Expansion
 
@@ -201,31 +203,49 @@ def entry(request: HttpRequest, token: str, slug: str) -> HttpResponse:
     player = shown if shown is not None else (made[0].player if made else 0)
     view = StepView(sheet, _step(slug, sheet.akebono), player, opened)
     if post.get("go") in ("next", "prev", "result"):
-        return _go(request, view, post["go"])
+        return _go(request, view, post["go"], _kept(post))
     if request.htmx and made and post.get("v") == str(read[0].version):
         # The page showed the sheet just before these changes: only what they changed.
         return _pieces(StepView(read[0], view.step, player, opened), view, made)
     if request.htmx:
         return _render_step(request, view)
-    return _back_to_entry(view, made, opened)
+    return _back_to_entry(view, made, opened, _kept(post))
 
 
-def _go(request: HttpRequest, view: StepView, go: str) -> HttpResponse:
+def _kept(post: Mapping[str, str]) -> dict[str, str]:
+    """What a step opened from the pad check carries from page to page: the line in doubt and whose it is
+    (``?target=variety:12&who=Anaïs``, shown by the ``check_target`` tag, which checks them)."""
+    return {key: post[key][:40] for key in ("target", "who") if post.get(key)}
+
+
+def _carry(url: str, kept: Mapping[str, str]) -> str:
+    """``url`` with what a step carries from page to page (:func:`_kept`) added to its query."""
+    return f"{url}{'&' if '?' in url else '?'}{urlencode(kept)}" if kept else url
+
+
+def _go(request: HttpRequest, view: StepView, go: str, kept: Mapping[str, str]) -> HttpResponse:
     """Next and Back go player by player, then step by step; past the last, or "result", the result."""
     there = view.neighbour(go) if go != "result" else None
     if there is None and go == "prev":
         there = (view.step, view.player)
-    target = step_url(view.sheet, *there) if there else reverse("scorepad-result", args=[view.sheet.token])
+    target = (
+        _carry(step_url(view.sheet, *there), kept)
+        if there
+        else reverse("scorepad-result", args=[view.sheet.token])
+    )
     if request.htmx and there:
         return HttpResponseLocation(target, target="#step", swap="outerHTML")
     return HttpResponseClientRedirect(target) if request.htmx else HttpResponseRedirect(target)
 
 
-def _back_to_entry(view: StepView, made: list[Change], opened: list[str]) -> HttpResponse:
+def _back_to_entry(
+    view: StepView, made: list[Change], opened: list[str], kept: Mapping[str, str]
+) -> HttpResponse:
     """Without JavaScript: the same step again, the tapped card's group open, scrolled to the entry."""
     keys = entries_of(made)
     groups = [g for k in keys if (g := group_of(k))]
     url = step_url(view.sheet, view.step, view.player, open=" ".join(dict.fromkeys([*opened, *groups])))
+    url = _carry(url, kept)
     return HttpResponseRedirect(f"{url}#{keys[-1].html_id}" if keys else url)
 
 
@@ -343,6 +363,7 @@ def _start_page(request: HttpRequest, form: ScoreStartForm, status: int = 200) -
         "buildings": buildings,
         "personality_groups": personalities,
     }
+    context |= group_context(request.GET.get("group", ""))  # the group's names offered as you type
     return render(request, "scorepad_start.html", context, status=status)
 
 

@@ -107,7 +107,7 @@ def _context(request: HttpRequest) -> tuple[dict[str, Any], int]:
         "started": pad is not None,
         "query": request.GET.urlencode(),
         "kept_query": _without_result(request.GET),
-        **_group_context(request.GET.get("group", "")),
+        **group_context(request.GET.get("group", "")),
         "result_token": request.GET.get("result", "")[:64],
         "htmx": request.htmx,
         "errors": start.messages() if start.is_bound else [],
@@ -267,7 +267,7 @@ def check_2015(request: HttpRequest) -> HttpResponse:
     return render(request, "check_2015.html", context, status=status)
 
 
-def _group_context(token: str) -> dict[str, Any]:
+def group_context(token: str) -> dict[str, Any]:
     """With ``?group=<edit token>`` the page offers the group's player names and files what it keeps there."""
     found = group_by_token(token[:64]) if token else None
     if found is None or not found[1]:
@@ -316,7 +316,7 @@ def keep(request: HttpRequest) -> HttpResponse:
         query=_without_result(query),
         token=request.POST.get("result", "")[:64],
     )
-    group = _group_context(request.POST.get("group", "")).get("group")
+    group = group_context(request.POST.get("group", "")).get("group")
     if group is not None:
         file_result(result=result, group=group)
     return HttpResponseRedirect(result.edit_url())

@@ -315,3 +315,34 @@ def test_any_field_of_the_check_forms_never_breaks_them(
     data = {**RULEBOOK_PAD, **PAD_2015, field: value}
     response = client.get(page + "?" + urlencode(data), **(HTMX if htmx else {}))
     assert response.status_code in (200, 400)
+
+
+def test_the_target_stays_shown_through_entries_and_next_without_javascript(client: Client) -> None:
+    """The line in doubt rides the step's form from page to page (no JavaScript: redirects after each post)."""
+    query = urlencode({**RULEBOOK_PAD, "p0-variety": "12"})
+    location = client.post("/check/walk/", {"q": query, "line": "0:variety"})["Location"]
+    step = client.get(location).content.decode()
+    assert 'name="target" value="variety:12"' in step
+    sheet = ScoreSheet.objects.get()
+    entry = f"/score/{sheet.token}/characters/entry/"
+    after_entry = client.post(entry, {"target": "variety:12", "who": "Anaïs", "op": "add|0|characters|monk"})
+    assert after_entry.status_code == 302
+    assert parse_qs(urlparse(after_entry["Location"]).query)["target"] == ["variety:12"]
+    assert (
+        "variety was written as <strong>12</strong>" in client.get(after_entry["Location"]).content.decode()
+    )
+    after_next = client.post(entry, {"target": "variety:12", "who": "Anaïs", "go": "next"})
+    assert parse_qs(urlparse(after_next["Location"]).query)["target"] == ["variety:12"]
+
+
+def test_the_walk_through_start_offers_a_groups_names_so_anais_stays_anais(client: Client) -> None:
+    group = Group.objects.create(name="Thursday")
+    assert keep(client, RULEBOOK_PAD).status_code == 302
+    client.post(f"/results/{Result.objects.get().token}/group", {"group": group.get_absolute_url()})
+    assert f"/score/?group={group.token}" in client.get(group.get_absolute_url()).content.decode()
+    html = client.get(f"/score/?group={group.token}").content.decode()
+    assert '<option value="Anaïs">' in html and html.count('list="group-names"') == 4
+    assert f'action="/score/?group={group.token}"' in html  # a refused start offers them again
+    refused = client.post(f"/score/?group={group.token}", {"name-0": "Anaïs"}).content.decode()
+    assert '<option value="Anaïs">' in refused
+    assert "group-names" not in client.get(f"/score/?group={group.view_token}").content.decode()
