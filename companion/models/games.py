@@ -500,6 +500,19 @@ def game_by_token(token: str) -> tuple[Game, bool] | None:
     return game, secrets.compare_digest(game.edit_token, token)
 
 
+def scoring_setup(game: Game) -> dict[str, Any]:
+    """What the scoring JSON's ``setup`` holds of a tracked game's setup: its buildings, and with Akebono its
+    personalities and boat sides (docs/api.md)."""
+    setup = game.setup if isinstance(game.setup, dict) else {}
+    ake = setup.get("akebono") or {}
+    personalities = [p for pair in (ake.get("personalities") or {}).values() for p in pair]
+    data: dict[str, Any] = {"buildings": list(setup.get("buildings") or [])}
+    if game.akebono:
+        data["personalities"] = personalities
+        data["boat_sides"] = dict(ake.get("boat_sides") or {})
+    return data
+
+
 def version_of(token: str) -> int | None:
     """The current version of a token's game: the polling endpoint's fast path (docs/sync.md), one indexed query
     on the thread's persistent connection (CONN_MAX_AGE, companion/settings.py)."""

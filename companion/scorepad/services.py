@@ -17,11 +17,14 @@ from typing import Any, Final
 from django.db.models import F
 from django.utils import timezone
 
+from companion.models import game_records as records
+from companion.models.games import Game, scoring_setup
 from companion.models.scoresheets import COLOURS, NAME_MAX, ScoreSheet
 from companion.pdf.scorepad import PadPlayer, filled_pad
 from companion.scorepad.entries import Change
 from companion.scorepad.presenter import read_sheet
 from scoring import catalogue as cat
+from scoring.calendar import firefighting_order as markers_in_order
 from scoring.errors import quote
 from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
 from scoring.score import LINE_LABELS, lines_for, score_table
@@ -318,3 +321,36 @@ __all__ = [
     "sheet_from_seed",
     "start_sheet",
 ]
+
+
+def sheet_for_game(*, game: Game, names: Sequence[str], colours: Sequence[str]) -> ScoreSheet:
+    """The score sheet of a finished tracked game, in seat order under the names the table confirmed: the score
+    track, firefighting and trade positions, the stack order, the setup and everything recorded during the game
+    (companion.models.game_records). Two phones tapping "Score the game" at once: the first link wins and both get
+    the same sheet. Raises :class:`SheetError` for a game the walk-through refuses."""
+    seats = list(game.seats.all())
+    prefill: dict[str, dict[str, Any]] = {}
+    for seat, name in zip(seats, names, strict=True):
+        prefill[name] = {
+            "score_track": seat.score,
+            "firefighting": seat.firefighting,
+            **records.scoring_fields(seat),
+        }
+        if game.akebono:
+            prefill[name]["trade"] = seat.trade
+    by_seat = {seat.seat: name for seat, name in zip(seats, names, strict=True)}
+    sheet = start_sheet(
+        names=names,
+        colours=colours,
+        akebono=game.akebono,
+        setup=scoring_setup(game),
+        prefill=prefill,
+        firefighting_order=[by_seat[n] for n in markers_in_order(seat.marker for seat in seats)],
+        seed=game.seed or None,
+    )
+    Game.objects.filter(pk=game.pk, scoresheet=None).update(scoresheet=sheet)
+    linked = Game.objects.get(pk=game.pk).scoresheet
+    if linked is None or linked.pk != sheet.pk:
+        sheet.delete()
+    assert linked is not None
+    return linked

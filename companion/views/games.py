@@ -40,6 +40,7 @@ from companion.models.games import (
     apply_change,
     create_game,
     game_by_token,
+    scoring_setup,
     seen_value,
     setup_steps,
     turn_order,
@@ -48,7 +49,7 @@ from companion.models.games import (
 from companion.models.scoresheets import NAME_MAX
 from companion.models.setup_progress import ticked
 from companion.qr import qr_svg
-from companion.scorepad.services import SheetError, start_sheet
+from companion.scorepad.services import SheetError, sheet_for_game
 from companion.tokens import is_token
 from companion.views.setup import is_table, ticks_key
 from scoring.calendar import (
@@ -222,7 +223,7 @@ def _record_context(game: Game, seats: list[Seat], season: Season | None) -> dic
         p for pair in ((setup.get("akebono") or {}).get("personalities") or {}).values() for p in pair
     ]
     flags = (
-        records.problems(seats, akebono=game.akebono, setup=_scoring_setup(game))
+        records.problems(seats, akebono=game.akebono, setup=scoring_setup(game))
         if any(s.record for s in seats)
         else {}
     )
@@ -550,17 +551,6 @@ def game_log(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
     )
 
 
-def _scoring_setup(game: Game) -> dict[str, Any]:
-    setup = game.setup if isinstance(game.setup, dict) else {}
-    ake = setup.get("akebono") or {}
-    personalities = [p for pair in (ake.get("personalities") or {}).values() for p in pair]
-    data: dict[str, Any] = {"buildings": list(setup.get("buildings") or [])}
-    if game.akebono:
-        data["personalities"] = personalities
-        data["boat_sides"] = dict(ake.get("boat_sides") or {})
-    return data
-
-
 @require_POST
 @_game_view(edit=True)
 def game_end(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
@@ -596,33 +586,15 @@ def game_end(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
             "errors": form.messages(),
         }
         return render(request, "games_end.html", context, status=400 if confirmed else 200)
-    names = [name for name, _ in form.players]
-    colours = [colour for _, colour in form.players]
-    prefill: dict[str, dict[str, int]] = {}
-    for s, name in zip(seats, names, strict=True):
-        prefill[name] = {"score_track": s.score, "firefighting": s.firefighting, **records.scoring_fields(s)}
-        if game.akebono:
-            prefill[name]["trade"] = s.trade
-    by_seat = {s.seat: name for s, name in zip(seats, names, strict=True)}
     try:
-        sheet = start_sheet(
-            names=names,
-            colours=colours,
-            akebono=game.akebono,
-            setup=_scoring_setup(game),
-            prefill=prefill,
-            firefighting_order=[by_seat[n] for n in firefighting_order(s.marker for s in seats)],
-            seed=game.seed or None,
+        sheet = sheet_for_game(
+            game=game,
+            names=[name for name, _ in form.players],
+            colours=[colour for _, colour in form.players],
         )
     except SheetError as exc:
         return _error(request, 400, f"The scoring walk-through refused this game: {exc.message}")
-    # Two phones tapping "Score the game" at once: the first link wins, both open the same sheet.
-    Game.objects.filter(pk=game.pk, scoresheet=None).update(scoresheet=sheet)
-    linked = Game.objects.get(pk=game.pk)
-    if linked.scoresheet_id != sheet.pk:
-        sheet.delete()
-    assert linked.scoresheet is not None
-    return redirect(linked.scoresheet)
+    return redirect(sheet)
 
 
 urlpatterns = [
