@@ -14,12 +14,14 @@ from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from typing import Any, Final
 
+from django.urls import reverse
+
 from companion.models.scoresheets import ScoreSheet
 from companion.scorepad.entries import NAME, NUMBER_LABELS, STACK, WILD, EntryKey
 from scoring import catalogue as cat
 from scoring.components import CHAR_TYPES, SEASONS, Character, CharType, Expansion, TokenKind, Wild
 from scoring.reminders import line_reminders
-from scoring.score import LINE_LABELS, board_of, effective_type, last_group, score_player, wild_kind
+from scoring.score import LINE_LABELS, Board, board_of, effective_type, last_group, score_player, wild_kind
 from scoring.table import Table, stack_places
 from scoring.validate import Problem, Report, ferry_opens_the_pool, validate
 
@@ -321,6 +323,7 @@ class Tab:
     total: int
     problems: int
     current: bool
+    url: str  # this step for this player
 
 
 @dataclass
@@ -377,6 +380,7 @@ class StepView:
         mine = Counter(
             s.player for s in self.problems.all if s.step == self.step.slug and s.player is not None
         )
+        here = reverse("scorepad-step", args=[self.sheet.token, self.step.slug])
         return [
             Tab(
                 i,
@@ -385,6 +389,7 @@ class StepView:
                 sum(x.points for x in self.lines[i].values()),
                 mine[i],
                 i == self.player,
+                f"{here}?p={i}",
             )
             for i, p in enumerate(self.players)
         ]
@@ -392,10 +397,6 @@ class StepView:
     @property
     def errors(self) -> int:
         return len(self.report.errors)
-
-    def totals_bar(self) -> tuple[list[Tab], int]:
-        """What the totals bar shows: every player's total, and how many entries the rules refuse."""
-        return self.totals, self.errors
 
     def nav(self) -> list[tuple[int, Step, int]]:
         """(number, step, errors) of every step."""
@@ -656,17 +657,18 @@ class StepView:
                 unnamed = self.entry(EntryKey(self.player, "characters", cat.ANY_PREFIX + ctype.value))
                 assert unnamed is not None
                 blocks.insert(0, Block("", [unnamed], chips=False))
-        held = self._held_by_type().get(ctype, [])
-        count = board_of(self.table.players[self.player]).counts[ctype] if ctype else len(held)
+        held = self._held_by_type.get(ctype, [])
+        count = self._board.counts[ctype] if ctype else len(held)
         every = [e for b in blocks for e in b.entries]
         return Group(html_id, label, count, ", ".join(held), self._opened(html_id, every), blocks)
 
     def summaries(self) -> list[Group]:
         """The characters step's folding groups, their summaries only (what a board change alters)."""
         groups = [self.card_group(key, entries=False) for key, *_ in card_groups(self.expansions)]
-        return [*groups, self.tokens_group()]
+        return [*groups, self.tokens_group(entries=False)]
 
-    def tokens_group(self) -> Group:
+    def tokens_group(self, *, entries: bool = True) -> Group:
+        """The retirement tokens the player may hold (RULINGS R5); without ``entries``, only its summary."""
         shown = self._retirement_shown()
         held = Counter(self.players[self.player].get("retirement_tokens", []))
         names = [
@@ -674,15 +676,15 @@ class StepView:
             for t in cat.RETIREMENT_TOKENS
             if held[t.id] and t.id in shown
         ]
-        entries = [e for t in shown if (e := self.entry(EntryKey(self.player, "retirement_tokens", t)))]
+        every = [
+            e
+            for t in (shown if entries else ())
+            if (e := self.entry(EntryKey(self.player, "retirement_tokens", t)))
+        ]
         html_id = f"p{self.player}-group-tokens"
+        blocks = [Block("", every, chips=False)] if entries else []
         return Group(
-            html_id,
-            "Retirement tokens",
-            len(names),
-            ", ".join(names),
-            self._opened(html_id, entries),
-            [Block("", entries, chips=False)],
+            html_id, "Retirement tokens", len(names), ", ".join(names), self._opened(html_id, every), blocks
         )
 
     def pipes_group(self, *, entries: bool = True) -> Group:
@@ -706,6 +708,11 @@ class StepView:
             return self.tokens_group()
         return self.card_group(key) if any(g[0] == key for g in card_groups(self.expansions)) else None
 
+    @cached_property
+    def _board(self) -> Board:
+        return board_of(self.table.players[self.player])
+
+    @cached_property
     def _held_by_type(self) -> dict[CharType | None, list[str]]:
         """The cards the player's board shows in each type column (RULINGS R4/R5: wild cards in their chosen
         column); None lists the wild cards still waiting for a type."""

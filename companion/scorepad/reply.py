@@ -6,8 +6,9 @@ it is (``after``) are both known here, and a piece is sent when what it shows di
 
 | piece | compared |
 |---|---|
-| page state (version), messages above the entries | always sent (a refused entry's message may be showing) |
-| steps bar, player tabs, totals, the player's head | their data |
+| messages above the entries, with the page state (version) | always sent (a refused entry's message may be showing) |
+| steps bar, the player's head | their data |
+| a player's tab, a player's total, the count to fix | their data: only those that changed, not the whole bar |
 | an entry | every entry the changes touched or that shows a message before or after |
 | a folding group, sent whole and open | an entry in it gains a message (the player must see it) |
 | the "counts as" choices, the groups' summaries | their data (characters and tobacco steps) |
@@ -27,17 +28,13 @@ Piece = tuple[str, dict[str, Any]]
 
 def pieces_for(before: StepView, after: StepView, changes: Sequence[Change]) -> list[Piece]:
     """The partials (name, their own context) that bring a page showing ``before`` up to ``after``."""
-    pieces: list[Piece] = [("state", {}), ("msgs", {})]
-    pieces += [
-        (name, {})
-        for name, shows in (
-            ("nav", StepView.nav),
-            ("tabs", lambda view: view.totals),
-            ("totals", StepView.totals_bar),
-            ("head", StepView.head),
-        )
-        if shows(before) != shows(after)
-    ]
+    pieces: list[Piece] = [("msgs", {})]
+    pieces += [("nav", {})] if before.nav() != after.nav() else []
+    for old, tab in zip(before.totals, after.totals, strict=True):
+        pieces += [("tab", {"t": tab})] if tab != old else []
+        pieces += [("total", {"t": tab})] if (tab.name, tab.total) != (old.name, old.total) else []
+    pieces += [("tofix", {})] if before.errors != after.errors else []
+    pieces += [("head", {})] if before.head() != after.head() else []
     marked_before, marked_after = before.marked(), after.marked()
     opened = {g for key in marked_after - marked_before if (g := group_of(key))}
     for html_id in sorted(opened):

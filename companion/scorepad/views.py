@@ -110,6 +110,14 @@ def _opened(raw: str) -> list[str]:
     return [g for g in raw.split()[:20] if _GROUP_ID.match(g)]
 
 
+def _as_read(sheet: ScoreSheet) -> ScoreSheet:
+    """The sheet as read, kept apart from the entry's changes: only what they change (the table, the stack) is
+    copied."""
+    before = copy.copy(sheet)
+    before.table, before.stack = copy.deepcopy(sheet.table), dict(sheet.stack)
+    return before
+
+
 def step_url(sheet: ScoreSheet, step: Step, player: int = 0, **query: str) -> str:
     url = reverse("scorepad-step", args=[sheet.token, step.slug])
     params = {k: v for k, v in {"p": str(player) if player else "", **query}.items() if v}
@@ -186,7 +194,7 @@ def entry(request: HttpRequest, token: str, slug: str) -> HttpResponse:
     def changes(sheet: ScoreSheet) -> list[Change]:
         _step(slug, sheet.akebono)
         made[:] = parse_entries(post, sheet.names)  # again if another phone wrote meanwhile
-        read[:] = [copy.deepcopy(sheet)]  # the sheet as it was before these changes
+        read[:] = [_as_read(sheet)]
         return made
 
     shown, opened = _player(post.get("p")), _opened(post.get("open", ""))

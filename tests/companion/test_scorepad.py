@@ -689,7 +689,11 @@ def test_names_are_escaped_everywhere(client: Client) -> None:
 
 def page_state(body: str) -> dict[str, str]:
     """What a step page posts back with every htmx entry: the version it shows and its player."""
-    return dict(re.findall(r'<input type="hidden" name="(v|p)"(?: id="[^"]+")? value="([^"]*)">', body))
+    return dict(
+        re.findall(
+            r'<input type="hidden" form="step-form" name="(v|p)"(?: id="[^"]+")? value="([^"]*)">', body
+        )
+    )
 
 
 def swapped(body: str) -> list[str]:
@@ -725,7 +729,8 @@ def test_a_tap_is_answered_with_only_what_it_changed(client: Client) -> None:
     assert 'id="step"' not in body
     ids = swapped(body)
     assert [i for i in ids if i.startswith("e-")] == ["e-p0-buildings-inn"]  # the other buildings stay
-    assert {"sp-totals", "sp-state", "sp-tabs", "p0-top"} <= set(ids)  # Anaïs's Inn line, tabs and totals
+    assert {"sp-msgs", "tab-p0", "total-p0", "p0-top"} <= set(ids)  # version; Anaïs's Inn line, tab, total
+    assert not {"tab-p1", "total-p1", "tab-p2", "total-p2"} & set(ids)  # the others' stay
     assert re.search(r'id="p0-buildings-inn" class="sp-chip" aria-pressed="true"', body)
     assert phone.state == {"v": "2", "p": "0"}
     assert len(r.content) * 2 < len(client.get(phone.page, **HX).content)

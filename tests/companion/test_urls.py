@@ -96,3 +96,21 @@ def test_post_to_a_read_only_address_is_405(client: Client, url: str) -> None:
     response = client.post(url)
     assert response.status_code == 405
     assert set(response["Allow"].split(", ")) == {"GET", "HEAD"}
+
+
+def test_a_page_loads_htmx_only_when_it_uses_it(client: Client) -> None:
+    """First-load bytes (issue 12): htmx is 16 KiB gzipped, so a page without an htmx attribute does not load it,
+    and a page with one does (``{% block htmx %}`` in templates/base.html)."""
+    pages = 0
+    for name, url in _addresses().items():
+        response = client.get(url, follow=True)
+        if response.status_code != 200 or not response["Content-Type"].startswith("text/html"):
+            continue
+        html = response.content.decode()
+        if "<html" not in html:
+            continue
+        pages += 1
+        uses = re.search(r"\shx-(?!headers=)[a-z-]+=", html) is not None
+        loads = "/static/django_htmx/htmx" in html
+        assert uses == loads, f"{name} {url}: uses htmx {uses}, loads it {loads}"
+    assert pages >= 20
