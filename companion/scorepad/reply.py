@@ -6,8 +6,9 @@ it is (``after``) are both known here, and a piece is sent when what it shows di
 
 | piece | compared |
 |---|---|
-| messages above the entries, with the page state (version) | always sent (a refused entry's message may be showing) |
-| steps bar, the player's head | their data |
+| the player's head, with the page state (version) | always sent |
+| messages above the entries | their data, or the page shows a refused entry's message (``refused``) |
+| steps bar | its data |
 | a player's tab, a player's total, the count to fix | their data: only those that changed, not the whole bar |
 | an entry | every entry the changes touched or that shows a message before or after |
 | a folding group, sent whole and open | an entry in it gains a message (the player must see it) |
@@ -26,15 +27,19 @@ from companion.scorepad.presenter import StepView, group_of
 Piece = tuple[str, dict[str, Any]]
 
 
-def pieces_for(before: StepView, after: StepView, changes: Sequence[Change]) -> list[Piece]:
-    """The partials (name, their own context) that bring a page showing ``before`` up to ``after``."""
-    pieces: list[Piece] = [("msgs", {})]
+def pieces_for(
+    before: StepView, after: StepView, changes: Sequence[Change], *, refused: bool = False
+) -> list[Piece]:
+    """The partials (name, their own context) that bring a page showing ``before`` up to ``after``; ``refused``:
+    the page also shows the message of an entry refused since."""
+    pieces: list[Piece] = [("head", {})]
+    if refused or (before.top_problems(), before.elsewhere()) != (after.top_problems(), after.elsewhere()):
+        pieces.append(("msgs", {}))
     pieces += [("nav", {})] if before.nav() != after.nav() else []
     for old, tab in zip(before.totals, after.totals, strict=True):
         pieces += [("tab", {"t": tab})] if tab != old else []
         pieces += [("total", {"t": tab})] if (tab.name, tab.total) != (old.name, old.total) else []
     pieces += [("tofix", {})] if before.errors != after.errors else []
-    pieces += [("head", {})] if before.head() != after.head() else []
     marked_before, marked_after = before.marked(), after.marked()
     opened = {g for key in marked_after - marked_before if (g := group_of(key))}
     for html_id in sorted(opened):

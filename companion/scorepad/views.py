@@ -146,11 +146,11 @@ def _title(view: StepView, there: tuple[Step, int]) -> str:
     return step.title if step is not view.step else str(view.players[player]["name"])
 
 
-def _pieces(before: StepView, after: StepView, changes: list[Change]) -> HttpResponse:
+def _pieces(before: StepView, after: StepView, changes: list[Change], refused: bool) -> HttpResponse:
     base = {"view": after, "types": TYPE_CHOICES, "oob": True}
     body = "".join(
         get_template(f"scorepad_step.html#{name}").render({**base, **extra})
-        for name, extra in pieces_for(before, after, changes)
+        for name, extra in pieces_for(before, after, changes, refused=refused)
     )
     return reswap(HttpResponse(body), "none")
 
@@ -214,7 +214,8 @@ def entry(request: HttpRequest, token: str, slug: str) -> HttpResponse:
         return _go(request, view, post["go"], _kept(post))
     if request.htmx and made and post.get("v") == str(read[0].version):
         # The page showed the sheet just before these changes: only what they changed.
-        return _pieces(StepView(read[0], view.step, player, opened), view, made)
+        before = StepView(read[0], view.step, player, opened)
+        return _pieces(before, view, made, refused=bool(post.get("refused")))
     if request.htmx:
         return _render_step(request, view)
     return _back_to_entry(view, made, opened, _kept(post))

@@ -689,11 +689,7 @@ def test_names_are_escaped_everywhere(client: Client) -> None:
 
 def page_state(body: str) -> dict[str, str]:
     """What a step page posts back with every htmx entry: the version it shows and its player."""
-    return dict(
-        re.findall(
-            r'<input type="hidden" form="step-form" name="(v|p)"(?: id="[^"]+")? value="([^"]*)">', body
-        )
-    )
+    return dict(re.findall(r'<input type="hidden" name="(v|p)"(?: id="[^"]+")? value="([^"]*)">', body))
 
 
 def swapped(body: str) -> list[str]:
@@ -729,13 +725,27 @@ def test_a_tap_is_answered_with_only_what_it_changed(client: Client) -> None:
     assert 'id="step"' not in body
     ids = swapped(body)
     assert [i for i in ids if i.startswith("e-")] == ["e-p0-buildings-inn"]  # the other buildings stay
-    assert {"sp-msgs", "tab-p0", "total-p0", "p0-top"} <= set(ids)  # version; Anaïs's Inn line, tab, total
+    assert {"p0-top", "tab-p0", "total-p0"} <= set(ids)  # Anaïs's Inn line (and the version), tab, total
+    assert "sp-msgs" not in ids  # no message came or went
     assert not {"tab-p1", "total-p1", "tab-p2", "total-p2"} & set(ids)  # the others' stay
     assert re.search(r'id="p0-buildings-inn" class="sp-chip" aria-pressed="true"', body)
     assert phone.state == {"v": "2", "p": "0"}
     assert len(r.content) * 2 < len(client.get(phone.page, **HX).content)
     sheet.refresh_from_db()
     assert sheet.table["players"][0]["buildings"] == ["inn"]
+
+
+def test_a_refused_entry_s_message_goes_with_the_next_entry(client: Client) -> None:
+    """A refused entry answers with the whole step and its message, which says so (``refused``); the next entry,
+    from that page, sends the messages back without it. Otherwise the messages come only when they change."""
+    sheet = sheet_of(2)
+    phone = Phone(client, sheet, "resources")
+    r = phone.post({"p0-mon": "99999", "was-p0-mon": "0"})
+    assert r.status_code == 400 and 'id="bad-input"' in text(r)
+    assert '<input type="hidden" form="step-form" name="refused" value="1">' in text(r)
+    body = text(phone.post({"p0-mon": "9", "was-p0-mon": "0", "refused": "1"}))
+    assert "sp-msgs" in swapped(body) and "bad-input" not in body and "refused" not in body
+    assert "sp-msgs" not in swapped(text(phone.post({"p0-mon": "8", "was-p0-mon": "9"})))
 
 
 @pytest.mark.parametrize(
