@@ -362,9 +362,12 @@ class StepView:
         self.problems = Problems(self.report, self.players, (s.slug for s in self.steps))
         last = last_group(self.table)
         self.lines = [score_player(p, self.table.akebono, last) for p in self.table.players]
-        self.intro = intro(step, self.table.akebono)
 
     # --- around the entries ---
+
+    @cached_property
+    def intro(self) -> str:
+        return intro(self.step, self.table.akebono)
 
     @property
     def name(self) -> str:

@@ -9,7 +9,7 @@ it is (``after``) are both known here, and a piece is sent when what it shows di
 | the player's head, with the page state (version) | always sent |
 | messages above the entries | their data, or the page shows a refused entry's message (``refused``) |
 | steps bar | its data |
-| a player's tab, a player's total, the count to fix | their data: only those that changed, not the whole bar |
+| the numbers of a player's tab, a player's total, the count to fix | their data: only those that changed |
 | an entry | every entry the changes touched or that shows a message before or after |
 | a folding group, sent whole and open | an entry in it gains a message (the player must see it) |
 | the "counts as" choices, the groups' summaries | their data (characters and tobacco steps) |
@@ -37,8 +37,10 @@ def pieces_for(
         pieces.append(("msgs", {}))
     pieces += [("nav", {})] if before.nav() != after.nav() else []
     for old, tab in zip(before.totals, after.totals, strict=True):
-        pieces += [("tab", {"t": tab})] if tab != old else []
-        pieces += [("total", {"t": tab})] if (tab.name, tab.total) != (old.name, old.total) else []
+        pieces += (
+            [("tab_count", {"t": tab})] if (tab.total, tab.problems) != (old.total, old.problems) else []
+        )
+        pieces += [("total_count", {"t": tab})] if tab.total != old.total else []
     pieces += [("tofix", {})] if before.errors != after.errors else []
     marked_before, marked_after = before.marked(), after.marked()
     opened = {g for key in marked_after - marked_before if (g := group_of(key))}
