@@ -80,6 +80,26 @@ def new_sheet(client: Browserless, names: tuple[str, ...] = ("Anaïs", "David", 
     return headers["location"]
 
 
+def fill_sheet(client: Browserless, first_step: str, cards: int = 12) -> str:
+    """Give each player ``cards`` characters, tapped in through HTTP as phones do (a sheet as a table has it at the
+    end of a game: held cards, "X has it" hints); returns the filled sheet's first step."""
+    page = first_step.replace("/track/", "/characters/")
+    _status, _headers, body = client.request("GET", page)
+    offered = [
+        c
+        for c in dict.fromkeys(re.findall(r'id="p0-characters-([a-z-]+)"', body.decode()))
+        if not c.startswith("any-")
+    ]
+    for player in range(4):
+        for card in offered[player * cards : (player + 1) * cards]:
+            status, _headers, answer = client.request(
+                "POST", page + "entry/", {"op": f"add|{player}|characters|{card}"}
+            )
+            if status != 302:
+                raise RuntimeError(f"a tap while filling the sheet failed: {status} {answer[:300]!r}")
+    return first_step
+
+
 def _browser(playwright: Any) -> Any:
     executable = shutil.which("chromium") or "/usr/bin/chromium"
     return playwright.chromium.launch(executable_path=executable, args=["--no-sandbox", "--disable-gpu"])
@@ -120,8 +140,9 @@ def taps(page: Any, base: str, first_step: str) -> Taps:
     return Taps(swaps, settles, fetches, sent, answered, page.evaluate(REPLIES_JS))
 
 
-def first_loads(browser: Any, base: str, first_step: str, game: str) -> dict[str, int]:
-    """Bytes each page's first load transferred, each in a fresh (cold) browser context."""
+def first_loads(browser: Any, base: str, first_step: str, game: str, filled: str) -> dict[str, int]:
+    """Bytes each page's first load transferred, each in a fresh (cold) browser context; ``filled``: a sheet whose
+    players hold cards (:func:`fill_sheet`), for the heaviest step as a table sees it."""
     sheet = first_step.removesuffix("track/")
     steps = ("track", "characters", "fish", "tobacco", "buildings", "boats", "personalities", "resources",
              "firefighting")  # fmt: skip
@@ -134,6 +155,8 @@ def first_loads(browser: Any, base: str, first_step: str, game: str) -> dict[str
         "score: pads": "/score/pads/",
         **{f"score: {slug} step": f"{sheet}{slug}/" for slug in steps},
         "score: result": f"{sheet}result/",
+        "score: characters step, 12 cards each": filled.replace("/track/", "/characters/"),
+        "score: result, 12 cards each": filled.replace("/track/", "/result/"),
     }
     out = {}
     for name, path in pages.items():
@@ -145,13 +168,13 @@ def first_loads(browser: Any, base: str, first_step: str, game: str) -> dict[str
     return out
 
 
-def served_times(lines: list[str]) -> tuple[float, float]:
-    """Median worker time (µs) of the taps (``POST .../entry/``) and of ``GET /healthz`` in an access log whose lines
-    read ``METHOD PATH MICROSECONDS``."""
+def served_times(lines: list[str], sheet: str) -> tuple[float, float]:
+    """Median worker time (µs) of the taps (``POST .../entry/`` on the sheet whose address starts with ``sheet``)
+    and of ``GET /healthz`` in an access log whose lines read ``METHOD PATH MICROSECONDS``."""
     taps, floors = [], []
     for line in lines:
         method, path, micros = line.split()
-        if method == "POST" and path.endswith("/entry/"):
+        if method == "POST" and path.startswith(sheet) and path.endswith("/entry/"):
             taps.append(int(micros))
         elif path == "/healthz":
             floors.append(int(micros))
@@ -168,13 +191,14 @@ def run(report: Report) -> None:
         base = f"http://{host}:{port}"
         client = Browserless(host, port)
         first_step = new_sheet(client)
+        filled = fill_sheet(client, new_sheet(client))
         game = client.new_game(("Anaïs", "David", "Chiyo", "Daichi"))
         browser = _browser(playwright)
         try:
             context = _context(browser)
             tapped = taps(context.new_page(), base, first_step)
             context.close()
-            loads = first_loads(browser, base, first_step, game)
+            loads = first_loads(browser, base, first_step, game, filled)
         finally:
             browser.close()
     floor, swap, settle = (statistics.median(x) for x in (tapped.fetches, tapped.swaps, tapped.settles))
@@ -193,7 +217,7 @@ def run(report: Report) -> None:
         f"target <= {REPLY_TARGET_BYTES}",
     )
     report("tap reply, body (median; gzip)", statistics.median(r[1] for r in replies), "bytes")
-    entry, healthz = served_times(log.read_text().splitlines())
+    entry, healthz = served_times(log.read_text().splitlines(), first_step.removesuffix("track/"))
     report(
         "server time of a tap, in the worker (median)",
         entry / 1000,
