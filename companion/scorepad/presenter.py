@@ -14,8 +14,6 @@ from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from typing import Any, Final
 
-from django.urls import reverse
-
 from companion.models.scoresheets import ScoreSheet
 from companion.scorepad.entries import NAME, NUMBER_LABELS, STACK, WILD, EntryKey
 from scoring import catalogue as cat
@@ -323,7 +321,6 @@ class Tab:
     total: int
     problems: int
     current: bool
-    url: str  # this step for this player
 
 
 @dataclass
@@ -383,7 +380,6 @@ class StepView:
         mine = Counter(
             s.player for s in self.problems.all if s.step == self.step.slug and s.player is not None
         )
-        here = reverse("scorepad-step", args=[self.sheet.token, self.step.slug])
         return [
             Tab(
                 i,
@@ -392,7 +388,6 @@ class StepView:
                 sum(x.points for x in self.lines[i].values()),
                 mine[i],
                 i == self.player,
-                f"{here}?p={i}",
             )
             for i, p in enumerate(self.players)
         ]
