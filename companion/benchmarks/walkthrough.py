@@ -155,7 +155,7 @@ def first_loads(browser: Any, base: str, first_step: str, game: str, filled: str
         "score: pads": "/score/pads/",
         **{f"score: {slug} step": f"{sheet}{slug}/" for slug in steps},
         "score: result": f"{sheet}result/",
-        "score: characters step, 12 cards each": filled.replace("/track/", "/characters/"),
+        "score: characters, 12 cards each": filled.replace("/track/", "/characters/"),
         "score: result, 12 cards each": filled.replace("/track/", "/result/"),
     }
     out = {}
