@@ -22,6 +22,7 @@ from scoring.components import (
     TobaccoRule,
     Wild,
 )
+from scoring.problems import join
 from scoring.table import PlayerState, Table
 
 #: RULINGS R4: 1/4/9/16/25 IKI for 1..5 distinct types.
@@ -426,18 +427,13 @@ def score_player(player: PlayerState, akebono: bool, last: tuple[str, ...]) -> d
     return lines
 
 
-def join_names(names: Sequence[str]) -> str:
-    """ "A", "A and B", "A, B and C"."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
 def _tie_words(
     names: Sequence[str], total: int, groups: list[list[str]], positions: Mapping[str, int]
 ) -> str:
     """How a tie on ``total`` is broken (RULINGS R12), each space's players spoken of separately."""
     group_of = {name: i for i, g in enumerate(groups) for name in g}
     ordered = sorted(names, key=group_of.__getitem__)
-    head = f"{join_names(ordered)} tie on {total} IKI"
+    head = f"{join(ordered)} tie on {total} IKI"
     by_space: dict[int, list[str]] = {}
     for name in ordered:
         by_space.setdefault(positions[name], []).append(name)
@@ -458,7 +454,7 @@ def _tie_words(
         if len(members) == 1:
             parts.append(f"{members[0]} on space {space}")
         elif shared(members):
-            parts.append(f"{join_names(members)} share the place: same space, no stack order (space {space})")
+            parts.append(f"{join(members)} share the place: same space, no stack order (space {space})")
         else:
             parts.append(f"{' above '.join(members)} in the stack on space {space}")
     return f"{head}; by firefighting position, then the stack: {'; '.join(parts)}"

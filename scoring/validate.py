@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from operator import attrgetter
@@ -19,10 +19,12 @@ from scoring import catalogue as cat
 from scoring import rules
 from scoring.components import SEASONS, Expansion, Season, Wild
 from scoring.errors import quote
+from scoring.problems import Problem as BaseProblem
+from scoring.problems import Report as BaseReport
+from scoring.problems import join
 from scoring.score import (
     MAX_FISH,
     firefighting_groups,
-    join_names,
     last_group,
     score_player,
     spaces_of,
@@ -109,12 +111,7 @@ WARNING_CODES: Final = INCOMPLETE_CODES | {
 
 
 @dataclass(frozen=True, slots=True)
-class Problem:
-    code: Code
-    player: str | None
-    field: str
-    message: str
-
+class Problem(BaseProblem[Code]):
     @property
     def severity(self) -> Severity:
         return Severity.WARNING if self.code in WARNING_CODES else Severity.ERROR
@@ -124,18 +121,10 @@ class Problem:
         """Whether the problem says what is missing (scored with what is known), not what to check again."""
         return self.code in INCOMPLETE_CODES
 
-    def as_dict(self) -> dict[str, str | None]:
-        return {"code": self.code.value, "player": self.player, "field": self.field, "message": self.message}
-
 
 @dataclass(frozen=True, slots=True)
-class Report:
-    errors: tuple[Problem, ...]
-    warnings: tuple[Problem, ...]
-
-    @property
-    def valid(self) -> bool:
-        return not self.errors
+class Report(BaseReport[Problem]):
+    """A table's errors (RULINGS R13) and warnings (R14)."""
 
 
 def _name(component_id: str, key: str = "") -> str:
@@ -179,13 +168,6 @@ def _held(player: PlayerState) -> Iterator[tuple[str, str, str]]:
 def _supply(component_id: str) -> int:
     token = cat.RETIREMENT_TOKEN_BY_ID.get(component_id)
     return token.supply if token else 1
-
-
-def _join(names: Iterable[str]) -> str:
-    items = list(names)
-    if len(items) < 2:
-        return items[0] if items else "none"
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def ferry_built(table: Table) -> bool:
@@ -235,9 +217,7 @@ class _Checker:
         self.check_stacks()
         self.check_order_needed()
         self.check_new_character_pairs()
-        errors = tuple(p for p in self.problems if p.severity is Severity.ERROR)
-        warnings = tuple(p for p in self.problems if p.severity is Severity.WARNING)
-        return Report(errors, warnings)
+        return Report.of(self.problems, WARNING_CODES)
 
     def own_problems(self, p: PlayerState, i: int) -> tuple[Problem, ...]:
         """The problems of the checks that read one player (and the table's editions and setup)."""
@@ -298,7 +278,7 @@ class _Checker:
                     "setup.buildings",
                     f"With Akebono at most {rules.MAX_ONGOING_BUILDINGS} buildings with an ongoing ability are in "
                     f"play (RULINGS R18); the setup has {len(ongoing)}: "
-                    f"{_join(_name(x) for x in ongoing)}.",
+                    f"{join(_name(x) for x in ongoing)}.",
                 )
             for i, x in enumerate(b):
                 self._edition(x, None, f"setup.buildings[{i}]", "the setup")
@@ -312,7 +292,7 @@ class _Checker:
                     None,
                     "setup.personalities",
                     "A game has 2 different personalities of each season (RULINGS R18); the setup's "
-                    + (f"{_join(wrong)} count is off." if wrong else "list repeats a personality."),
+                    + (f"{join(wrong)} count is off." if wrong else "list repeats a personality."),
                 )
             for i, x in enumerate(ps):
                 self._edition(x, None, f"setup.personalities[{i}]", "the setup")
@@ -361,14 +341,14 @@ class _Checker:
                 if len(set(who)) == 1:
                     msg = f"{name} lists {_name(item, key)} {len(held)} times; there is only one."
                 else:
-                    msg = f"{_name(item, key)} is held by {_join(dict.fromkeys(who))}; there is only one."
+                    msg = f"{_name(item, key)} is held by {join(dict.fromkeys(who))}; there is only one."
                 self.add(Code.DUPLICATE_COMPONENT, name, field, msg)
             else:
                 self.add(
                     Code.OVER_SUPPLY,
                     name,
                     field,
-                    f"{len(held)} {_name(item, key)} tokens are listed ({_join(who)}); the game has {supply}.",
+                    f"{len(held)} {_name(item, key)} tokens are listed ({join(who)}); the game has {supply}.",
                 )
 
     def check_type_supply(self) -> None:
@@ -470,7 +450,7 @@ class _Checker:
                         p.name,
                         f"{where}.buildings[{i}]",
                         f"{_name(b)} is not one of this game's buildings "
-                        f"({_join(_name(x) for x in setup.buildings)}).",
+                        f"({join(_name(x) for x in setup.buildings)}).",
                     )
         if setup.personalities is not None and not self.pool_open:
             for i, x in enumerate(p.personalities):
@@ -505,7 +485,7 @@ class _Checker:
             held.append(f)
             if len(held) == 1:
                 continue
-            names = _join(_name(x) for x in held)
+            names = join(_name(x) for x in held)
             if season is Season.WINTER and len(held) <= MAX_WINTER_FISH:
                 self.add(
                     Code.TWO_WINTER_FISH,
@@ -542,7 +522,7 @@ class _Checker:
                 Code.TOO_MANY_BOATS,
                 p.name,
                 f"{where}.boats",
-                f"{p.name} lists {len(p.boats)} boats ({_join(_name(b) for b in p.boats)}); a player builds "
+                f"{p.name} lists {len(p.boats)} boats ({join(_name(b) for b in p.boats)}); a player builds "
                 f"at most {MAX_BOATS}.",
             )
         for i, b in enumerate(p.boats):
@@ -571,7 +551,7 @@ class _Checker:
                 Code.STARTING_CHARACTERS,
                 p.name,
                 f"{where}.characters",
-                f"{p.name} holds {len(starting)} starting characters ({_join(_name(c) for c in starting)}); "
+                f"{p.name} holds {len(starting)} starting characters ({join(_name(c) for c in starting)}); "
                 "each player drafts exactly one (RULINGS R15).",
             )
 
@@ -593,7 +573,7 @@ class _Checker:
                 else:
                     need = (
                         f"{counts[token_id]} {token.name} tokens, but each needs its own card among the player's "
-                        f"cards: {_join(cards)}"
+                        f"cards: {join(cards)}"
                     )
                 self.add(
                     Code.TOKEN_WITHOUT_SOURCE,
@@ -715,10 +695,10 @@ class _Checker:
             detail = []
             if unknown:
                 detail.append(
-                    f"{_join(repr(n[:40]) for n in unknown)} {'is' if len(unknown) == 1 else 'are'} not a player"
+                    f"{join(repr(n[:40]) for n in unknown)} {'is' if len(unknown) == 1 else 'are'} not a player"
                 )
             if missing:
-                detail.append(f"{_join(missing)} {'is' if len(missing) == 1 else 'are'} missing")
+                detail.append(f"{join(missing)} {'is' if len(missing) == 1 else 'are'} missing")
             if not detail:
                 detail.append("a player is listed twice")
             self.add(
@@ -799,7 +779,7 @@ class _Checker:
                     Code.STACK_INCOMPLETE,
                     None,
                     f"stacks.{space}",
-                    f"The stack on firefighting space {space} gives no place to {_join(missing)} ({have}): its "
+                    f"The stack on firefighting space {space} gives no place to {join(missing)} ({have}): its "
                     "players share the place until each has one (RULINGS R12).",
                 )
 
@@ -836,7 +816,7 @@ class _Checker:
                         Code.FIREFIGHTING_ORDER_NEEDED,
                         p.name,
                         "firefighting_order",
-                        f"Ryōkan scores if {p.name} is last on the firefighting track, but {_join(last)} share "
+                        f"Ryōkan scores if {p.name} is last on the firefighting track, but {join(last)} share "
                         "the last space: give their places in the stack (who is at the bottom); until then "
                         "Ryōkan is not scored (RULINGS R12, R13).",
                     )
@@ -857,7 +837,7 @@ class _Checker:
                         Code.FIREFIGHTING_ORDER_NEEDED,
                         None,
                         f"stacks.{space}",
-                        f"{join_names(tied)} tie on {total} IKI on firefighting space {space}, and their places in "
+                        f"{join(tied)} tie on {total} IKI on firefighting space {space}, and their places in "
                         "its stack are not given: they share the place until they are (RULINGS R12).",
                     )
 
@@ -879,7 +859,7 @@ class _Checker:
                 Code.BUILDINGS_IN_PLAY,
                 name,
                 field,
-                f"The table holds {len(held)} different buildings ({_join(_name(b) for b in held)}); a game has "
+                f"The table holds {len(held)} different buildings ({join(_name(b) for b in held)}); a game has "
                 f"{rules.BUILDINGS_IN_PLAY} in play (RULINGS R13, R15).",
             )
         ongoing = [b for b in held if cat.BUILDING_BY_ID[b].ongoing]
@@ -890,7 +870,7 @@ class _Checker:
                 name,
                 field,
                 f"The table holds {len(ongoing)} buildings with an ongoing ability "
-                f"({_join(_name(b) for b in ongoing)}); with Akebono at most {rules.MAX_ONGOING_BUILDINGS} are in "
+                f"({join(_name(b) for b in ongoing)}); with Akebono at most {rules.MAX_ONGOING_BUILDINGS} are in "
                 "play (RULINGS R13, R18).",
             )
 
@@ -914,7 +894,7 @@ class _Checker:
                     Code.PERSONALITIES_IN_PLAY,
                     name,
                     field,
-                    f"{len(met)} {season.label} personalities were met ({_join(_name(x) for x in met)}); the "
+                    f"{len(met)} {season.label} personalities were met ({join(_name(x) for x in met)}); the "
                     f"Nihonbashi bridge shows {rules.PERSONALITIES_PER_SEASON} a season, and {self._no_ferry_b()} "
                     "(RULINGS R13).",
                 )
@@ -934,7 +914,7 @@ class _Checker:
                     Code.NEW_CHARACTER_PAIR,
                     name,
                     f"players[{i}].characters",
-                    f"Both New Characters of month {month} are held ({_join(c.name for c in pair)}), but one "
+                    f"Both New Characters of month {month} are held ({join(c.name for c in pair)}), but one "
                     "of each month's pair leaves the game at setup (pairing inferred, RULINGS R2).",
                 )
 

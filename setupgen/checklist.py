@@ -26,6 +26,7 @@ from scoring.catalogue import (
     TOKEN_BY_ID,
 )
 from scoring.components import SEASONS, Season
+from scoring.problems import join
 from setupgen.generate import TOKEN_KINDS, Setup
 
 
@@ -75,8 +76,7 @@ class Step:
 
 def seat_list(seats: tuple[int, ...] | list[int]) -> str:
     """``seat 2, seat 1, seat 4 and seat 3``."""
-    names = [f"seat {s}" for s in seats]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return join(f"seat {s}" for s in seats)
 
 
 def _names(ids: tuple[str, ...] | list[str], index: dict[str, str]) -> str:

@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from companion.models.osaka import OsakaEvent, OsakaGame, OsakaSeat, new_token
 from scoring.errors import InputError
-from scoring.osaka.components import COLOURS, ByColour, join
+from scoring.osaka.components import COLOURS, ByColour
 from scoring.osaka.read import colour as read_colour
 from scoring.osaka.read import read_moment
 from scoring.osaka.rules import Draw, PaydayResult
@@ -40,6 +40,7 @@ from scoring.osaka.track import (
     TokenChange,
     replay,
 )
+from scoring.problems import join
 
 #: What the table enters; "undo" and "link" are about entries and links, not the game's state.
 ENTRY_KINDS: Final = frozenset({"token", "start", "payday"})

@@ -133,11 +133,3 @@ def no_tokens() -> ByColour[int]:
 
 def no_cards() -> ByColour[tuple[int, ...]]:
     return ByColour((), (), (), ())
-
-
-def join(words: Iterator[str] | list[str] | tuple[str, ...]) -> str:
-    """``a``, ``a and b``, ``a, b and c``: a list as a sentence says it."""
-    items = list(words)
-    if len(items) < 2:
-        return items[0] if items else "none"
-    return ", ".join(items[:-1]) + " and " + items[-1]

@@ -17,11 +17,11 @@ from scoring.osaka.components import (
     MIN_PLAYERS,
     ByColour,
     Colour,
-    join,
     no_cards,
     no_tokens,
 )
 from scoring.osaka.rules import Holding, Moment, Standing
+from scoring.problems import join
 from scoring.reading import check_fields, expect
 
 _PAYDAY_FIELDS: Final = frozenset({"arrived", "sunk", "players"})

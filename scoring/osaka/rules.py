@@ -29,9 +29,9 @@ from scoring.osaka.components import (
     ByColour,
     Card,
     Colour,
-    join,
     no_tokens,
 )
+from scoring.problems import join
 
 
 def coins(hand: Sequence[int]) -> int:

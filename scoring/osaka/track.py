@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from scoring.osaka.components import END_TOKENS, ByColour, Colour, join, no_cards, no_tokens
+from scoring.osaka.components import END_TOKENS, ByColour, Colour, no_cards, no_tokens
 from scoring.osaka.rules import (
     Draw,
     Holding,
@@ -27,6 +27,7 @@ from scoring.osaka.rules import (
     total,
 )
 from scoring.osaka.validate import check_payday
+from scoring.problems import join
 
 #: Tokens a player may hold after a change entered by hand: 8 is reached only in a payday's step 2, which ends the
 #: game there (rulebook "the game ends immediately"); a hand-made 8th token would skip that end check.

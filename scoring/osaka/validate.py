@@ -21,9 +21,11 @@ from scoring.osaka.components import (
     ICONS,
     TOKENS_PER_COLOUR,
     ByColour,
-    join,
 )
 from scoring.osaka.rules import Moment, PaydayResult, Standing, remove, total
+from scoring.problems import Problem as BaseProblem
+from scoring.problems import Report as BaseReport
+from scoring.problems import join
 
 
 class Code(StrEnum):
@@ -49,32 +51,15 @@ WARNING_CODES: Final = frozenset(
 
 
 @dataclass(frozen=True, slots=True)
-class Problem:
-    code: Code
-    player: str | None
-    field: str
-    message: str
-
+class Problem(BaseProblem[Code]):
     @property
     def warning(self) -> bool:
         return self.code in WARNING_CODES
 
-    def as_dict(self) -> dict[str, str | None]:
-        return {"code": self.code.value, "player": self.player, "field": self.field, "message": self.message}
-
 
 @dataclass(frozen=True, slots=True)
-class Report:
-    errors: tuple[Problem, ...]
-    warnings: tuple[Problem, ...]
-
-    @property
-    def valid(self) -> bool:
-        return not self.errors
-
-    @staticmethod
-    def of(problems: Sequence[Problem]) -> Report:
-        return Report(tuple(p for p in problems if not p.warning), tuple(p for p in problems if p.warning))
+class Report(BaseReport[Problem]):
+    """A payday's or a ranking's errors and warnings (rulebook, RULINGS O1-O6)."""
 
 
 def _card(colour: str, value: int) -> str:
@@ -157,7 +142,7 @@ def check_payday(moment: Moment) -> Report:
                             "(1 icon) cards insure (RULINGS O3).",
                         )
                     )
-    return Report.of(problems)
+    return Report.of(problems, WARNING_CODES)
 
 
 def _over_supply(moment: Moment) -> list[Problem]:
@@ -212,7 +197,7 @@ def check_played(moment: Moment, result: PaydayResult) -> Report:
                     'use a substitute for the missing ones (rulebook "2. ACQUIRE ACHIEVEMENT TOKENS").',
                 )
             )
-    return Report.of(problems)
+    return Report.of(problems, WARNING_CODES)
 
 
 def check_ranking(standings: Sequence[Standing]) -> Report:
@@ -258,4 +243,4 @@ def check_ranking(standings: Sequence[Standing]) -> Report:
                 "now is the order so far.",
             )
         )
-    return Report.of(problems)
+    return Report.of(problems, WARNING_CODES)
