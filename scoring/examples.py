@@ -85,3 +85,14 @@ AKEBONO_FOUR_PLAYERS: Final[dict[str, Any]] = {
         },
     ],
 }  # fmt: skip
+
+#: Issue 10 item 6 (RULINGS R12 as amended): Aiko and Ben tie on 178 IKI on firefighting space 5, Chie and Dai on
+#: 90 IKI on space 0. A ``"stacks"`` entry decides a space's tie; without one, its players share the place.
+TIED_ON_SHARED_SPACES: Final[dict[str, Any]] = {
+    "players": [
+        {"name": "Aiko", "score_track": 178, "firefighting": 5},
+        {"name": "Ben", "score_track": 178, "firefighting": 5},
+        {"name": "Chie", "score_track": 90},
+        {"name": "Dai", "score_track": 90},
+    ]
+}

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from scoring import catalogue as cat
-from scoring.examples import AKEBONO_FOUR_PLAYERS, WORKED_EXAMPLE
+from scoring.examples import AKEBONO_FOUR_PLAYERS, TIED_ON_SHARED_SPACES, WORKED_EXAMPLE
 
 
 def post(client: Client, body: Any, content_type: str = "application/json") -> Any:
@@ -88,15 +88,7 @@ def test_an_incomplete_or_doubtful_table_answers_200_with_warnings(
 
 def stacked(stacks: Any, order: list[str] | None = None) -> dict[str, Any]:
     """Issue 10 item 6: Ben and Aiko tie on 178 IKI on space 5; Chie and Dai share space 0."""
-    table: dict[str, Any] = {
-        "players": [
-            {"name": "Aiko", "score_track": 178, "firefighting": 5},
-            {"name": "Ben", "score_track": 178, "firefighting": 5},
-            {"name": "Chie", "score_track": 90},
-            {"name": "Dai", "score_track": 90},
-        ],
-        "stacks": stacks,
-    }
+    table: dict[str, Any] = {**copy.deepcopy(TIED_ON_SHARED_SPACES), "stacks": stacks}
     if order is not None:
         table["firefighting_order"] = order
     return table

@@ -12,7 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from scoring.examples import WORKED_EXAMPLE
+from scoring.examples import TIED_ON_SHARED_SPACES, WORKED_EXAMPLE
 
 
 def run(*args: str, stdin: str | None = None, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str]:
@@ -75,15 +75,7 @@ def test_missing_file_exits_2(tmp_path: Path) -> None:
 def test_stacks_space_by_space(
     stacks: dict[str, list[str]], code: int, ranks: list[int] | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    table = {
-        "players": [
-            {"name": "Aiko", "score_track": 178, "firefighting": 5},
-            {"name": "Ben", "score_track": 178, "firefighting": 5},
-            {"name": "Chie", "score_track": 90},
-            {"name": "Dai", "score_track": 90},
-        ],
-        "stacks": stacks,
-    }
+    table = {**TIED_ON_SHARED_SPACES, "stacks": stacks}
     exit_code, out = run("-", stdin=json.dumps(table), monkeypatch=monkeypatch)
     assert exit_code == code
     answer = json.loads(out)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
 
 from scoring import catalogue as cat
 from scoring import evaluate
+from scoring.examples import TIED_ON_SHARED_SPACES
 
 
 def score_one(akebono: bool = True, **player: Any) -> dict[str, Any]:
@@ -270,14 +272,7 @@ def test_ryokan_is_not_scored_while_the_last_space_is_shared_unordered() -> None
 
 def tied_at_178(stacks: dict[str, list[str]] | None) -> dict[str, tuple[int, str | None]]:
     """Issue 10 item 6: Ben and Aiko tie on 178 IKI on space 5; Chie and Dai share space 0 with no order."""
-    table: dict[str, Any] = {
-        "players": [
-            {"name": "Aiko", "score_track": 178, "firefighting": 5},
-            {"name": "Ben", "score_track": 178, "firefighting": 5},
-            {"name": "Chie", "score_track": 90},
-            {"name": "Dai", "score_track": 90},
-        ]
-    }
+    table = copy.deepcopy(TIED_ON_SHARED_SPACES)
     if stacks is not None:
         table["stacks"] = stacks
     answer = evaluate(table)
