@@ -48,6 +48,19 @@ def clean_text(value: str) -> str:
     return " ".join(text.split())
 
 
+def messages_of(form: forms.Form, *, named: bool = False) -> list[str]:
+    """Every message of a refused form, in the order of its fields and then the form's own; ``named``: each field's
+    messages after its name (``size: ...``), for an answer that does not show the form."""
+    out: list[str] = []
+    for field in (*form.fields, "__all__"):
+        errors = list(form.errors.get(field, []))
+        if named and errors and field != "__all__":
+            out.append(f"{field}: {' '.join(errors)}")
+        else:
+            out.extend(errors)
+    return out
+
+
 class _QuotedChoice:
     """A choice field whose "not one of the choices" message quotes at most 40 characters of what was sent
     (scoring.errors.quote), where Django's quotes the whole value."""
@@ -175,7 +188,7 @@ class PlayersForm(forms.Form):
 
     def messages(self) -> list[str]:
         """Every message of the form, in the order of the page."""
-        return [m for field in (*self.fields, "__all__") for m in self.errors.get(field, [])]
+        return messages_of(self)
 
 
 class WhoForm(forms.Form):

@@ -17,7 +17,7 @@ from django.shortcuts import render
 from django.urls import path, register_converter, reverse
 from django.views.decorators.http import require_POST, require_safe
 
-from companion.forms import NameField
+from companion.forms import NameField, messages_of
 from companion.models.results import GROUP_NAME_MAX, Group, Result
 from companion.services.result_export import group_csv, group_json, result_json
 from companion.services.results import (
@@ -130,7 +130,7 @@ def file_under_group(request: HttpRequest, token: str) -> HttpResponse:
     result = _own_result(token)
     form = FileForm(request.POST)
     if not form.is_valid():
-        return _error(request, 400, " ".join(m for ms in form.errors.values() for m in ms))
+        return _error(request, 400, " ".join(messages_of(form)))
     text = form.cleaned_data["group"].strip().rstrip("/")
     code = text.rsplit("/", 1)[-1]
     found = group_by_token(code) if TOKEN_RE.fullmatch(code) else None
@@ -228,7 +228,7 @@ def rename(request: HttpRequest, token: str) -> HttpResponse:
     group = _editable_group(token)
     form = RenameForm(request.POST)
     if not form.is_valid():
-        return _error(request, 400, " ".join(m for ms in form.errors.values() for m in ms))
+        return _error(request, 400, " ".join(messages_of(form)))
     try:
         rename_player(group=group, old=form.cleaned_data["old"], new=form.cleaned_data["new"])
     except GroupError as exc:

@@ -27,6 +27,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
+from companion.forms import messages_of
 from companion.models.osaka import OsakaEvent, OsakaGame, OsakaSeat
 from companion.pdf.osaka_sheet import PAGE_SIZES, Tally, TallyPayday, TallyPlayer, tally_sheet
 from companion.qr import qr_svg
@@ -239,12 +240,6 @@ def _refresh(opened: Opened) -> Opened:
     return opened
 
 
-def _form_errors(form: Any) -> str:
-    return " ".join(
-        f"{'' if name == '__all__' else name + ': '}{' '.join(e)}" for name, e in form.errors.items()
-    )
-
-
 @require_POST
 @_opened(edit=True)
 def game_change(request: HttpRequest, opened: Opened) -> HttpResponse:
@@ -262,7 +257,7 @@ def game_change(request: HttpRequest, opened: Opened) -> HttpResponse:
     else:
         return _state_response(request, opened, status=400, message="Unknown change.", level="error")
     if not form.is_valid():
-        message = f"Check the form: {_form_errors(form)}"
+        message = f"Check the form: {' '.join(messages_of(form, named=True))}"
         return _state_response(request, opened, status=400, message=message, level="error")
     got = form.cleaned_data
     seen: int | None = None
@@ -407,7 +402,9 @@ def game_renew(request: HttpRequest, opened: Opened) -> HttpResponse:
     """A new private link for a seat: the table's phone for any player, a player's own phone for theirs."""
     form = RenewForm(request.POST)
     if not form.is_valid():
-        return _error(request, 400, f"Choose one of the game's players. {_form_errors(form)}")
+        return _error(
+            request, 400, f"Choose one of the game's players. {' '.join(messages_of(form, named=True))}"
+        )
     seat = form.cleaned_data["seat"]
     if opened.seat is not None and opened.seat.seat != seat:
         return _error(request, 403, "A player's own link can only replace that player's link.")

@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import path
 from django.views.decorators.http import require_safe
 
-from companion.forms import ChoiceField, TypedChoiceField
+from companion.forms import ChoiceField, TypedChoiceField, messages_of
 from companion.pdf.osaka_sheet import PAGE_SIZES, blank_sheet
 from companion.views.pads import pdf_response
 from scoring.osaka.components import MAX_PLAYERS, MIN_PLAYERS
@@ -35,7 +35,7 @@ def _blank(size: str, players: int) -> bytes:
 def sheet(request: HttpRequest) -> HttpResponse:
     form = SheetForm(request.GET)
     if not form.is_valid():
-        problems = " ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items())
+        problems = " ".join(messages_of(form, named=True))
         return HttpResponse(
             f"No such tally sheet. {problems} Use size=a4 or letter and players=2, 3 or 4.\n",
             status=400,
