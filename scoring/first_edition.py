@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
+from scoring.problems import Problem
 from scoring.rules import TRACK_MAX
 from scoring.score import rank_totals
 from scoring.table import PlayerState, StackPlace, Table
@@ -79,11 +80,8 @@ class Player2015:
 
 
 @dataclass(frozen=True, slots=True)
-class Problem2015:
-    code: Code2015
-    player: str | None
-    field: str
-    message: str
+class Problem2015(Problem[Code2015]):
+    """A problem of a 2015 pad (E1-E3), shaped as every validator's (scoring.problems)."""
 
 
 @dataclass(frozen=True, slots=True)
