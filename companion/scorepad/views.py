@@ -9,7 +9,6 @@ result and the filled pad, also through the sheet's view-only link, which never 
 from __future__ import annotations
 
 import copy
-import json
 import re
 from collections.abc import Mapping
 from typing import Any, Final
@@ -113,9 +112,9 @@ def _opened(raw: str) -> list[str]:
 
 def _as_read(sheet: ScoreSheet) -> ScoreSheet:
     """The sheet as read, kept apart from the entry's changes: only what they change (the table, the stack) is
-    copied, through JSON, which it is (half the time of ``copy.deepcopy``)."""
+    copied, not the model instance and its state."""
     before = copy.copy(sheet)
-    before.table, before.stack = json.loads(json.dumps(sheet.table)), dict(sheet.stack)
+    before.table, before.stack = copy.deepcopy(sheet.table), dict(sheet.stack)
     return before
 
 
