@@ -22,7 +22,7 @@ from scoring.osaka.components import (
 )
 from scoring.osaka.rules import Holding, Moment, Standing
 from scoring.problems import join
-from scoring.reading import check_fields, expect
+from scoring.reading import check_fields, expect, whole_number
 
 _PAYDAY_FIELDS: Final = frozenset({"arrived", "sunk", "players"})
 _HOLDING_FIELDS: Final = frozenset({"name", "goods", "tokens", "insured", "insurance"})
@@ -44,12 +44,6 @@ def _object(value: object, where: str) -> dict[str, object]:
 def _list(value: object, where: str) -> list[object]:
     expect(value, list, where)
     assert isinstance(value, list)
-    return value
-
-
-def _int(value: object, where: str) -> int:
-    expect(value, int, where)
-    assert isinstance(value, int)
     return value
 
 
@@ -78,7 +72,7 @@ def _ships(value: object, where: str) -> tuple[Colour, ...]:
 def _cards(value: object, where: str) -> tuple[int, ...]:
     cards = []
     for i, item in enumerate(_list(value, where)):
-        card = _int(item, f"{where}[{i}]")
+        card = whole_number(item, f"{where}[{i}]")
         if card not in CARD_VALUES:
             raise InvalidValueError(f"{where}[{i}]", f"a card's value is {_VALUE_WORDS}, not {card}")
         cards.append(card)
@@ -128,7 +122,7 @@ def _holding(value: object, where: str) -> Holding:
     check_fields(player, _HOLDING_FIELDS, where)
     tokens = no_tokens()
     if "tokens" in player:
-        tokens = _by_colour(player["tokens"], f"{where}.tokens", _int, 0)
+        tokens = _by_colour(player["tokens"], f"{where}.tokens", whole_number, 0)
     empty: tuple[int, ...] = ()
     cards = {
         key: _by_colour(player[key], f"{where}.{key}", _cards, empty) if key in player else no_cards()
@@ -157,8 +151,12 @@ def _standing(value: object, where: str) -> Standing:
     check_fields(player, _STANDING_FIELDS, where)
     if "vp" not in player:
         raise MissingFieldError(f"{where}.vp", "every player needs the number of VP cards")
-    vp = _int(player["vp"], f"{where}.vp")
-    tokens = _by_colour(player["tokens"], f"{where}.tokens", _int, 0) if "tokens" in player else no_tokens()
+    vp = whole_number(player["vp"], f"{where}.vp")
+    tokens = (
+        _by_colour(player["tokens"], f"{where}.tokens", whole_number, 0)
+        if "tokens" in player
+        else no_tokens()
+    )
     return Standing(_name(player, where), vp, tokens)
 
 
