@@ -128,15 +128,35 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 
-# A server error's traceback goes to stderr (gunicorn's error log, runserver's console); without this Django
-# logs a 500 only to ADMINS by mail, that is nowhere. Only 5xx: the 4xx answers and django.security's refusals
-# (a stranger's Host header) stay unlogged, so hostile requests cannot flood the log.
+# The log (companion/logs.py; README, "Serving the public"): stderr, that is gunicorn's error log or the console.
+# A server error: one record, with its traceback. What any client can cause by asking (a 4xx, a HEAD, a refused
+# Host, a malformed request) is demoted to INFO, below the default threshold (DJANGO_LOG_LEVEL, WARNING). At most
+# 5 records a second per process after a burst of 20, so a hostile client cannot fill the disk; tokens (edit links,
+# a player's own link) are replaced by <token> in every line and traceback. The app servers' own loggers
+# (uvicorn's, gunicorn's in a worker) go through the same handler.
+_LOG_LEVEL = os.environ.get("DJANGO_LOG_LEVEL", "WARNING")
+_THROUGH_US = {"handlers": ["stderr"], "level": "INFO", "propagate": False}
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
         "stderr": {"format": "[{asctime}] [{process}] [{levelname}] {name}: {message}", "style": "{"}
     },
-    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "stderr"}},
-    "loggers": {"django.request": {"handlers": ["stderr"], "level": "ERROR", "propagate": False}},
+    "filters": {
+        "quiet": {"()": "companion.logs.Quiet", "level": _LOG_LEVEL},
+        "rate": {"()": "companion.logs.RateLimit"},
+        "scrub": {"()": "companion.logs.Scrub"},
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "formatter": "stderr",
+            "filters": ["quiet", "rate", "scrub"],
+        }
+    },
+    "root": {"handlers": ["stderr"], "level": "INFO"},
+    "loggers": dict.fromkeys(
+        ("django", "uvicorn", "uvicorn.error", "uvicorn.access", "gunicorn.error", "gunicorn.access"),
+        _THROUGH_US,
+    ),
 }
