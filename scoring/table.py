@@ -16,6 +16,7 @@ from scoring import catalogue as cat
 from scoring.components import CharType, Expansion, TokenKind
 from scoring.errors import (
     InputError,
+    InvalidValueError,
     MalformedJSONError,
     MissingFieldError,
     UnknownIdError,
@@ -23,6 +24,7 @@ from scoring.errors import (
     clip,
     quote,
 )
+from scoring.names import name_problem
 from scoring.reading import check_fields as _check_fields
 from scoring.reading import expect as _expect
 from scoring.reading import whole_number
@@ -242,6 +244,9 @@ def read_player(value: object, where: str = "players[0]") -> PlayerState:
     assert isinstance(name, str)
     if not name.strip():
         raise WrongTypeError(f"{where}.name", "a player's name cannot be blank")
+    problem = name_problem(name.strip())
+    if problem:
+        raise InvalidValueError(f"{where}.name", problem)
     lists = {
         key: _id_list(value[key], LIST_KIND[key], f"{where}.{key}") for key in LIST_FIELDS if key in value
     }

@@ -50,8 +50,19 @@ def group_json(group: Group, results: Sequence[Result]) -> dict[str, Any]:
     }
 
 
+FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
+"""A text cell starting with one of these is a formula to a spreadsheet (CSV injection, OWASP): it is written with
+a ``'`` before it, which spreadsheets show as text and do not run."""
+
+
+def spreadsheet_safe(cell: object) -> object:
+    """``cell`` as a CSV cell no spreadsheet runs: text starting like a formula gets a ``'`` first; numbers stay."""
+    return f"'{cell}" if isinstance(cell, str) and cell.startswith(FORMULA_STARTS) else cell
+
+
 def group_csv(results: Sequence[Result]) -> str:
-    """One row per player per result, oldest first; lines a game does not have are left empty."""
+    """One row per player per result, oldest first; lines a game does not have are left empty. No text cell
+    starts like a formula (:func:`spreadsheet_safe`)."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_FIELDS)
@@ -67,7 +78,7 @@ def group_csv(results: Sequence[Result]) -> str:
                 p["total"],
                 p["rank"],
             ]
-            writer.writerow([*row, r.seed, r.view_url()])
+            writer.writerow([spreadsheet_safe(cell) for cell in (*row, r.seed, r.view_url())])
     return out.getvalue()
 
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Final, TypeVar
 
 from scoring.errors import InvalidValueError, MissingFieldError, RepeatedError, UnknownIdError
+from scoring.names import name_key, name_problem
 from scoring.osaka.components import (
     CARD_VALUES,
     COLOURS,
@@ -96,6 +97,9 @@ def _name(player: Mapping[str, object], where: str) -> str:
     name = " ".join(name.split())
     if not name:
         raise InvalidValueError(f"{where}.name", "a player's name cannot be blank")
+    problem = name_problem(name)
+    if problem:
+        raise InvalidValueError(f"{where}.name", problem)
     return name
 
 
@@ -110,7 +114,7 @@ def _players(data: Mapping[str, object], read: Callable[[object, str], T]) -> tu
         )
     seen: set[str] = set()
     for i, item in enumerate(raw):
-        name = _name(_object(item, f"players[{i}]"), f"players[{i}]").casefold()
+        name = name_key(_name(_object(item, f"players[{i}]"), f"players[{i}]"))
         if name in seen:
             raise RepeatedError(f"players[{i}].name", "two players have this name: give each a different one")
         seen.add(name)
