@@ -64,6 +64,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "companion.middleware.CreateLimit",
 ]
 
 ROOT_URLCONF = "companion.urls"
@@ -127,6 +128,16 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+
+# Retention and limits (README, "Serving the public"): off on a LAN, on in the public mode. KEEP_DAYS: what no one
+# has changed for this many days is deleted by `manage.py purge` (0 keeps everything). CREATES_PER_MINUTE: new
+# games, sheets and groups per client address a minute (0: no limit; companion/middleware.py), counted in the
+# database cache every app server shares (`manage.py createcachetable` makes its table). TRUSTED_PROXIES: the
+# addresses whose X-Forwarded-For names the client (the front server on this host).
+KEEP_DAYS = deploy.whole(os.environ, "DJANGO_KEEP_DAYS", 400 if HTTPS else 0)
+CREATES_PER_MINUTE = deploy.whole(os.environ, "DJANGO_CREATES_PER_MINUTE", 20 if HTTPS else 0)
+TRUSTED_PROXIES = frozenset(deploy.names(os.environ, "DJANGO_TRUSTED_PROXIES", default="127.0.0.1,::1"))
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "iki_cache"}}
 
 # The log (companion/logs.py; README, "Serving the public"): stderr, that is gunicorn's error log or the console.
 # A server error: one record, with its traceback. What any client can cause by asking (a 4xx, a HEAD, a refused
