@@ -18,12 +18,15 @@ from typing import Any, Final
 from urllib.parse import quote as urlquote
 
 from companion.models.results import Group, Result
+from scoring.first_edition import LINES_2015
 from scoring.score import AKEBONO_LINES
 
 BGSTATS_PUSH: Final = "https://app.bgstatsapp.com/createPlay.html"
 #: The game's name as BG Stats shows it; no BoardGameGeek id is sent (BG Stats matches by name, and the
 #: companion does not keep a BGG id it could not check).
 BGSTATS_GAMES: Final = {"iki": "IKI", "iki-akebono": "IKI: Akebono", "iki-2015": "IKI (2015)"}
+#: The lines a kept result may hold, in the pad's order: the 2022 lines, then the 2015 pad's (RULINGS R3, E1).
+LINE_ORDER: Final = tuple(dict.fromkeys((*AKEBONO_LINES, *LINES_2015)))
 CSV_FIELDS: Final = ("date", "game", "player", "colour", *AKEBONO_LINES, "total", "rank", "seed", "result")
 
 
