@@ -31,4 +31,4 @@ class Command(BaseCommand):
             return
         done = purge(days, dry_run=options["dry_run"])
         verb = "Would delete" if options["dry_run"] else "Deleted"
-        self.stdout.write(f"{verb} {done} untouched for {days} days.")
+        self.stdout.write(f"{verb} {done} untouched for {days} day{'s' if days != 1 else ''}.")
