@@ -50,6 +50,7 @@ class Stack:
     app_ports: tuple[int, int]
     tls: ssl.SSLContext
     database_url: str
+    app_logs: tuple[Path, ...]
 
     def https(self) -> http.client.HTTPSConnection:
         return http.client.HTTPSConnection("localhost", self.https_port, context=self.tls, timeout=10)
@@ -166,7 +167,8 @@ def _stack(tmp: Path, database_url: str) -> Iterator[Stack]:
                 break
             time.sleep(0.05)
         tls = ssl.create_default_context(cafile=str(root))
-        made = Stack(https_port, http_port, app_ports, tls, database_url)
+        made = Stack(https_port, http_port, app_ports, tls, database_url,
+                     tuple(tmp / f"app-{port}.log" for port in app_ports))  # fmt: skip
         _until_up(made.https)
         yield made
     finally:
@@ -269,7 +271,9 @@ def test_writes_through_two_app_servers_on_one_database_are_never_lost_or_double
     (a phone's retry): the score moves by exactly 40 and the log holds 40 changes."""
     host = {"Host": f"localhost:{stack.https_port}", "X-Forwarded-Proto": "https"}
     form = {"name-0": "Anaïs", "colour-0": "red", "name-1": "Ben", "colour-1": "blue"}
-    made = _answer(c := stack.https(), "POST", "/games/new/", body=urlencode(form), headers=_csrf(c, host))
+    # made on an app server directly, as from a client of its own (the create limit test counts 127.0.0.1's)
+    own = {**host, "X-Forwarded-For": "192.0.2.77"}
+    made = _answer(c := stack.app(0), "POST", "/games/new/", body=urlencode(form), headers=_csrf(c, own))
     assert made.status == 302, made.status
     token = urlparse(made.headers["Location"]).path.split("/")[2]  # /games/<edit token>/share
     path = f"/games/{token}/"
@@ -314,3 +318,23 @@ def test_creates_are_limited_per_client_through_caddy_in_the_shared_cache(stack:
         sent.append(response.status)
     assert 429 in sent and set(sent) <= {302, 429}, sent
     assert sent.count(302) <= 2 * CREATES_PER_MINUTE
+
+
+def test_what_strangers_cause_writes_no_log_line_and_no_token_is_logged(stack: Stack) -> None:
+    """HEADs, unknown pages, a malformed body and a refused host through Caddy add nothing to the app servers' logs
+    (their default LOGGING); nothing any test here sent, edit links included, is in them."""
+    before = [log.read_text() for log in stack.app_logs]
+    for _ in range(20):
+        assert _answer(stack.https(), "HEAD", "/").status == 200
+        assert _answer(stack.https(), "GET", "/games/" + "A" * 24 + "/").status == 404
+        bad = _answer(
+            stack.https(), "POST", "/api/v1/score", body="{", headers={"Content-Type": "application/json"}
+        )
+        assert bad.status == 400
+        direct = _answer(
+            stack.app(0), "GET", "/", headers={"Host": "stranger.example", "X-Forwarded-Proto": "https"}
+        )
+        assert direct.status == 400
+    assert [log.read_text() for log in stack.app_logs] == before
+    tokens = set(re.findall(r"/games/([A-Za-z0-9_-]{22,64})/", "".join(before)))
+    assert not tokens and "[ERROR]" not in "".join(before) and "[WARNING]" not in "".join(before)
