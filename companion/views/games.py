@@ -29,8 +29,10 @@ from companion.forms import NewGameForm, PlayersForm, WhoForm, clean_text, whole
 from companion.models import game_records as records
 from companion.models.games import (
     QUICK_SCORES,
+    RECORD_OPS,
     SCORE_MAX,
     SEAT_OPS,
+    Asked,
     Conflict,
     Game,
     NewPlayer,
@@ -77,6 +79,7 @@ from scoring.catalogue import (
     STARTING_TILE_BY_ID,
     TOKEN_BY_ID,
     TOKENS,
+    personalities_of_season,
 )
 from scoring.components import SEASONS, Expansion, Season
 
@@ -145,7 +148,8 @@ def _state_context(
     phase = game.phase_enum
     revealed = frozenset(game.revealed)
     events = month_events(game.month, game.options, game.setup, reached=phase, revealed=revealed)
-    order = [by_seat[n] for n in turn_order(game, seats)]
+    played = turn_order(game, seats)
+    order = [by_seat[n] for n in played] if played is not None else []
     fire_order = [by_seat[n] for n in firefighting_order(s.marker for s in seats)]
     shared = {s.firefighting for s in seats if sum(1 for t in seats if t.firefighting == s.firefighting) > 1}
     season = season_of(game.month) if game.month < NEW_YEAR else None
@@ -200,11 +204,16 @@ def _choices(ids: Iterable[str], names: Mapping[str, Any], held: set[str]) -> li
 
 def _record_context(game: Game, seats: list[Seat], season: Season | None) -> dict[str, Any]:
     """What the record section offers (what the rules put in front of the table first) and what each player
-    has, with the validator's flags (issue 13, item 5)."""
+    has, with the validator's flags (issue 13, item 5). Nothing beyond its supply is offered, nor anything hidden
+    before the table revealed it (issues 19 and 20)."""
     editions = {Expansion.BASE, Expansion.AKEBONO} if game.akebono else {Expansion.BASE}
     held = {
-        i for s in seats for f, items in records.entries(s).items() if f != "personalities" for i in items
-    }
+        i
+        for s in seats
+        for f, items in records.entries(s).items()
+        if f not in ("retirement_tokens", records.SPENT)
+        for i in items
+    } | {i for s in seats for i in records.entries(s).get(records.SPENT, []) if i in TOKEN_BY_ID}
     setup = game.setup if isinstance(game.setup, dict) else {}
     revealed = frozenset(game.revealed)
     now: list[str] = [
@@ -214,13 +223,22 @@ def _record_context(game: Game, seats: list[Seat], season: Season | None) -> dic
     if game.akebono and f"new-character-{game.month}" in revealed and isinstance(month_new, str):
         now.insert(0, month_new)
     starting = [str(c.get("card")) for c in setup.get("starting_characters") or [] if isinstance(c, dict)]
+    shown_new = _revealed_new_characters(game, setup)
     others = [
-        c.id for c in CHARACTERS if c.expansion in editions and c.id not in now and c.id not in starting
+        c.id
+        for c in CHARACTERS
+        if c.expansion in editions
+        and c.id not in now
+        and c.id not in starting
+        and (not c.new_character or c.id in shown_new)
     ]
     token_now = [t.id for t in TOKENS if t.season is (season or SEASONS[-1]) and t.expansion in editions]
     token_rest = [t.id for t in TOKENS if t.expansion in editions and t.id not in token_now]
-    met_pool = [
-        p for pair in ((setup.get("akebono") or {}).get("personalities") or {}).values() for p in pair
+    met_pool = _met_pool(game, seats, setup, season)
+    retirement = [
+        t.id
+        for t in RETIREMENT_TOKENS
+        if t.expansion in editions and records.available(seats, "retirement_tokens", t.id)
     ]
     flags = (
         records.problems(seats, akebono=game.akebono, setup=scoring_setup(game))
@@ -252,11 +270,7 @@ def _record_context(game: Game, seats: list[Seat], season: Season | None) -> dic
                 [
                     (
                         "Tokens",
-                        _choices(
-                            (t.id for t in RETIREMENT_TOKENS if t.expansion in editions),
-                            RETIREMENT_TOKEN_BY_ID,
-                            set(),
-                        ),
+                        _choices(retirement, RETIREMENT_TOKEN_BY_ID, set()),
                     )
                 ],
             ),
@@ -276,13 +290,19 @@ def _record_context(game: Game, seats: list[Seat], season: Season | None) -> dic
                 (
                     "personalities",
                     "Met",
-                    [("Drawn for this game", _choices(met_pool, PERSONALITY_BY_ID, set()))],
+                    [("Revealed so far", _choices(met_pool, PERSONALITY_BY_ID, held))],
+                ),
+                (
+                    records.SPEND_PIPE,
+                    "Spent a pipe",
+                    [("Activated", [(k, label) for k, (label, _) in records.PIPE_SPENDERS.items()])],
                 ),
             ]
             if game.akebono
             else []
         ),
         "record_labels": records.FIELD_LABELS,
+        "losses": records.LOSSES,
         "resources": records.RESOURCES,
         "records": [
             {
@@ -293,6 +313,7 @@ def _record_context(game: Game, seats: list[Seat], season: Season | None) -> dic
                 ],
                 "numbers": [(k, (s.record or {}).get(k, 0)) for k in records.RESOURCES],
                 "was": records.resources_seen(s),
+                "doctor": records.DOCTOR in records.entries(s).get("retirement_tokens", []),
                 "flags": flags.get(s.name, []),
             }
             for s in seats
@@ -300,6 +321,35 @@ def _record_context(game: Game, seats: list[Seat], season: Season | None) -> dic
         "table_flags": flags.get("", []),
         "flagged": [s.name for s in seats if flags.get(s.name)],
     }
+
+
+def _revealed_new_characters(game: Game, setup: Mapping[str, Any]) -> set[str]:
+    """The New Characters the table has revealed (issue 20: none is named before its month's reveal)."""
+    drawn = (setup.get("akebono") or {}).get("new_characters") or {}
+    revealed = set(game.revealed)
+    return {
+        str(card)
+        for month, card in drawn.items()
+        if game.akebono and f"new-character-{month}" in revealed and isinstance(card, str)
+    }
+
+
+def _met_pool(game: Game, seats: list[Seat], setup: Mapping[str, Any], season: Season | None) -> list[str]:
+    """The Personalities a player may have met by now (issue 20, item 1): those on the bridge of every season
+    the table revealed (Spring's are out from the setup, RULINGS R18); once someone built the Ferry boat and its
+    side is B or unknown, every Personality of those seasons (RULINGS R13: side B meets one "from the current
+    season that is not on the Nihonbashi bridge"). A later season's are never named before its reveal."""
+    if not game.akebono:
+        return []
+    drawn = (setup.get("akebono") or {}).get("personalities") or {}
+    revealed = set(game.revealed)
+    seasons = [s for s in SEASONS if s is SEASONS[0] or season_reveal(s) in revealed]
+    pool = [p for s in seasons for p in drawn.get(s.value) or [] if isinstance(p, str)]
+    side = ((setup.get("akebono") or {}).get("boat_sides") or {}).get("ferry-boat")
+    ferry = side != "A" and any("ferry-boat" in records.entries(s).get("boats", []) for s in seats)
+    if ferry:
+        pool += [p.id for s in seasons for p in personalities_of_season(s) if p.id not in pool]
+    return pool
 
 
 def _was(game: Game, seat: Seat) -> dict[str, str | None]:
@@ -316,13 +366,22 @@ def _order_title(game: Game) -> str:
         return "Order of play on New Year's Day"
     if game.phase_enum is Phase.A:
         return "Order for phase A"
+    if game.phase_enum is Phase.B:
+        return "Order for phase B"
     return f"Firefighting order (phase {game.phase}); next month's phase A follows it"
 
 
 def _state_response(
-    request: HttpRequest, game: Game, can_edit: bool, *, status: int = 200, message: str = "", level: str = ""
+    request: HttpRequest,
+    game: Game,
+    can_edit: bool,
+    *,
+    status: int = 200,
+    message: str = "",
+    level: str = "",
+    question: Mapping[str, Any] | None = None,
 ) -> HttpResponse:
-    context = _state_context(request, game, can_edit, message, level)
+    context = _state_context(request, game, can_edit, message, level) | {"question": question}
     template = "games.html#state" if request.htmx else "games.html"
     if not request.htmx:
         context.update(_page_context(request, game, can_edit))
@@ -480,6 +539,8 @@ def game_change(request: HttpRequest, game: Game, can_edit: bool) -> HttpRespons
     field = request.POST.get("field", "")[:40]
     numbers = {k: _int_or_none(request.POST.get(k)) for k in records.RESOURCES}
     client_id = request.POST.get("cid") or None
+    paid = request.POST.get("paid", "")[:80]
+    move = request.POST.get("move") == "1"
     if op in SEAT_OPS and op not in ("fire-add", "trade-add", "fire-top") and value is None:
         return _state_response(
             request, game, True, status=400, message="Enter a whole number.", level="error"
@@ -497,6 +558,18 @@ def game_change(request: HttpRequest, game: Game, can_edit: bool) -> HttpRespons
             field=field,
             numbers=numbers,
             client_id=client_id,
+            paid=paid,
+            move=move,
+        )
+    except Asked as exc:
+        # Nothing saved: the answer is a question with its choices next to the record's forms (issue 19).
+        question = {
+            "text": exc.question.text,
+            "fields": {"op": op, "seat": seat, "field": field, "key": key},
+            "choices": exc.question.choices,
+        }
+        return _state_response(
+            request, exc.game, True, message=exc.question.text, level="warning", question=question
         )
     except Conflict as exc:
         return _state_response(request, exc.game, True, status=409, message=str(exc), level="warning")
@@ -506,7 +579,11 @@ def game_change(request: HttpRequest, game: Game, can_edit: bool) -> HttpRespons
         game.refresh_from_db()
         return _state_response(request, game, True, status=400, message=str(exc), level="error")
     if request.htmx:
-        return _state_response(request, game, True, message="Saved.", level="ok")
+        saved = "Saved."
+        if op in RECORD_OPS:  # what a record did, its immediate IKI included (issue 19)
+            last = game.changes.first()
+            saved = f"Saved: {last.summary}." if last is not None else saved
+        return _state_response(request, game, True, message=saved, level="warning" if game.warned else "ok")
     return redirect("game", game.edit_token)
 
 

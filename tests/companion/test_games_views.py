@@ -379,7 +379,7 @@ def test_a_set_made_against_an_unchanged_value_is_no_conflict(client: Client) ->
 
 @pytest.mark.parametrize(
     ("month", "phase", "title"),
-    [(1, "A", "Order for phase A"), (1, "B", "Firefighting order (phase B)"), (2, "C", "(phase C)")],
+    [(1, "A", "Order for phase A"), (1, "B", "Order for phase B"), (2, "C", "(phase C)")],
 )
 def test_the_order_heading_names_the_phase_that_is_on(
     client: Client, month: int, phase: str, title: str
