@@ -53,7 +53,8 @@ PHASE_B_ORDER: Final = ("1-4", "1", "2", "3", "4")
 #: Buildings with an effect at the end of each season, resolved after food (iki-rulebook.txt Appendix 2: Imperial
 #: Villa, Farmhouse "for each Kobun you fed"): INFERRED["season-end-buildings"].
 SEASON_END_BUILDINGS: Final = ("imperial-villa", "farmhouse")
-#: Akebono month-12 New Characters that earn no harmony at the end of Winter (Akebono Appendix 1, "Special").
+#: Akebono month-12 New Characters that count in nobody's group at the end of Winter (Akebono Appendix 1,
+#: "Special"; RULINGS R26).
 NO_WINTER_HARMONY: Final = ("mounted-samurai", "rice-broker")
 
 
@@ -398,15 +399,13 @@ def _harmony(month: int, o: CalendarOptions, setup: Mapping[str, Any] | None) ->
     if _in_play("public-bathhouse", o, setup):
         asks += " The Public Bathhouse's owner doubles the IKI they gain."
     if o.akebono and month == 12:
-        kept = _get(setup, "akebono", "new_characters", 12)
-        cards = (
-            [kept]
-            if kept in NO_WINTER_HARMONY
-            else ([] if isinstance(kept, str) else list(NO_WINTER_HARMONY))
+        # RULINGS R26: both named whatever was drawn (naming the drawn one would give away month 12's New
+        # Character before it is revealed, issue 20).
+        names = " and the ".join(CHARACTER_BY_ID[c].name for c in NO_WINTER_HARMONY)
+        asks += (
+            f" The {names} count in nobody's group at the end of Winter: they have no colour until they retire "
+            "or the game ends."
         )
-        if cards:
-            names = " and ".join(CHARACTER_BY_ID[c].name for c in cards)
-            asks += f" {names} earn{'s' if len(cards) == 1 else ''} no harmony at the end of Winter."
     return asks
 
 

@@ -97,12 +97,12 @@ COSTS: Final[Mapping[str, tuple[str, str]]] = {
 }
 """RULINGS R25: the buildings whose cost takes a token (Pub: "1 wood + 1 rice + 1 Fish token"; Storyteller's
 Theater: "1 Pipe token + 1 koban"), the record field it comes from and the question asked."""
-PIPE_SPENDERS: Final[Mapping[str, tuple[str, int]]] = {
-    "carrying-ship": ("Carrying ship (side B)", 0),
-    "mounted-samurai": ("Mounted Samurai (+6 IKI)", 6),
+PIPE_SPENDERS: Final[Mapping[str, tuple[str, str, int]]] = {
+    "carrying-ship": ("Carrying ship (side B)", "the Carrying ship", 0),
+    "mounted-samurai": ("Mounted Samurai (+6 IKI)", "the Mounted Samurai", 6),
 }
 """RULINGS R25: what spends a pipe when activated (the Carrying ship's side B "Spend 1 Pipe to gain 1 Koban", the
-Mounted Samurai's "Spend 1 Pipe to gain 6 IKI"): its label and the IKI it gains."""
+Mounted Samurai's "Spend 1 Pipe to gain 6 IKI"): its picker label, its name in the log, the IKI it gains."""
 IMMEDIATE_IKI: Final[Mapping[str, int]] = {
     "fish-summer-akebono": 4,
     "fish-autumn-akebono": 5,
@@ -263,7 +263,7 @@ def _spend_pipe(
     boat; the Mounted Samurai, its owner), with the Samurai's +6 IKI."""
     if item not in PIPE_SPENDERS:
         raise RecordRefused("Choose what spent the pipe.")
-    label, iki = PIPE_SPENDERS[item]
+    _, what, iki = PIPE_SPENDERS[item]
     if item == "carrying-ship":
         if not any("carrying-ship" in entries(s).get("boats", []) for s in seats):
             raise RecordRefused("Nobody has built the Carrying ship: record it first.")
@@ -286,8 +286,7 @@ def _spend_pipe(
         raise RecordRefused(f"{seat.name} holds no such pipe: choose one of their pipes.")
     _take(seat, "pipes", paid, SPENT)
     words, short = _score(seat, iki)
-    what = BOAT_BY_ID["carrying-ship"].name if item == "carrying-ship" else label.split(" (")[0]
-    summary = f"{seat.name} spent {name_of('pipes', paid)} ({what})" + (f" ({words})" if words else "")
+    summary = f"{seat.name} spent {name_of('pipes', paid)} on {what}" + (f" ({words})" if words else "")
     return Recorded(summary, short)
 
 

@@ -295,7 +295,7 @@ def _record_context(game: Game, seats: list[Seat], season: Season | None) -> dic
                 (
                     records.SPEND_PIPE,
                     "Spent a pipe",
-                    [("Activated", [(k, label) for k, (label, _) in records.PIPE_SPENDERS.items()])],
+                    [("Activated", [(k, label) for k, (label, _, _) in records.PIPE_SPENDERS.items()])],
                 ),
             ]
             if game.akebono

@@ -404,15 +404,19 @@ def test_phase_b_plays_the_1_4_space_first_then_1_2_3_4() -> None:
     assert "phase-b-order" in cat.INFERRED
 
 
+WINTER_NOBODY = "The Mounted Samurai and the Rice Broker count in nobody's group at the end of Winter"
+
+
 @pytest.mark.parametrize(
     ("options", "month", "setup", "present", "absent"),
     [
         (BASE, 3, None, ["their Kobuns on cards of that type × the cards of that type"], ["Bathhouse"]),
-        (AKEBONO, 3, None, ["The Public Bathhouse's owner doubles"], ["no harmony"]),
+        (AKEBONO, 3, None, ["The Public Bathhouse's owner doubles"], ["nobody's group"]),
         (AKEBONO, 3, {"buildings": ["inn", "temple"]}, [], ["Bathhouse"]),
-        (AKEBONO, 12, None, ["Mounted Samurai and Rice Broker earn no harmony at the end of Winter"], []),
-        (AKEBONO, 12, SETUP, ["Mounted Samurai earns no harmony at the end of Winter"], ["Rice Broker"]),
-        (AKEBONO, 9, None, [], ["no harmony"]),
+        # RULINGS R26: both count in nobody's group; both named whatever was drawn (issue 20: nothing hidden)
+        (AKEBONO, 12, None, [WINTER_NOBODY], ["no harmony"]),
+        (AKEBONO, 12, SETUP, [WINTER_NOBODY], ["no harmony"]),
+        (AKEBONO, 9, None, [], ["nobody's group"]),
         (TWO, 6, None, ["Neutral characters count."], ["Bathhouse"]),
     ],
 )
