@@ -256,6 +256,18 @@ def _score(seat: Seat, iki: int) -> tuple[str, bool]:
     return words, short
 
 
+def pipe_spenders(seats: Sequence[Seat], setup: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """What the table can activate spending a pipe, (id, label): the Carrying ship once built, unless on side A;
+    the Mounted Samurai once hired (so no picker names month 12's New Character before it is out, issue 20)."""
+    side = ((setup.get("akebono") or {}).get("boat_sides") or {}).get("carrying-ship")
+    held = {(f, i) for s in seats for f, items in entries(s).items() for i in items}
+    usable = {
+        "carrying-ship": side != "A" and ("boats", "carrying-ship") in held,
+        "mounted-samurai": ("characters", "mounted-samurai") in held,
+    }
+    return [(k, label) for k, (label, _, _) in PIPE_SPENDERS.items() if usable[k]]
+
+
 def _spend_pipe(
     seat: Seat, seats: Sequence[Seat], item: str, paid: str, setup: Mapping[str, Any]
 ) -> Recorded:

@@ -292,11 +292,11 @@ def _record_context(game: Game, seats: list[Seat], season: Season | None) -> dic
                     "Met",
                     [("Revealed so far", _choices(met_pool, PERSONALITY_BY_ID, held))],
                 ),
-                (
-                    records.SPEND_PIPE,
-                    "Spent a pipe",
-                    [("Activated", [(k, label) for k, (label, _, _) in records.PIPE_SPENDERS.items()])],
-                ),
+            ]
+            + [
+                (records.SPEND_PIPE, "Spent a pipe", [("Activated", spenders)])
+                for spenders in [records.pipe_spenders(seats, setup)]
+                if spenders
             ]
             if game.akebono
             else []

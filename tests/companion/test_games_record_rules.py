@@ -115,7 +115,9 @@ def test_nothing_beyond_its_supply_is_recorded(
         ({"op": "lost", "seat": 1, "key": "well", "field": "burnt"}, (2, "buildings", "well")),
     ],
 )
-def test_what_left_the_game_cannot_be_recorded_again(client: Client, loss: dict[str, Any], entry: Entry) -> None:
+def test_what_left_the_game_cannot_be_recorded_again(
+    client: Client, loss: dict[str, Any], entry: Entry
+) -> None:
     game = make_game(akebono=True)
     _add(client, game, 1, "characters", "monk")
     _add(client, game, 1, "buildings", "well")
@@ -161,15 +163,33 @@ def test_the_met_and_retirement_pickers_stop_offering_what_is_taken(client: Clie
 #: (tokens the player holds, the building, what is sent, the status, words of the answer, the tokens left after).
 COSTS = [
     (["fish-spring", "fish-summer-bonus"], "pub-izakaya", {}, 200, "Which fish paid for the Pub?", None),
-    (["fish-spring", "fish-summer-bonus"], "pub-izakaya", {"paid": "fish-spring"}, 200, "paid with Spring fish",
-     ["fish-summer-bonus"]),  # fmt: skip
+    (
+        ["fish-spring", "fish-summer-bonus"],
+        "pub-izakaya",
+        {"paid": "fish-spring"},
+        200,
+        "paid with Spring fish",
+        ["fish-summer-bonus"],
+    ),
     (["fish-spring"], "pub-izakaya", {}, 200, "paid with Spring fish", []),
     ([], "pub-izakaya", {}, 400, "Anaïs holds no fish", None),
     (["fish-spring"], "pub-izakaya", {"paid": "fish-summer"}, 400, "holds no such fish", None),
-    (["pipe-spring-1", "pipe-summer-2"], "storytellers-theater", {}, 200,
-     "Which pipe paid for the Storyteller&#x27;s Theater?", None),  # fmt: skip
-    (["pipe-spring-1", "pipe-summer-2"], "storytellers-theater", {"paid": "pipe-summer-2"}, 200, "paid with",
-     ["pipe-spring-1"]),  # fmt: skip
+    (
+        ["pipe-spring-1", "pipe-summer-2"],
+        "storytellers-theater",
+        {},
+        200,
+        "Which pipe paid for the Storyteller&#x27;s Theater?",
+        None,
+    ),
+    (
+        ["pipe-spring-1", "pipe-summer-2"],
+        "storytellers-theater",
+        {"paid": "pipe-summer-2"},
+        200,
+        "paid with",
+        ["pipe-spring-1"],
+    ),
 ]
 
 
@@ -213,16 +233,45 @@ def test_the_question_offers_the_player_s_tokens_as_choices(client: Client) -> N
 
 #: (what the player holds, the activation, the setup's Carrying ship side, status, words, IKI after, pipes left).
 SPEND_PIPE = [
-    ([("characters", "mounted-samurai"), ("tokens", "pipe-spring-1")], "mounted-samurai", "A", 200,
-     "spent Spring pipe 1 on the Mounted Samurai (+6 IKI, now 6)", 6, []),  # fmt: skip
-    ([("tokens", "pipe-spring-1")], "mounted-samurai", "A", 400, "has not hired the Mounted Samurai", 0, None),
+    (
+        [("characters", "mounted-samurai"), ("tokens", "pipe-spring-1")],
+        "mounted-samurai",
+        "A",
+        200,
+        "spent Spring pipe 1 on the Mounted Samurai (+6 IKI, now 6)",
+        6,
+        [],
+    ),
+    (
+        [("tokens", "pipe-spring-1")],
+        "mounted-samurai",
+        "A",
+        400,
+        "has not hired the Mounted Samurai",
+        0,
+        None,
+    ),
     ([("characters", "mounted-samurai")], "mounted-samurai", "A", 400, "Anaïs holds no pipe", 0, None),
-    ([("boats", "carrying-ship"), ("tokens", "pipe-spring-1")], "carrying-ship", "B", 200,
-     "spent Spring pipe 1 on the Carrying ship.", 0, []),  # fmt: skip
+    (
+        [("boats", "carrying-ship"), ("tokens", "pipe-spring-1")],
+        "carrying-ship",
+        "B",
+        200,
+        "spent Spring pipe 1 on the Carrying ship.",
+        0,
+        [],
+    ),
     ([("boats", "carrying-ship"), ("tokens", "pipe-spring-1")], "carrying-ship", "A", 400, "side A", 0, None),
     ([("tokens", "pipe-spring-1")], "carrying-ship", "B", 400, "Nobody has built the Carrying ship", 0, None),
-    ([("characters", "mounted-samurai"), ("tokens", "pipe-spring-1"), ("tokens", "pipe-summer-1")],
-     "mounted-samurai", "B", 200, "Which pipe did Anaïs spend?", 0, None),  # fmt: skip
+    (
+        [("characters", "mounted-samurai"), ("tokens", "pipe-spring-1"), ("tokens", "pipe-summer-1")],
+        "mounted-samurai",
+        "B",
+        200,
+        "Which pipe did Anaïs spend?",
+        0,
+        None,
+    ),
 ]
 
 
@@ -265,8 +314,14 @@ IMMEDIATE = [
     ([], 0, ("characters", "firefighter"), 0, "(now firefighting 2)", "ok"),
     ([], 10, ("personalities", SPRING[0]), 10, "met Jūzaburō Tsutaya.", "ok"),
     ([("boats", "ferry-boat")], 10, ("personalities", "philipp-franz-von-siebold"), 6, "−4 IKI, now 6", "ok"),
-    ([("boats", "ferry-boat")], 2, ("personalities", "philipp-franz-von-siebold"), 0,
-     "Anaïs had only 2: check the score track", "warning"),  # fmt: skip
+    (
+        [("boats", "ferry-boat")],
+        2,
+        ("personalities", "philipp-franz-von-siebold"),
+        0,
+        "Anaïs had only 2: check the score track",
+        "warning",
+    ),
 ]
 
 
@@ -306,8 +361,12 @@ LOSSES = [
     ({"key": "monk"}, 200, "Anaïs lost Monk in a fire", {"lost": ["monk"]}),
     ({"key": "monk", "field": "unfed"}, 200, "Anaïs lost Monk (not fed)", {"unfed": ["monk"]}),
     ({"key": "well", "field": "burnt"}, 200, "Anaïs lost Well: burnt in a fire", {"burnt": ["well"]}),
-    ({"key": "monk", "field": "doctor"}, 200, "discarded the Doctor token: Monk retires instead",
-     {"spent": ["doctor"], "retirement_tokens": []}),  # fmt: skip
+    (
+        {"key": "monk", "field": "doctor"},
+        200,
+        "discarded the Doctor token: Monk retires instead",
+        {"spent": ["doctor"], "retirement_tokens": []},
+    ),
     ({"key": "monk", "field": "eaten"}, 400, "Choose how it was lost", {}),
     ({"key": "well", "field": "unfed"}, 400, "no longer there", {}),
 ]
@@ -445,7 +504,12 @@ def test_the_ferry_on_side_a_opens_nothing(client: Client) -> None:
     [
         (1, [], [], ["calendar-seller", "express-messenger", "fisherman"]),
         (1, ["new-character-1"], ["calendar-seller"], ["express-messenger", "fisherman"]),
-        (3, ["new-character-1", "new-character-2"], ["calendar-seller", "express-messenger"], ["ship-carpenter"]),
+        (
+            3,
+            ["new-character-1", "new-character-2"],
+            ["calendar-seller", "express-messenger"],
+            ["ship-carpenter"],
+        ),
     ],
 )
 def test_new_characters_are_offered_only_once_revealed(
