@@ -92,8 +92,8 @@ LEFT_FROM: Final[Mapping[str, tuple[str, ...]]] = {
 }
 """Where an entry of a list field goes when it leaves the game: one copy of a component, held or gone."""
 COSTS: Final[Mapping[str, tuple[str, str]]] = {
-    "pub-izakaya": ("fish", "Which fish paid for the Pub?"),
-    "storytellers-theater": ("pipes", "Which pipe paid for the Storyteller's Theater?"),
+    "pub-izakaya": ("fish", "{name}: which fish paid for the Pub?"),
+    "storytellers-theater": ("pipes", "{name}: which pipe paid for the Storyteller's Theater?"),
 }
 """RULINGS R25: the buildings whose cost takes a token (Pub: "1 wood + 1 rice + 1 Fish token"; Storyteller's
 Theater: "1 Pipe token + 1 koban"), the record field it comes from and the question asked."""
@@ -234,7 +234,8 @@ def _pay(seat: Seat, item: str, paid: str, answers: Mapping[str, str]) -> str:
     if not paid and len(held) == 1:
         paid = held[0]
     if not paid:
-        raise Question(question, [(name_of(field, t), {**answers, "paid": t}) for t in held])
+        choices = [(name_of(field, t), {**answers, "paid": t}) for t in held]
+        raise Question(question.format(name=seat.name), choices)
     if paid not in held:
         raise RecordRefused(f"{seat.name} holds no such {kind}: choose one of their {field}.")
     _take(seat, field, paid, SPENT)

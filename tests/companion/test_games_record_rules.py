@@ -162,7 +162,14 @@ def test_the_met_and_retirement_pickers_stop_offering_what_is_taken(client: Clie
 
 #: (tokens the player holds, the building, what is sent, the status, words of the answer, the tokens left after).
 COSTS = [
-    (["fish-spring", "fish-summer-bonus"], "pub-izakaya", {}, 200, "Which fish paid for the Pub?", None),
+    (
+        ["fish-spring", "fish-summer-bonus"],
+        "pub-izakaya",
+        {},
+        200,
+        "Anaïs: which fish paid for the Pub?",
+        None,
+    ),
     (
         ["fish-spring", "fish-summer-bonus"],
         "pub-izakaya",
@@ -179,7 +186,7 @@ COSTS = [
         "storytellers-theater",
         {},
         200,
-        "Which pipe paid for the Storyteller&#x27;s Theater?",
+        "Anaïs: which pipe paid for the Storyteller&#x27;s Theater?",
         None,
     ),
     (

@@ -239,7 +239,7 @@ def test_the_home_page_lists_this_phones_recent_games(
     assert "Score sheet: Anaïs" in page.locator("#recent").inner_text()
 
 
-def test_recording_a_hire_moves_the_marker_on_every_phone_and_flags_what_the_rules_refuse(
+def test_recording_a_hire_moves_the_marker_on_every_phone_and_asks_before_moving_a_card(
     live_server: Any, new_context: Any, screenshot: Any
 ) -> None:
     game = _game()
@@ -252,7 +252,8 @@ def test_recording_a_hire_moves_the_marker_on_every_phone_and_flags_what_the_rul
     _wait_text(viewer, "#fire-2", "2")  # the printed gain moved David's marker, seen by every phone
     assert abs(one.evaluate("window.scrollY") - y) <= 1
     one.locator(".slot:has(#record-characters) [data-answer]", has_text="Record: Hired or drafted").wait_for()
-    # The same card for another player: kept, and flagged by the rules validator (RULINGS R13).
+    # The same card for another player (a picker made before David's hire): nothing beyond its supply (issue 19,
+    # RULINGS R1): the tracker asks whether to move it from David, and moves it when the table says so.
     two.click("#record-seat-3 summary")
     two.evaluate("document.querySelector('#record-characters').scrollIntoView({block: 'center'})")
     two.select_option("#record-characters >> xpath=../select[@name='seat']", "3")
@@ -262,9 +263,14 @@ def test_recording_a_hire_moves_the_marker_on_every_phone_and_flags_what_the_rul
         " s.add(o); s.value = 'firefighter'; }"
     )
     two.click("#record-characters-go")
-    two.locator("#record-seat-3 [data-code=duplicate-component]").wait_for(timeout=SYNC_MS)
-    two.locator("#record-seat-3").scroll_into_view_if_needed()
+    two.locator("#record-question", has_text="David holds Firefighter").wait_for(timeout=SYNC_MS)
+    assert two.locator("[data-code=duplicate-component]").count() == 0
+    two.locator("#record-question").scroll_into_view_if_needed()
     _screens(two, screenshot, "tracker-record-flag")
+    two.click("#record-question button:has-text('Move it to Dominique')")
+    _wait_text(viewer, "#fire-3", "2")  # Dominique's marker moved by its gain; David's stays (never down)
+    two.locator("#record-seat-3", has_text="Firefighter").wait_for(timeout=SYNC_MS)
+    assert _text(viewer, "#fire-2") == "2"
 
 
 def test_a_poll_keeps_the_part_being_read_in_place(live_server: Any, new_context: Any) -> None:

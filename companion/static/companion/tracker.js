@@ -210,7 +210,8 @@
       var m = t.content.querySelector(".message, p");
       text = m ? m.textContent : "Refused (" + r.status + ").";
     }
-    say(item.part, (text || "Saved.") + (r.status < 400 ? " " + item.label : ""), r.status < 400 ? "ok" : "error");
+    var level = r.status >= 400 ? "error" : (message && message.classList.contains("warning") ? "warning" : "ok");
+    say(item.part, (text || "Saved.") + (r.status < 400 ? " " + item.label : ""), level);
     show();
     flush();
   }
