@@ -536,3 +536,20 @@ def test_new_characters_are_offered_only_once_revealed(
     assert not any(c in choices for c in hidden)
     # the undrawn partner of a month (returned to the box at setup) is never offered
     assert "taiko-seller" not in choices
+
+
+def test_score_the_game_prefills_what_is_left_after_the_costs(client: Client) -> None:
+    """Issue 19: a recorded game with a Pub and a Storyteller's Theater prefilled every fish and pipe bought."""
+    from companion.models.scoresheets import ScoreSheet
+
+    game = make_game(akebono=True)
+    for token in ("fish-spring-bonus", "fish-summer-bonus", "pipe-spring-1", "pipe-summer-2"):
+        _add(client, game, 1, "tokens", token)
+    _add(client, game, 1, "buildings", "pub-izakaya", paid="fish-summer-bonus")
+    _add(client, game, 1, "buildings", "storytellers-theater", paid="pipe-spring-1")
+    Game.objects.filter(pk=game.pk).update(month=13, finished=True)
+    assert client.post(f"/games/{game.edit_token}/end").status_code == 302
+    anais = ScoreSheet.objects.get().table["players"][0]
+    assert (anais["fish"], anais["pipes"]) == (["fish-spring-bonus"], ["pipe-summer-2"])
+    assert anais["buildings"] == ["pub-izakaya", "storytellers-theater"]
+    assert "spent" not in anais
