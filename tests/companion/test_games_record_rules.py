@@ -553,3 +553,29 @@ def test_score_the_game_prefills_what_is_left_after_the_costs(client: Client) ->
     assert (anais["fish"], anais["pipes"]) == (["fish-spring-bonus"], ["pipe-summer-2"])
     assert anais["buildings"] == ["pub-izakaya", "storytellers-theater"]
     assert "spent" not in anais
+
+
+def test_without_javascript_the_question_is_a_page_and_its_answer_a_redirect(client: Client) -> None:
+    game = make_game(akebono=True)
+    url = f"/games/{game.edit_token}/change"
+    for token in ("fish-spring", "fish-autumn"):
+        assert (
+            client.post(url, {"op": "record-add", "seat": 1, "field": "tokens", "key": token}).status_code
+            == 302
+        )
+    form = {"op": "record-add", "seat": 1, "field": "buildings", "key": "pub-izakaya"}
+    page = client.post(url, form)
+    html = page.content.decode()
+    assert page.status_code == 200 and "<!doctype html>" in html.lower()
+    assert "Anaïs: which fish paid for the Pub?" in html
+    question = html[html.index('id="record-question"') :]
+    assert question.count('name="paid"') == 2 and 'name="key" value="pub-izakaya"' in question
+    assert client.post(url, form | {"paid": "fish-autumn"}).status_code == 302
+    assert _records(game)[1] == {
+        "fish": ["fish-spring"],
+        "buildings": ["pub-izakaya"],
+        "spent": ["fish-autumn"],
+    }
+    # the view-only link never sees the record, nor may it answer
+    assert "record-question" not in client.get(f"/games/{game.view_token}/").content.decode()
+    assert client.post(f"/games/{game.view_token}/change", form | {"paid": "fish-spring"}).status_code == 403
