@@ -171,6 +171,8 @@ def test_a_whole_game_names_no_draw_before_it_is_revealed(
         table.look()
         table.next()
     table.look()
+    for token in (game.edit_token, game.view_token):
+        table.check("the share page", client.get(f"/games/{token}/share").content.decode())
     game.refresh_from_db()
     assert game.month == NEW_YEAR and game.finished
     assert set(revealed) == set(table.secrets) - NEVER_REVEALED  # every other draw was revealed on its way
