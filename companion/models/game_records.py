@@ -390,7 +390,11 @@ def lose(seat: Seat, *, item: str, how: str = "fire") -> str:
         if DOCTOR not in entries(seat).get("retirement_tokens", []):
             raise RecordRefused(f"{seat.name} holds no Doctor token.")
         _take(seat, "retirement_tokens", DOCTOR, SPENT)
-        return f"{seat.name} discarded the Doctor token: {name_of('characters', item)} retires instead"
+        summary = f"{seat.name} discarded the Doctor token: {name_of('characters', item)} retires instead"
+        token = CHARACTER_BY_ID[item].retirement_token if item in CHARACTER_BY_ID else None
+        if token in RETIREMENT_TOKEN_BY_ID:
+            summary += f" (record its token if taken: {name_of('retirement_tokens', str(token))})"
+        return summary
     if how not in LOSSES:
         raise RecordRefused("Choose how it was lost.")
     field, into, words = LOSSES[how]

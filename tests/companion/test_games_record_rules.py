@@ -371,7 +371,7 @@ LOSSES = [
     (
         {"key": "monk", "field": "doctor"},
         200,
-        "discarded the Doctor token: Monk retires instead",
+        "Monk retires instead (record its token if taken: Hire -1 (Monk))",
         {"spent": ["doctor"], "retirement_tokens": []},
     ),
     ({"key": "monk", "field": "eaten"}, 400, "Choose how it was lost", {}),
