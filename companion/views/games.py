@@ -57,11 +57,15 @@ from scoring.calendar import (
     NEW_YEAR,
     TRACK_MAX,
     Phase,
+    due_reveals,
     firefighting_order,
     month_events,
+    overdue_reveals,
     personality_names,
+    reveal_name,
     season_of,
     season_reveal,
+    step_events,
     table_phases,
     trade_income,
 )
@@ -135,11 +139,72 @@ def _int_or_none(raw: str | None) -> int | None:
     return value if value is not None and abs(value) < 10**6 else None
 
 
+def _revealed_this_step(game: Game) -> frozenset[str]:
+    """The reveals made since the table reached its current step (after the last "Next" not undone): an overdue
+    reveal tapped now stays shown under "Now" until the table moves on. Two indexed queries."""
+    start = game.changes.filter(op="next", undone=False).values_list("version", flat=True).first() or 0
+    keys: set[str] = set()
+    for undo in game.changes.filter(op="reveal", undone=False, version__gt=start).values_list(
+        "undo", flat=True
+    ):
+        made = undo.get("revealed") if isinstance(undo, dict) else None
+        keys.update([made] if isinstance(made, str) else made or [])
+    return frozenset(keys)
+
+
+def _overdue(game: Game, revealed: frozenset[str]) -> list[dict[str, Any]]:
+    """The reveals due before this step that nobody made (and those made during it), for "Now"."""
+    if game.finished:
+        return []
+    overdue = overdue_reveals(
+        game.month,
+        game.phase_enum,
+        game.options,
+        game.setup,
+        revealed=revealed,
+        keep=_revealed_this_step(game),
+    )
+    return [{"since": o.since, "event": o.event, "name": reveal_name(o.event.reveal)[0]} for o in overdue]
+
+
+def _ask(game: Game) -> dict[str, Any] | None:
+    """What "Next" asks before it moves on (issue 20): the reveals due and not made yet, and at New Year's Day
+    whether to end the game. None when there is nothing to ask."""
+    due = due_reveals(game.month, game.phase_enum, game.options, game.setup)
+    keys = [k for k in due if k not in game.revealed]
+    end = game.month == NEW_YEAR
+    if not keys and not end:
+        return None
+    names = [reveal_name(k) for k in keys]
+    if len(names) == 1:
+        text, plural = names[0]
+        question = (
+            f"{text} {'are' if plural else 'is'} not revealed yet: reveal {'them' if plural else 'it'} now?"
+        )
+    elif names:
+        listed = [text[0].lower() + text[1:] for text, _ in names]
+        question = f"Not revealed yet: {', '.join(listed[:-1])} and {listed[-1]}. Reveal them now?"
+    else:
+        question = ""
+    if end:
+        question += (" " if question else "") + END_QUESTION
+    return {"question": question, "keys": " ".join(keys), "end": end}
+
+
+END_QUESTION = 'End the game now? The tracks close for the scoring; "Undo last" reopens the game.'
+
+
 def _state_context(
-    request: HttpRequest, game: Game, can_edit: bool, message: str = "", level: str = ""
+    request: HttpRequest,
+    game: Game,
+    can_edit: bool,
+    message: str = "",
+    level: str = "",
+    ask: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Everything the state partial shows. Hidden setup information is only what the table revealed (issue 13,
-    item 4). Reads a bounded number of rows whatever the log's length: the last changes and one ``exists``."""
+    item 4). Reads a bounded number of rows whatever the log's length: the last changes and one ``exists``.
+    ``ask``: the question "Next" asks first (:func:`_ask`)."""
     seats = list(game.seats.all())
     by_seat = {s.seat: s for s in seats}
     phase = game.phase_enum
@@ -169,9 +234,10 @@ def _state_context(
         "phase": phase,
         "phases": table_phases(game.month),
         "events": events,
-        "current_events": [
-            e for e in events if e.phase is phase or (phase is Phase.A and e.phase is Phase.START)
-        ],
+        "current_events": step_events(events, phase),
+        "overdue": _overdue(game, revealed),
+        "bridge_hidden": game.akebono and not bridge,
+        "ask": ask if can_edit else None,
         "order": order,
         "order_title": _order_title(game),
         "fire_order": fire_order,
@@ -320,9 +386,16 @@ def _order_title(game: Game) -> str:
 
 
 def _state_response(
-    request: HttpRequest, game: Game, can_edit: bool, *, status: int = 200, message: str = "", level: str = ""
+    request: HttpRequest,
+    game: Game,
+    can_edit: bool,
+    *,
+    status: int = 200,
+    message: str = "",
+    level: str = "",
+    ask: dict[str, Any] | None = None,
 ) -> HttpResponse:
-    context = _state_context(request, game, can_edit, message, level)
+    context = _state_context(request, game, can_edit, message, level, ask)
     template = "games.html#state" if request.htmx else "games.html"
     if not request.htmx:
         context.update(_page_context(request, game, can_edit))
@@ -355,6 +428,8 @@ def _page_context(request: HttpRequest, game: Game, can_edit: bool) -> dict[str,
         "sun_name": by_seat.get(sun, "") if isinstance(sun, int) else "",
         "moon_name": by_seat.get(3 - sun, "") if isinstance(sun, int) and game.players == 2 else "",
         "who_choices": [s.name for s in seats],
+        # The seed regenerates every hidden draw: only the edit link shows it before the game ends (issue 20).
+        "show_seed": bool(game.seed) and (can_edit or game.finished),
     }
 
 
@@ -480,6 +555,14 @@ def game_change(request: HttpRequest, game: Game, can_edit: bool) -> HttpRespons
     field = request.POST.get("field", "")[:40]
     numbers = {k: _int_or_none(request.POST.get(k)) for k in records.RESOURCES}
     client_id = request.POST.get("cid") or None
+    if op == "reveal":  # "Next" asks to reveal every reveal not made yet in one tap
+        key = " ".join(request.POST.getlist("key"))[:400]
+    if op == "next" and request.POST.get("ask") and not game.finished:
+        # The Next button asks first (the "Go on without" answer posts without ``ask``); a stale tap is left to
+        # apply_change, which answers 409. Nothing is written by asking.
+        ask = _ask(game) if seen == game.version or was == seen_value(game, "next", None) else None
+        if ask is not None:
+            return _state_response(request, game, True, ask=ask)
     if op in SEAT_OPS and op not in ("fire-add", "trade-add", "fire-top") and value is None:
         return _state_response(
             request, game, True, status=400, message="Enter a whole number.", level="error"

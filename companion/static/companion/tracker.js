@@ -205,6 +205,10 @@
     steady(item.part, function () { message = apply(r.text); });
     var text = message ? message.textContent : "";
     if (r.status === 409) { showConflict(item, text); return; }
+    if (r.status === 200 && state.querySelector("#next-ask")) {
+      // "Next" asked first (a reveal is due, or the game would end): nothing was saved, the question is shown.
+      say(item.part, "", "warning"); show(); flush(); return;
+    }
     if (!message && r.status >= 400) {
       var t = document.createElement("template"); t.innerHTML = r.text;
       var m = t.content.querySelector(".message, p");
