@@ -28,7 +28,9 @@ from companion.services.results import (
     name_suggestions,
     player_names,
     remove_result,
+    removed_result,
     rename_player,
+    restore_result,
     result_by_view_token,
     result_of_sheet,
     results_of,
@@ -155,9 +157,28 @@ def ungroup(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 def remove(request: HttpRequest, token: str) -> HttpResponse:
-    """``POST /results/<sheet token>/remove``: the result leaves every list (the sheet itself stays)."""
-    result = _own_result(token)
-    remove_result(result=result)
+    """``POST /results/<sheet token>/remove``: the result leaves every list (the sheet itself stays); its page
+    then offers to restore it. A second tap finds it removed and changes nothing."""
+    result = result_of_sheet(token) or removed_result(token)
+    if result is None:
+        raise Http404(NO_RESULT)
+    if not result.removed:
+        remove_result(result=result)
+    return _back_to(result)
+
+
+@require_POST
+def restore(request: HttpRequest, token: str) -> HttpResponse:
+    """``POST /results/<sheet token>/restore``: a removed result comes back into every list and its group, for
+    RESTORE_DAYS days after its removal. A second tap finds it kept and changes nothing."""
+    result = result_of_sheet(token) or removed_result(token)
+    if result is None:
+        raise Http404(NO_RESULT)
+    if result.removed:
+        try:
+            restore_result(result=result)
+        except GroupError as exc:
+            return _error(request, 400, str(exc))
     return _back_to(result)
 
 
@@ -173,15 +194,18 @@ def _result_page(request: HttpRequest, result: Result, *, can_edit: bool) -> Htt
         "lines": [(key, (LINE_LABELS_2015 if result.edition == "iki-2015" else LINE_LABELS)[key]) for key in lines],
         "view_url": request.build_absolute_uri(result.view_url()),
         "edit_numbers": (reverse("check-2015" if result.edition == "iki-2015" else "check")
-                         + f"?{result.query}&result={result.token}") if can_edit else "",
+                         + f"?{result.query}&result={result.token}") if can_edit and not result.removed else "",
     }  # fmt: skip
     return render(request, "results_result.html", context)
 
 
 @require_safe
 def result_page(request: HttpRequest, token: str) -> HttpResponse:
-    """``GET /results/<token>/``: a kept pad's result, with its edit link."""
-    return _result_page(request, _own_result(token), can_edit=True)
+    """``GET /results/<token>/``: a kept pad's result, with its edit link; once removed, with its restore."""
+    result = result_of_sheet(token) or removed_result(token)
+    if result is None:
+        raise Http404(NO_RESULT)
+    return _result_page(request, result, can_edit=True)
 
 
 @require_safe
@@ -238,12 +262,18 @@ def rename(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 def take_out(request: HttpRequest, token: str) -> HttpResponse:
-    """``POST /groups/<token>/take-out``: take a result (named by its sheet's view token) out of the group."""
+    """``POST /groups/<token>/take-out``: take a result (named by its sheet's view token) out of the group;
+    with ``ask=1`` (the group page's button) a page asks first and writes nothing."""
     group = _editable_group(token)
     form = TakeOutForm(request.POST)
     result = result_by_view_token(form.cleaned_data["result"]) if form.is_valid() else None
     if result is None or result.group_id != group.pk:
         return _error(request, 404, "No such result in this group.")
+    if request.POST.get(
+        "ask"
+    ):  # the group page's button asks once (issue 20); its answer posts without ``ask``
+        context = {"group": group, "result": result, "token": token, "players": result.players}
+        return render(request, "results_take_out.html", context)
     take_out_of_group(result=result)
     return HttpResponseRedirect(group.get_absolute_url())
 
@@ -303,6 +333,7 @@ urlpatterns = [
     path("results/<link:token>/group", file_under_group, name="result-group"),
     path("results/<link:token>/ungroup", ungroup, name="result-ungroup"),
     path("results/<link:token>/remove", remove, name="result-remove"),
+    path("results/<link:token>/restore", restore, name="result-restore"),
     path("groups/new", new_group, name="group-new"),
     path("groups/<link:token>/", group_page, name="group"),
     path("groups/<link:token>/results.csv", group_csv_download, name="group-csv"),
