@@ -112,8 +112,9 @@ def _download(response: HttpResponse, filename: str) -> HttpResponse:
     return response
 
 
-def _own_result(token: str) -> Result:
-    result = result_of_sheet(token)
+def _own_result(token: str, *, removed: bool = False) -> Result:
+    """The kept result of an edit token; with ``removed``, a removed one too (its link offers to restore it)."""
+    result = result_of_sheet(token) or (removed_result(token) if removed else None)
     if result is None:
         raise Http404(NO_RESULT)
     return result
@@ -159,9 +160,7 @@ def ungroup(request: HttpRequest, token: str) -> HttpResponse:
 def remove(request: HttpRequest, token: str) -> HttpResponse:
     """``POST /results/<sheet token>/remove``: the result leaves every list (the sheet itself stays); its page
     then offers to restore it. A second tap finds it removed and changes nothing."""
-    result = result_of_sheet(token) or removed_result(token)
-    if result is None:
-        raise Http404(NO_RESULT)
+    result = _own_result(token, removed=True)
     if not result.removed:
         remove_result(result=result)
     return _back_to(result)
@@ -171,14 +170,12 @@ def remove(request: HttpRequest, token: str) -> HttpResponse:
 def restore(request: HttpRequest, token: str) -> HttpResponse:
     """``POST /results/<sheet token>/restore``: a removed result comes back into every list and its group, for
     RESTORE_DAYS days after its removal. A second tap finds it kept and changes nothing."""
-    result = result_of_sheet(token) or removed_result(token)
-    if result is None:
-        raise Http404(NO_RESULT)
-    if result.removed:
-        try:
+    result = _own_result(token, removed=True)
+    try:
+        if result.removed:
             restore_result(result=result)
-        except GroupError as exc:
-            return _error(request, 400, str(exc))
+    except GroupError as exc:
+        return _error(request, 400, str(exc))
     return _back_to(result)
 
 
@@ -202,10 +199,7 @@ def _result_page(request: HttpRequest, result: Result, *, can_edit: bool) -> Htt
 @require_safe
 def result_page(request: HttpRequest, token: str) -> HttpResponse:
     """``GET /results/<token>/``: a kept pad's result, with its edit link; once removed, with its restore."""
-    result = result_of_sheet(token) or removed_result(token)
-    if result is None:
-        raise Http404(NO_RESULT)
-    return _result_page(request, result, can_edit=True)
+    return _result_page(request, _own_result(token, removed=True), can_edit=True)
 
 
 @require_safe
