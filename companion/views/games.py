@@ -563,6 +563,13 @@ def game_change(request: HttpRequest, game: Game, can_edit: bool) -> HttpRespons
         ask = _ask(game) if seen == game.version or was == seen_value(game, "next", None) else None
         if ask is not None:
             return _state_response(request, game, True, ask=ask)
+    held = game.seats.filter(seat=seat).first() if op == "record-remove" and request.POST.get("ask") else None
+    if held is not None and key in records.entries(held).get(field, []):
+        # The × of a recorded entry asks once (issue 20); its answer "Remove" posts without ``ask``. An entry
+        # already gone is left to apply_change, which says so.
+        return _state_response(
+            request, game, True, ask={"remove": True, "seat": seat, "field": field, "key": key}
+        )
     if op in SEAT_OPS and op not in ("fire-add", "trade-add", "fire-top") and value is None:
         return _state_response(
             request, game, True, status=400, message="Enter a whole number.", level="error"

@@ -653,3 +653,21 @@ def test_the_seed_shows_only_on_edit_links_until_the_game_ends(client: Client) -
     assert seed not in client.get(f"/games/{game.view_token}/").content.decode()
     _next(client, game, ask=False)
     assert seed in client.get(f"/games/{game.view_token}/").content.decode()  # the game is over
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_removing_a_recorded_entry_asks_once(client: Client, htmx: bool) -> None:
+    game = _game(players=3, akebono=False)
+    assert _change(client, game, op="record-add", seat=1, field="characters", key="monk").status_code == 200
+    page = client.get(f"/games/{game.edit_token}/").content.decode()
+    assert 'aria-label="Remove Monk from Anaïs"' in page and 'name="ask" value="1"' in page
+    form = {"op": "record-remove", "seat": 1, "field": "characters", "key": "monk"}
+    asked = _change(client, game, htmx=htmx, ask="1", **form)
+    html = asked.content.decode()
+    assert asked.status_code == 200 and 'id="remove-ask"' in html and "Remove Monk from Anaïs?" in html
+    assert 'id="record-seat-1" open' in html  # without JS the question is not folded away
+    assert game.seats.get(seat=1).record == {"characters": ["monk"]}  # asking writes nothing
+    assert _change(client, game, htmx=htmx, **form).status_code == (200 if htmx else 302)
+    assert not game.seats.get(seat=1).record.get("characters")
+    gone = _change(client, game, ask="1", **form)  # asked about an entry another phone removed: said so
+    assert gone.status_code == 400 and "another phone removed it" in gone.content.decode()
