@@ -215,10 +215,13 @@ def _state_context(
     shared = {s.firefighting for s in seats if sum(1 for t in seats if t.firefighting == s.firefighting) > 1}
     season = season_of(game.month) if game.month < NEW_YEAR else None
     bridge: tuple[str, ...] = ()
+    bridge_hidden = False  # this season's Personalities are drawn but not revealed yet (shown as such)
     if game.akebono:
         current = season or SEASONS[-1]
         if current is SEASONS[0] or season_reveal(current) in revealed:
             bridge = personality_names(current, game.setup)
+        else:
+            bridge_hidden = bool(personality_names(current, game.setup))
     income = []
     if game.akebono and game.month in FIRE_MONTHS and phase is Phase.C:
         income = [(s, trade_income(s.trade)) for s in seats]
@@ -236,7 +239,7 @@ def _state_context(
         "events": events,
         "current_events": step_events(events, phase),
         "overdue": _overdue(game, revealed),
-        "bridge_hidden": game.akebono and not bridge,
+        "bridge_hidden": bridge_hidden,
         "ask": ask if can_edit else None,
         "order": order,
         "order_title": _order_title(game),
