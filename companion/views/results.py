@@ -151,9 +151,21 @@ def file_under_group(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 def ungroup(request: HttpRequest, token: str) -> HttpResponse:
-    """``POST /results/<sheet token>/ungroup``: take the result out of its group."""
-    result = take_out_of_group(result=_own_result(token))
+    """``POST /results/<sheet token>/ungroup``: take the result out of its group; with ``ask=1`` (the result
+    page's button) a page asks first and writes nothing."""
+    result = _own_result(token)
+    if request.POST.get("ask") and result.group is not None:
+        return _ask_take_out(
+            request, result, result.group, reverse("result-ungroup", args=[token]), result.edit_url()
+        )
+    result = take_out_of_group(result=result)
     return _back_to(result)
+
+
+def _ask_take_out(request: HttpRequest, result: Result, group: Group, action: str, back: str) -> HttpResponse:
+    """The page asking once before a result leaves its group (issue 20); its answer posts to ``action``."""
+    context = {"group": group, "result": result, "action": action, "back": back}
+    return render(request, "results_take_out.html", context)
 
 
 @require_POST
@@ -266,8 +278,9 @@ def take_out(request: HttpRequest, token: str) -> HttpResponse:
     if request.POST.get(
         "ask"
     ):  # the group page's button asks once (issue 20); its answer posts without ``ask``
-        context = {"group": group, "result": result, "token": token, "players": result.players}
-        return render(request, "results_take_out.html", context)
+        return _ask_take_out(
+            request, result, group, reverse("group-take-out", args=[token]), reverse("group", args=[token])
+        )
     take_out_of_group(result=result)
     return HttpResponseRedirect(group.get_absolute_url())
 
