@@ -382,3 +382,22 @@ def test_end_the_game_asks_and_says_it_can_be_reopened(
     one.locator("#next").wait_for()  # reopened
     game.refresh_from_db()
     assert not game.finished and game.changes.filter(op="next", undone=False).count() == 12 * 3
+
+
+def test_removing_a_recorded_entry_asks_once(live_server: Any, new_context: Any, screenshot: Any) -> None:
+    from companion.models.games import apply_change
+
+    game = _game()
+    apply_change(game.pk, op="record-add", who="test", seat=2, field="characters", key="monk")
+    one, _, _, _ = _table(live_server, new_context, game)
+    one.click("#record-seat-2 summary")
+    one.click("button[aria-label='Remove Monk from David']")
+    one.locator("#remove-ask", has_text="Remove Monk from David?").wait_for()
+    assert game.seats.get(seat=2).record == {"characters": ["monk"]}  # asking wrote nothing
+    for button in ("#remove-yes", "#remove-no"):
+        box = one.locator(button).bounding_box()
+        assert box["height"] >= 44
+    _screens(one, screenshot, "tracker-remove-asks")
+    one.click("#remove-yes")
+    one.wait_for_function("!document.querySelector('#record-seat-2 .entries')")
+    assert game.changes.filter(op="record-remove").count() == 1

@@ -671,3 +671,25 @@ def test_removing_a_recorded_entry_asks_once(client: Client, htmx: bool) -> None
     assert not game.seats.get(seat=1).record.get("characters")
     gone = _change(client, game, ask="1", **form)  # asked about an entry another phone removed: said so
     assert gone.status_code == 400 and "another phone removed it" in gone.content.decode()
+
+
+def test_a_reveal_of_several_keys_skips_those_revealed_meanwhile(client: Client) -> None:
+    """The question's Reveal names every due key; one another phone revealed meanwhile is skipped, not refused;
+    all revealed already is refused; a key not due yet refuses the whole tap."""
+    game = _game(players=2, akebono=True)
+    assert _change(client, game, op="reveal", key="blocking-tile-1").status_code == 200
+    both = _change(client, game, op="reveal", key="blocking-tile-1 new-character-1")
+    assert both.status_code == 200
+    game.refresh_from_db()
+    assert game.revealed == ["blocking-tile-1", "new-character-1"]
+    log = client.get(f"/games/{game.view_token}/log").content.decode()
+    assert "Revealed for the table: Reveal the New Character of month 1 (by a phone in month 1)" in log
+    again = _change(client, game, op="reveal", key="blocking-tile-1 new-character-1")
+    assert again.status_code == 400 and "Already revealed" in again.content.decode()
+    early = _change(client, game, op="reveal", key="new-character-1 fire-5")
+    assert early.status_code == 400 and "revealed yet" in early.content.decode()
+    _go_to(client, game, 1, "C")
+    pair = _change(
+        client, game, op="reveal", key="blocking-tile-1 blocking-tile-1"
+    )  # a key twice counts once
+    assert pair.status_code == 400
