@@ -6,13 +6,16 @@ from __future__ import annotations
 import copy
 import html
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
 from pyzbar import pyzbar
 
 from companion import links
+from companion.deploy import public_url
 from companion.links import Base, base_for, is_loopback, lan_addresses, origin
 from companion.middleware import plausible_host
 from companion.models.scoresheets import ScoreSheet
@@ -20,6 +23,7 @@ from companion.qr import qr_svg
 from companion.services.osaka import NewPlayer as OsakaPlayer
 from companion.services.osaka import create_game as create_osaka_game
 from scoring.examples import WORKED_EXAMPLE
+from tests.companion.test_settings import run, settings_of
 from tests.factories import make_game
 
 LAN = ["127.0.0.1", "::1", "192.168.1.20", "fd00::2", "fe80::fc:ff:fe00:1%eth0"]
@@ -110,6 +114,31 @@ def test_base_for_without_a_lan_address_says_the_phones_cannot_reach_it() -> Non
     assert found.origin == "http://localhost:8000" and found.unreachable
     assert "the phones cannot reach this address" in found.note
     assert "connect this computer to the table's Wi-Fi" in found.note
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("", ""), ("https://iki.example.org", "https://iki.example.org"), (" https://iki.example.org/ ", "https://iki.example.org"),
+     ("http://192.168.1.20:8000", "http://192.168.1.20:8000"), ("http://[fd00::2]:8000", "http://[fd00::2]:8000"),
+     ("iki.example.org", None), ("ftp://iki.example.org", None), ("https://", None),
+     ("https://iki.example.org/iki", None), ("https://iki.example.org/?a=1", None), ("https://iki.example.org#x", None)],
+)  # fmt: skip
+def test_public_url_setting(value: str, expected: str | None) -> None:
+    if expected is None:
+        with pytest.raises(
+            ImproperlyConfigured, match="DJANGO_PUBLIC_URL must be the address the phones open"
+        ):
+            public_url({"DJANGO_PUBLIC_URL": value}, "DJANGO_PUBLIC_URL")
+    else:
+        assert public_url({"DJANGO_PUBLIC_URL": value}, "DJANGO_PUBLIC_URL") == expected
+
+
+def test_public_url_and_the_bind_come_from_the_environment(tmp_path: Path) -> None:
+    found = settings_of(tmp_path, "PUBLIC_URL", "TABLE_BIND", DJANGO_PUBLIC_URL="https://iki.example.org/")
+    assert found == {"PUBLIC_URL": "https://iki.example.org", "TABLE_BIND": "0.0.0.0"}
+    assert settings_of(tmp_path, "TABLE_BIND", DJANGO_TABLE_BIND="::")["TABLE_BIND"] == "::"
+    done = run(tmp_path, "manage.py", "check", DJANGO_PUBLIC_URL="iki.example.org")
+    assert done.returncode != 0 and "DJANGO_PUBLIC_URL must be the address the phones open" in done.stderr
 
 
 def test_origin_brackets_ipv6_and_leaves_default_ports_out() -> None:

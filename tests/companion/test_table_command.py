@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import textwrap
@@ -156,7 +157,7 @@ def _ready(host: str, port: int, process: subprocess.Popen[str]) -> None:
     pytest.fail("manage.py table did not answer /healthz")
 
 
-def test_on_loopback_it_says_so_and_serves_the_app_and_its_static_files(tmp_path: Path) -> None:
+def test_on_loopback_it_says_so_and_serves_the_app_its_static_files_and_slow_clients(tmp_path: Path) -> None:
     port = free_port()
     with _table(["--bind", "127.0.0.1", "--port", str(port)], _env(tmp_path)) as process:
         assert process.stdout is not None
@@ -175,7 +176,16 @@ def test_on_loopback_it_says_so_and_serves_the_app_and_its_static_files(tmp_path
             and headers["content-encoding"] == "gzip"
             and "immutable" in headers["cache-control"]
         )
-        assert _get("127.0.0.1", port, "/")[0] == 200  # a second request on the same worker
+        # Slow clients (issue 24): 50 connections that never finish their headers hold no worker and no thread.
+        slow = [socket.create_connection(("127.0.0.1", port)) for _ in range(50)]
+        try:
+            for conn in slow:
+                conn.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: 1\r\n")
+            assert _get("127.0.0.1", port, "/healthz")[0] == 200
+            assert _get("127.0.0.1", port, "/")[0] == 200
+        finally:
+            for conn in slow:
+                conn.close()
 
 
 _IN_NAMESPACE = textwrap.dedent(
