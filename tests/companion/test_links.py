@@ -309,3 +309,18 @@ def test_healthz_answers_any_plausible_host_in_the_public_mode(client: Client, s
     assert client.get("/healthz", HTTP_HOST="iki.example.org").status_code == 200
     assert client.get("/", HTTP_HOST="192.0.2.2:8000").status_code == 400  # the rest keeps ALLOWED_HOSTS
     assert client.post("/healthz", HTTP_HOST="192.0.2.2:8000").status_code == 400
+
+
+_PUBLIC_HEALTH = """
+import django
+django.setup()
+from django.test import Client
+print(Client().get("/healthz", HTTP_HOST="192.0.2.2:8000").status_code, Client().get("/", HTTP_HOST="192.0.2.2").status_code)
+"""
+
+
+def test_healthz_answers_the_servers_address_in_the_real_public_mode(tmp_path: Path) -> None:
+    """Started with DJANGO_HTTPS=1 (issue 24): a monitor asks by the server's address over plain HTTP."""
+    done = run(tmp_path, "-c", _PUBLIC_HEALTH, DJANGO_HTTPS="1", DJANGO_ALLOWED_HOSTS="iki.example.org")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["200", "400"]

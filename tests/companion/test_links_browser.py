@@ -25,7 +25,10 @@ def test_a_game_opened_at_localhost_shows_a_code_of_the_lan_address(
     port = live_server.url.rsplit(":", 1)[1]
     page.goto(live_server.url + game.edit_url() + "share")
     note = page.locator("#share-note")
-    assert note.inner_text() == f"Opened on this computer as localhost: the phones use http://192.168.1.20:{port}/"
+    assert (
+        note.inner_text()
+        == f"Opened on this computer as localhost: the phones use http://192.168.1.20:{port}/"
+    )
     codes = page.locator(".qr")
     assert codes.count() == 2
     read = []
