@@ -70,10 +70,14 @@ def lan_addresses(addresses: Iterable[str], bind: str = ALL_IPV4) -> list[str]:
 
 
 def interface_addresses() -> list[str]:
-    """Every IPv4 and IPv6 address of this machine's network interfaces that are up."""
-    stats = psutil.net_if_stats()
+    """Every IPv4 and IPv6 address of this machine's network interfaces that are up (none if the system will not
+    say: a page then says the phones cannot reach it, never a 500)."""
+    try:
+        stats, interfaces = psutil.net_if_stats(), psutil.net_if_addrs()
+    except (OSError, psutil.Error):
+        return []
     found = []
-    for name, addrs in psutil.net_if_addrs().items():
+    for name, addrs in interfaces.items():
         if name in stats and not stats[name].isup:
             continue
         found += [a.address for a in addrs if a.family in (socket.AF_INET, socket.AF_INET6)]
