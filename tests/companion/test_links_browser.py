@@ -17,8 +17,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_game_opened_at_localhost_shows_a_code_of_the_lan_address(
-    live_server: Any, page: Any, screenshot: Any, monkeypatch: pytest.MonkeyPatch
+    live_server: Any, page: Any, screenshot: Any, monkeypatch: pytest.MonkeyPatch, settings: Any
 ) -> None:
+    settings.TABLE_BIND = "0.0.0.0"  # as `manage.py table` serves (tests/conftest.py makes it 127.0.0.1)
     monkeypatch.setattr(links, "interface_addresses", lambda: ["127.0.0.1", "::1", "192.168.1.20"])
     game = make_game()
     assert live_server.url.startswith("http://localhost:")
