@@ -26,6 +26,7 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from companion.forms import NewGameForm, PlayersForm, WhoForm, clean_text, whole_number
+from companion.links import shared
 from companion.models import game_records as records
 from companion.models.games import (
     QUICK_SCORES,
@@ -48,7 +49,6 @@ from companion.models.games import (
 )
 from companion.models.scoresheets import NAME_MAX
 from companion.models.setup_progress import ticked
-from companion.qr import qr_svg
 from companion.scorepad.services import SheetError, sheet_for_game
 from companion.tokens import is_token
 from companion.views.setup import is_table, ticks_key
@@ -617,18 +617,12 @@ def game_who(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
 @require_safe
 @_game_view(edit=False)
 def game_share(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
-    view_url = request.build_absolute_uri(game.view_url())
     links = []
     if can_edit:
-        edit_url = request.build_absolute_uri(game.edit_url())
         links.append(
-            {
-                "title": "Players: this link can change the game",
-                "url": edit_url,
-                "qr": qr_svg(edit_url),
-            }
+            {"title": "Players: this link can change the game", **shared(request, game.edit_url()).item}
         )
-    links.append({"title": "Onlookers: view only", "url": view_url, "qr": qr_svg(view_url)})
+    links.append({"title": "Onlookers: view only", **shared(request, game.view_url()).item})
     token_back = game.edit_token if can_edit else game.view_token
     return render(
         request, "games_share.html", {"game": game, "links": links, "token": token_back, "can_edit": can_edit}

@@ -18,6 +18,7 @@ from django.urls import path, register_converter, reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from companion.forms import NameField, messages_of
+from companion.links import share_url
 from companion.models.results import GROUP_NAME_MAX, Group, Result
 from companion.services.result_export import group_csv, group_json, result_json
 from companion.services.results import (
@@ -196,12 +197,12 @@ def _result_page(request: HttpRequest, result: Result, *, can_edit: bool) -> Htt
     if result.sheet is not None:  # a sheet's result lives on the walk-through's result page
         return HttpResponseRedirect(result.view_url() if not can_edit else result.edit_url())
     lines = [key for key in LINE_ORDER if any(key in p["lines"] for p in result.players)]
-    context = {
+    context: dict[str, object] = {
         "result": result,
         "can_edit": can_edit,
         "ranking": sorted(result.players, key=lambda p: (p["rank"], p["name"])),
         "lines": [(key, (LINE_LABELS_2015 if result.edition == "iki-2015" else LINE_LABELS)[key]) for key in lines],
-        "view_url": request.build_absolute_uri(result.view_url()),
+        "view_url": share_url(request, result.view_url()),
         "edit_numbers": (reverse("check-2015" if result.edition == "iki-2015" else "check")
                          + f"?{result.query}&result={result.token}") if can_edit and not result.removed else "",
     }  # fmt: skip
@@ -245,8 +246,8 @@ def group_page(request: HttpRequest, token: str) -> HttpResponse:
         "chart_bottom": CHART_HEIGHT - CHART_PAD,
         "chart_right": CHART_WIDTH - CHART_PAD,
         "token": token,
-        "view_url": request.build_absolute_uri(group.view_url()),
-        "edit_url": request.build_absolute_uri(group.get_absolute_url()) if can_edit else "",
+        "view_url": share_url(request, group.view_url()),
+        "edit_url": share_url(request, group.get_absolute_url()) if can_edit else "",
         "rename": RenameForm(),
     }
     return render(request, "results_group.html", context)
