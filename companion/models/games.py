@@ -50,6 +50,8 @@ CLIENT_ID_RE = re.compile(rf"[A-Za-z0-9_-]{{1,{CLIENT_ID_MAX}}}")
 """A write's client-made id (tracker.js makes 24 hex digits): ASCII only, so every database stores it."""
 QUICK_SCORES = (1, 2, 3, 5, -1)
 """Colours a player may pick (the same as the scoring walk-through offers), used for a swatch only."""
+SUMMARY_MAX = 200
+"""The longest line of the log (a change's summary)."""
 
 
 class Game(models.Model):
@@ -152,7 +154,7 @@ class Change(models.Model):
     at = models.DateTimeField(default=timezone.now)
     who = models.CharField(max_length=NAME_COLUMN)
     op = models.CharField(max_length=20)
-    summary = models.CharField(max_length=200)
+    summary = models.CharField(max_length=SUMMARY_MAX)
     undo = models.JSONField(default=dict)
     undone = models.BooleanField(default=False)
     #: The id the phone made for this write (issue 13, item 3): a replay of it is answered, never applied again.
@@ -405,17 +407,23 @@ def _record(
 
 
 def _reveal(game: Game, key: str, who: str) -> tuple[str, dict[str, Any]]:
-    """Reveal one hidden draw for the table, when the rules say it is due (RULINGS R16-R18), never before."""
-    if key in game.revealed:
-        raise Refused("Already revealed: every phone shows it.")
+    """Reveal hidden draws for the table, when the rules say they are due (RULINGS R16-R18), never before; a due
+    reveal stays due in every later step until someone reveals it. ``key``: one reveal key, or several separated
+    by spaces ("Next" asks to reveal all those not made yet); those another phone revealed meanwhile are skipped."""
     due = due_reveals(game.month, game.phase_enum, game.options, game.setup)
-    if key not in due:
+    keys = list(dict.fromkeys(key.split())) or [""]
+    if any(k not in due and k not in game.revealed for k in keys):
         raise Refused("That is not revealed yet: the rules reveal it later (RULINGS R16-R18).")
-    game.revealed = [*game.revealed, key]
+    new = [k for k in keys if k not in game.revealed]
+    if not new:
+        raise Refused("Already revealed: every phone shows it.")
+    game.revealed = [*game.revealed, *new]
     where = "New Year's Day" if game.month == NEW_YEAR else f"month {game.month}"
-    event = due[key]
     # The log names what was revealed, not the secret: an undo hides it again everywhere.
-    return f"Revealed for the table: {event.title} (by {who} in {where})", {"revealed": key}
+    summary = f"Revealed for the table: {'; '.join(due[k].title for k in new)} (by {who} in {where})"
+    if len(summary) > SUMMARY_MAX:
+        summary = f"Revealed for the table: {len(new)} reveals that were due (by {who} in {where})"
+    return summary, {"revealed": new[0] if len(new) == 1 else new}
 
 
 def _tick(game: Game, step: str, done: bool) -> tuple[str, dict[str, Any]]:
@@ -514,7 +522,8 @@ def _undo(game: Game, seats: Sequence[Seat]) -> tuple[str, dict[str, Any]]:
             setattr(s, field, old)
         s.save(update_fields=[f for f in SEAT_FIELDS if f in each["before"]])
     if "revealed" in data:
-        game.revealed = [k for k in game.revealed if k != data["revealed"]]
+        hidden = data["revealed"] if isinstance(data["revealed"], list) else [data["revealed"]]
+        game.revealed = [k for k in game.revealed if k not in hidden]
     if "tick" in data:
         ticked = set(game.ticks)
         game.ticks = sorted(ticked | {data["tick"]} if data["done"] else ticked - {data["tick"]})

@@ -9,7 +9,7 @@ from typing import Any
 
 from django import template
 
-from companion.models.results import Result
+from companion.models.results import RESTORE_DAYS, Result
 from companion.services.result_export import bgstats_url
 
 register = template.Library()
@@ -34,4 +34,8 @@ def results_panel(context: dict[str, Any]) -> dict[str, Any]:
         "bgstats": bgstats_url(shown) if shown is not None else "",
         "csrf_token": context.get("csrf_token"),
         "group_url": shown.group.get_absolute_url() if shown and shown.group and can_edit else "",
+        # A removed result's edit link offers to restore it for RESTORE_DAYS days (issue 20).
+        "restore_until": result.restorable_until if result is not None and can_edit else None,
+        "restore_token": result.edit_token if result is not None and can_edit else "",
+        "restore_days": RESTORE_DAYS,
     }

@@ -26,6 +26,7 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from companion.forms import NewGameForm, PlayersForm, WhoForm, clean_text, whole_number
+from companion.links import shared
 from companion.models import game_records as records
 from companion.models.games import (
     QUICK_SCORES,
@@ -50,7 +51,6 @@ from companion.models.games import (
 )
 from companion.models.scoresheets import NAME_MAX
 from companion.models.setup_progress import ticked
-from companion.qr import qr_svg
 from companion.scorepad.services import SheetError, sheet_for_game
 from companion.tokens import is_token
 from companion.views.setup import is_table, ticks_key
@@ -59,11 +59,15 @@ from scoring.calendar import (
     NEW_YEAR,
     TRACK_MAX,
     Phase,
+    due_reveals,
     firefighting_order,
     month_events,
+    overdue_reveals,
     personality_names,
+    reveal_name,
     season_of,
     season_reveal,
+    step_events,
     table_phases,
     trade_income,
 )
@@ -138,11 +142,72 @@ def _int_or_none(raw: str | None) -> int | None:
     return value if value is not None and abs(value) < 10**6 else None
 
 
+def _revealed_this_step(game: Game) -> frozenset[str]:
+    """The reveals made since the table reached its current step (after the last "Next" not undone): an overdue
+    reveal tapped now stays shown under "Now" until the table moves on. Two indexed queries."""
+    start = game.changes.filter(op="next", undone=False).values_list("version", flat=True).first() or 0
+    keys: set[str] = set()
+    for undo in game.changes.filter(op="reveal", undone=False, version__gt=start).values_list(
+        "undo", flat=True
+    ):
+        made = undo.get("revealed") if isinstance(undo, dict) else None
+        keys.update([made] if isinstance(made, str) else made or [])
+    return frozenset(keys)
+
+
+def _overdue(game: Game, revealed: frozenset[str]) -> list[dict[str, Any]]:
+    """The reveals due before this step that nobody made (and those made during it), for "Now"."""
+    if game.finished:
+        return []
+    overdue = overdue_reveals(
+        game.month,
+        game.phase_enum,
+        game.options,
+        game.setup,
+        revealed=revealed,
+        keep=_revealed_this_step(game),
+    )
+    return [{"since": o.since, "event": o.event, "name": reveal_name(o.event.reveal)[0]} for o in overdue]
+
+
+def _ask(game: Game) -> dict[str, Any] | None:
+    """What "Next" asks before it moves on (issue 20): the reveals due and not made yet, and at New Year's Day
+    whether to end the game. None when there is nothing to ask."""
+    due = due_reveals(game.month, game.phase_enum, game.options, game.setup)
+    keys = [k for k in due if k not in game.revealed]
+    end = game.month == NEW_YEAR
+    if not keys and not end:
+        return None
+    names = [reveal_name(k) for k in keys]
+    if len(names) == 1:
+        text, plural = names[0]
+        question = (
+            f"{text} {'are' if plural else 'is'} not revealed yet: reveal {'them' if plural else 'it'} now?"
+        )
+    elif names:
+        listed = [text[0].lower() + text[1:] for text, _ in names]
+        question = f"Not revealed yet: {', '.join(listed[:-1])} and {listed[-1]}. Reveal them now?"
+    else:
+        question = ""
+    if end:
+        question += (" " if question else "") + END_QUESTION
+    return {"question": question, "keys": " ".join(keys), "end": end}
+
+
+END_QUESTION = 'End the game now? The tracks close for the scoring; "Undo last" reopens the game.'
+
+
 def _state_context(
-    request: HttpRequest, game: Game, can_edit: bool, message: str = "", level: str = ""
+    request: HttpRequest,
+    game: Game,
+    can_edit: bool,
+    message: str = "",
+    level: str = "",
+    ask: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Everything the state partial shows. Hidden setup information is only what the table revealed (issue 13,
-    item 4). Reads a bounded number of rows whatever the log's length: the last changes and one ``exists``."""
+    item 4). Reads a bounded number of rows whatever the log's length: the last changes and one ``exists``.
+    ``ask``: the question "Next" asks first (:func:`_ask`)."""
     seats = list(game.seats.all())
     by_seat = {s.seat: s for s in seats}
     phase = game.phase_enum
@@ -154,10 +219,13 @@ def _state_context(
     shared = {s.firefighting for s in seats if sum(1 for t in seats if t.firefighting == s.firefighting) > 1}
     season = season_of(game.month) if game.month < NEW_YEAR else None
     bridge: tuple[str, ...] = ()
+    bridge_hidden = False  # this season's Personalities are drawn but not revealed yet (shown as such)
     if game.akebono:
         current = season or SEASONS[-1]
         if current is SEASONS[0] or season_reveal(current) in revealed:
             bridge = personality_names(current, game.setup)
+        else:
+            bridge_hidden = bool(personality_names(current, game.setup))
     income = []
     if game.akebono and game.month in FIRE_MONTHS and phase is Phase.C:
         income = [(s, trade_income(s.trade)) for s in seats]
@@ -173,9 +241,10 @@ def _state_context(
         "phase": phase,
         "phases": table_phases(game.month),
         "events": events,
-        "current_events": [
-            e for e in events if e.phase is phase or (phase is Phase.A and e.phase is Phase.START)
-        ],
+        "current_events": step_events(events, phase),
+        "overdue": _overdue(game, revealed),
+        "bridge_hidden": bridge_hidden,
+        "ask": ask if can_edit else None,
         "order": order,
         "order_title": _order_title(game),
         "fire_order": fire_order,
@@ -379,9 +448,10 @@ def _state_response(
     status: int = 200,
     message: str = "",
     level: str = "",
+    ask: dict[str, Any] | None = None,
     question: Mapping[str, Any] | None = None,
 ) -> HttpResponse:
-    context = _state_context(request, game, can_edit, message, level) | {"question": question}
+    context = _state_context(request, game, can_edit, message, level, ask) | {"question": question}
     template = "games.html#state" if request.htmx else "games.html"
     if not request.htmx:
         context.update(_page_context(request, game, can_edit))
@@ -414,6 +484,8 @@ def _page_context(request: HttpRequest, game: Game, can_edit: bool) -> dict[str,
         "sun_name": by_seat.get(sun, "") if isinstance(sun, int) else "",
         "moon_name": by_seat.get(3 - sun, "") if isinstance(sun, int) and game.players == 2 else "",
         "who_choices": [s.name for s in seats],
+        # The seed regenerates every hidden draw: only the edit link shows it before the game ends (issue 20).
+        "show_seed": bool(game.seed) and (can_edit or game.finished),
     }
 
 
@@ -541,6 +613,21 @@ def game_change(request: HttpRequest, game: Game, can_edit: bool) -> HttpRespons
     client_id = request.POST.get("cid") or None
     paid = request.POST.get("paid", "")[:80]
     move = request.POST.get("move") == "1"
+    if op == "reveal":  # "Next" asks to reveal every reveal not made yet in one tap
+        key = " ".join(request.POST.getlist("key"))[:400]
+    if op == "next" and request.POST.get("ask") and not game.finished:
+        # The Next button asks first (the "Go on without" answer posts without ``ask``); a stale tap is left to
+        # apply_change, which answers 409. Nothing is written by asking.
+        ask = _ask(game) if seen == game.version or was == seen_value(game, "next", None) else None
+        if ask is not None:
+            return _state_response(request, game, True, ask=ask)
+    held = game.seats.filter(seat=seat).first() if op == "record-remove" and request.POST.get("ask") else None
+    if held is not None and key in records.entries(held).get(field, []):
+        # The × of a recorded entry asks once (issue 20); its answer "Remove" posts without ``ask``. An entry
+        # already gone is left to apply_change, which says so.
+        return _state_response(
+            request, game, True, ask={"remove": True, "seat": seat, "field": field, "key": key}
+        )
     if op in SEAT_OPS and op not in ("fire-add", "trade-add", "fire-top") and value is None:
         return _state_response(
             request, game, True, status=400, message="Enter a whole number.", level="error"
@@ -601,18 +688,12 @@ def game_who(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
 @require_safe
 @_game_view(edit=False)
 def game_share(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
-    view_url = request.build_absolute_uri(game.view_url())
     links = []
     if can_edit:
-        edit_url = request.build_absolute_uri(game.edit_url())
         links.append(
-            {
-                "title": "Players: this link can change the game",
-                "url": edit_url,
-                "qr": qr_svg(edit_url),
-            }
+            {"title": "Players: this link can change the game", **shared(request, game.edit_url()).item}
         )
-    links.append({"title": "Onlookers: view only", "url": view_url, "qr": qr_svg(view_url)})
+    links.append({"title": "Onlookers: view only", **shared(request, game.view_url()).item})
     token_back = game.edit_token if can_edit else game.view_token
     return render(
         request, "games_share.html", {"game": game, "links": links, "token": token_back, "can_edit": can_edit}

@@ -23,6 +23,7 @@ from django.urls import path, reverse
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_POST, require_safe
 
+from companion.links import share_url
 from companion.models.setup_progress import change_ticks, tick, ticked
 from companion.pdf.setup_sheet import PAGE_SIZES, setup_sheet_pdf
 from companion.tokens import is_token, new_token
@@ -308,7 +309,7 @@ def setup_game(request: HttpRequest) -> HttpResponse:
         "shown": show,
         "progress": _progress(steps, done, "Ticks saved." if request.GET.get("saved") == "1" else ""),
         "ticks_url": ticks_url(options, setup.seed, table),
-        "share_url": request.build_absolute_uri(game_url(options, setup.seed, table=table)),
+        "share_url": share_url(request, game_url(options, setup.seed, table=table)),
         "reroll_url": game_url(options),
         "options_url": f"{reverse('setup-options')}?{options_query(options)}",
         "sheet_urls": [

@@ -205,6 +205,11 @@
     steady(item.part, function () { message = apply(r.text); });
     var text = message ? message.textContent : "";
     if (r.status === 409) { showConflict(item, text); return; }
+    if (r.status === 200 && state.querySelector("[data-ask]")) {
+      // The tap asked first (Next with a reveal due or ending the game, removing an entry): nothing was saved,
+      // the question is shown where the tapped control was.
+      say(item.part, "", "warning"); show(); flush(); return;
+    }
     if (!message && r.status >= 400) {
       var t = document.createElement("template"); t.innerHTML = r.text;
       var m = t.content.querySelector(".message, p");
