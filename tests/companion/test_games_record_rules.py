@@ -579,3 +579,26 @@ def test_without_javascript_the_question_is_a_page_and_its_answer_a_redirect(cli
     # the view-only link never sees the record, nor may it answer
     assert "record-question" not in client.get(f"/games/{game.view_token}/").content.decode()
     assert client.post(f"/games/{game.view_token}/change", form | {"paid": "fish-spring"}).status_code == 403
+
+
+@pytest.mark.parametrize(
+    ("held", "side", "offered"),
+    [
+        ([], "B", None),  # nothing to activate: no picker, month 12's New Character unnamed
+        ([(2, "boats", "carrying-ship")], "B", ["carrying-ship"]),
+        ([(2, "boats", "carrying-ship")], "A", None),  # side A spends a sandal
+        ([(3, "characters", "mounted-samurai")], "A", ["mounted-samurai"]),
+    ],
+)
+def test_spent_a_pipe_offers_only_what_was_built_or_hired(
+    client: Client, held: list[Entry], side: str, offered: list[str] | None
+) -> None:
+    game = make_game(akebono=True)
+    _setup(game, boat_sides={**game.setup["akebono"]["boat_sides"], "carrying-ship": side})
+    for seat, field, key in held:
+        _add(client, game, seat, field, key)
+    page = _page(client, game)
+    if offered is None:
+        assert 'id="record-spend-pipe"' not in page
+    else:
+        assert _options(page, "record-spend-pipe") == offered
