@@ -427,6 +427,7 @@ def test_the_doctor_token_is_offered_only_to_its_holder(client: Client) -> None:
     page = _page(client, game)
     assert 'id="lose-doctor-1-monk"' in page and 'id="lose-doctor-2-dice-maker"' not in page
     assert "Discard the Doctor token: Monk retires instead" in page
+    assert 'id="doctor-note-1"' in page and 'id="doctor-note-2"' not in page
     assert _post(client, game, op="lost", seat=2, key="dice-maker", field="doctor").status_code == 400
 
 
