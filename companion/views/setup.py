@@ -216,8 +216,8 @@ def _options_error(request: HttpRequest, exc: QueryError | SeedError) -> HttpRes
 
 NOT_HERE = "This page shows no hidden draw: the game tracker reveals each one when it is due. Open “Track this game”."
 """An old address asking this page to reveal a hidden item (``show=`` or ``hide=``) gets the page and this line."""
-POLL_EVERY = "2s"
-"""How often an open setup page asks for other phones' ticks (htmx ``every``): "within a poll"."""
+POLL_MS = 2000
+"""How often (ms) an open setup page asks for other phones' ticks (htmx ``every``): "within a poll"."""
 
 
 def _sections(steps: tuple[Step, ...], done: frozenset[str]) -> list[dict[str, Any]]:
@@ -290,7 +290,7 @@ def setup_game(request: HttpRequest) -> HttpResponse:
         "progress": _progress(steps, done, "Ticks saved." if request.GET.get("saved") == "1" else ""),
         "ticks_url": ticks,
         "poll_url": f"{reverse('setup-ticks-state')}?{ticks.partition('?')[2]}",
-        "poll_every": POLL_EVERY,
+        "poll_ms": POLL_MS,
         "share_url": request.build_absolute_uri(game_url(options, setup.seed, table=table)),
         "reroll_url": game_url(options),
         "options_url": f"{reverse('setup-options')}?{options_query(options)}",
@@ -395,27 +395,26 @@ def setup_ticks_state(request: HttpRequest) -> HttpResponse:
     if isinstance(table_setup, HttpResponse):
         return table_setup
     options, setup, key = table_setup
-    steps = checklist(setup)
-    ids = {step.id for step in steps}
     shown = {value.strip() for value in request.GET.getlist("done")}
-    unknown = sorted(shown - ids)
-    if unknown:
-        return _ticks_error(
-            request, f"This setup has no step {quote(unknown[0])}. Reload the page.", key, setup
-        )
     done = ticked(key)
-    if done == shown:
+    if done == shown:  # saved ticks are known steps: a 204 needs no checklist
         response = HttpResponse(status=204)
-    else:
-        ticks = ticks_url(options, setup.seed, request.GET["table"])
-        changed = [
-            {"step": step, "done": step.id in done, "ticks_url": ticks, "oob": True}
-            for step in steps
-            if (step.id in done) != (step.id in shown)
-        ]
-        # No message: a new line above the list would move the steps under a thumb (the count keeps its height).
-        context = {"changed": changed, "progress": _progress(steps, done)}
-        response = render(request, "setup_game.html#poll", context)
+        add_never_cache_headers(response)
+        return response
+    steps = checklist(setup)
+    unknown = sorted(shown - {step.id for step in steps})
+    if unknown:
+        message = f"This setup has no step {quote(unknown[0])}. Reload the page."
+        return _ticks_error(request, message, key, setup)
+    ticks = ticks_url(options, setup.seed, request.GET["table"])
+    changed = [
+        {"step": step, "done": step.id in done, "ticks_url": ticks, "oob": True}
+        for step in steps
+        if (step.id in done) != (step.id in shown)
+    ]
+    # No message: a new line above the list would move the steps under a thumb (the count keeps its height).
+    context = {"changed": changed, "progress": _progress(steps, done)}
+    response = render(request, "setup_game.html#poll", context)
     add_never_cache_headers(response)
     return response
 

@@ -16,7 +16,7 @@ from django.test import Client
 
 from companion.benchmarks.polling import Browserless, served
 from companion.models.setup_progress import SetupProgress, change_ticks, tick, ticked
-from companion.views.setup import new_table, ticks_key
+from companion.views.setup import POLL_MS, new_table, ticks_key
 from setupgen import GENERATOR_VERSION, Options, checklist, generate
 from tests.concurrency import THREADS, at_once, gunicorn_database_url, run_scenario
 from tests.setupgen.helpers import named_hidden_draws
@@ -196,6 +196,8 @@ def test_the_page_polls_for_other_phones_ticks(client: Client) -> None:
     assert f'hx-get="{POLL.replace("&", "&amp;")}"' in page
     assert 'hx-include="#setup-ticks input[type=checkbox]"' in page
     assert 'hx-swap="none"' in page
+    # Every POLL_MS, except while a tap of this phone is being saved (its answer would be stale).
+    assert f"hx-trigger=\"every {POLL_MS}ms [!document.querySelector('#setup-ticks .htmx-request')]\"" in page
 
 
 def test_poll_answers_204_while_nothing_changed(client: Client) -> None:
