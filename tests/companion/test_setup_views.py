@@ -254,3 +254,64 @@ def test_no_player_facing_page_links_the_json_that_shows_every_hidden_draw(
     for url in (f"/setup/?{query}", f"/setup/game?{query}&seed=K7MX2QPA&table={TABLE}", "/", "/games/new/"):
         html = client.get(url).content.decode()
         assert "/api/v1/setup" not in html, url
+
+
+# --- issue 20: nothing a setup phone is sent names a hidden draw ------------------------------------------------
+
+ALL_OPTIONS = [
+    ("players=4", Options(4)),
+    ("players=3", Options(3)),
+    ("players=2", Options(2)),
+    ("players=4&akebono=1", Options(4, akebono=True)),
+    ("players=3&akebono=1", Options(3, akebono=True)),
+    ("players=2&akebono=1", Options(2, akebono=True)),
+    (GM, Options(2, akebono=True, grand_master=True)),
+]
+
+
+@pytest.mark.parametrize(("query", "options"), ALL_OPTIONS, ids=[q for q, _ in ALL_OPTIONS])
+@pytest.mark.parametrize("seed", ["K7MX2QPA", "22222222", "H4RT9WQE"])
+def test_nothing_a_setup_phone_gets_names_a_hidden_draw(
+    client: Client, query: str, options: Options, seed: str
+) -> None:
+    """Every answer a phone gets on the setup side, for every option set: the page and its htmx partial (ticked
+    and not), an old reveal address, a tick's answer, the poll's answer, the options page and its partial, the
+    new-game form "Track this game" opens, and the PDF sheet (decoded with pypdf). The page loads no JSON."""
+    from tests.companion.test_setup_pdf import pdf_text
+
+    setup = generate(options, seed)
+    page_url = f"/setup/game?{query}&seed={seed}&table={TABLE}"
+    ticks = f"/setup/ticks?{query}&seed={seed}&table={TABLE}"
+    steps_with_hidden = [
+        "general-fire",
+        *(["akebono-personalities", "akebono-new-characters", "akebono-tokens"] if options.akebono else []),
+        *(["two-player-blocking-tiles"] if options.players == 2 else []),
+    ]
+    answers: dict[str, str] = {
+        "page": html(client.get(page_url)),
+        "partial": html(client.get(page_url, **HX)),
+    }
+    for step in steps_with_hidden:
+        answers[f"tick {step}"] = html(client.post(ticks, {"step": step, "done": step}, **HX))
+    answers["poll"] = html(client.get(f"/setup/ticks/state?{query}&seed={seed}&table={TABLE}", **HX))
+    answers["ticked page"] = html(client.get(page_url))
+    answers["ticked partial"] = html(client.get(page_url, **HX))
+    for item in (
+        "fire-5",
+        "fire-11",
+        "personalities-winter",
+        "new-character-12",
+        "blocking-12",
+        "tokens-autumn",
+    ):
+        answers[f"show {item}"] = html(client.get(f"{page_url}&show={item}"))
+        answers[f"htmx show {item}"] = html(client.get(f"{page_url}&show={item}", **HX))
+    answers["options"] = html(client.get(f"/setup/?{query}&seed={seed}"))
+    answers["options partial"] = html(client.get(f"/setup/?{query}&seed={seed}", **HX))
+    answers["new game"] = html(client.get(f"/games/new/?{query}&seed={seed}&table={TABLE}"))
+    answers["sheet"] = pdf_text(client.get(f"/setup/sheet.pdf?{query}&seed={seed}").content)[1]
+    assert "checked" in answers["ticked page"] and 'id="tick-general-fire"' in answers["poll"]
+    for name, text in answers.items():
+        assert named_hidden_draws(text, setup) == [], name
+        assert not re.search(r"Nagaya [1-4]|Blocking tile [1-4]", text), name
+        assert "/api/" not in text and ".json" not in text, name
