@@ -303,6 +303,7 @@ def setup_game(request: HttpRequest) -> HttpResponse:
     response = render(request, "setup_game.html#setup" if request.htmx else "setup_game.html", context)
     if request.htmx:
         response["HX-Push-Url"] = game_url(options, setup.seed, table=table)
+    if request.htmx and context["not_here"]:
         # An old page's reveal button targets one item: the answer is the whole checklist.
         response["HX-Retarget"] = "#setup"
         response["HX-Reswap"] = "outerHTML"

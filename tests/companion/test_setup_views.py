@@ -244,6 +244,7 @@ def test_htmx_checklist_partial(client: Client) -> None:
     assert 'id="setup"' in body
     assert "Akebono setup" in body
     assert response["HX-Push-Url"] == f"/setup/game?players=4&akebono=1&seed=K7MX2QPA&table={TABLE}"
+    assert "HX-Retarget" not in response  # only an old reveal button's request is retargeted
 
 
 @pytest.mark.parametrize("query", ["players=4&akebono=1", "players=2&akebono=1&grand_master=1", "players=3"])
