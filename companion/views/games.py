@@ -89,7 +89,7 @@ from scoring.catalogue import (
 )
 from scoring.components import SEASONS, Expansion, Season
 from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
-from setupgen import Options, OptionsError, SeedError, generate
+from setupgen import Options, OptionsError, SeedError, generate, normalize_seed
 
 WHO_COOKIE = "iki_who"
 WHO_DEFAULT = "a phone"
@@ -395,7 +395,7 @@ def _fixed_setup(form: NewGameForm, players: int | None) -> dict[str, Any] | Non
     return {
         "players": players,
         "seed": seed,
-        "seed_spaced": spaced_seed(seed.upper()),
+        "seed_spaced": spaced_seed(seed),
         "summary": options_summary(options),
         "akebono": options.akebono,
         "grand_master": options.grand_master,
@@ -454,11 +454,15 @@ def games_new(request: HttpRequest) -> HttpResponse:
             return _new_form(request, NewGameForm(initial=initial))
         try:
             options, _ = parse_request(request.GET)
-        except QueryError as exc:
+            seed = normalize_seed(initial["seed"])
+        except (QueryError, SeedError) as exc:
             message = f"This link to a setup cannot be used: {sentence(str(exc))} Fill in the game below."
             return _new_form(request, NewGameForm(initial=initial), status=400, error=message)
         initial.update(
-            akebono=options.akebono, grand_master=options.grand_master, setup_players=options.players
+            seed=seed,
+            akebono=options.akebono,
+            grand_master=options.grand_master,
+            setup_players=options.players,
         )
         form = NewGameForm(initial=initial, rows=options.players)
         return _new_form(request, form, fixed=options.players)

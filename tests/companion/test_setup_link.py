@@ -141,6 +141,8 @@ def test_another_number_of_players_is_refused(made_for: int, given: int, htmx: b
         ("players=3&akebono=1&grand_master=1&seed=K7MX2QPA", "Grand Master variant is for 2 players"),
         ("players=two&seed=K7MX2QPA", "whole number"),
         ("players=2&akebono=perhaps&seed=K7MX2QPA", "must be 1 or 0"),
+        ("players=3&seed=K7MX2QP0", "never use 0, O, 1, I, L or U"),
+        ("players=3&seed=K7M", "has 3 characters"),
     ],
 )
 def test_a_broken_setup_link_says_why_and_offers_the_plain_form(query: str, words: str) -> None:
@@ -150,6 +152,13 @@ def test_a_broken_setup_link_says_why_and_offers_the_plain_form(query: str, word
     assert "This link to a setup cannot be used" in page and words in page
     _, rows = form_of(page)
     assert len(rows) == 4 and 'name="setup_players"' not in page
+
+
+def test_the_link_takes_a_seed_as_the_setup_page_reads_it() -> None:
+    page = Client().get("/games/new/?players=3&seed=k7mx-2qpa").content.decode()
+    hidden, rows = form_of(page)
+    assert hidden["seed"] == "K7MX2QPA" and len(rows) == 3
+    assert "seed <strong>K7MX 2QPA</strong> · 3 players · base game." in page
 
 
 def test_a_setup_made_for_3_posted_with_a_bad_count_or_seed() -> None:
