@@ -196,8 +196,12 @@ def test_the_page_polls_for_other_phones_ticks(client: Client) -> None:
     assert f'hx-get="{POLL.replace("&", "&amp;")}"' in page
     assert 'hx-include="#setup-ticks input[type=checkbox]"' in page
     assert 'hx-swap="none"' in page
-    # Every POLL_MS, except while a tap of this phone is being saved (its answer would be stale).
-    assert f"hx-trigger=\"every {POLL_MS}ms [!document.querySelector('#setup-ticks .htmx-request')]\"" in page
+    # Every POLL_MS while the page is seen, except while a tap of this phone is being saved (a stale answer).
+    trigger = (
+        f"every {POLL_MS}ms [document.visibilityState === 'visible' &amp;&amp; "
+        "!document.querySelector('#setup-ticks .htmx-request')]"
+    )
+    assert f'hx-trigger="{trigger}"' in page
 
 
 def test_poll_answers_204_while_nothing_changed(client: Client) -> None:
