@@ -53,7 +53,16 @@ from companion.models.scoresheets import NAME_MAX
 from companion.models.setup_progress import ticked
 from companion.scorepad.services import SheetError, sheet_for_game
 from companion.tokens import is_token
-from companion.views.setup import is_table, ticks_key
+from companion.views.setup import (
+    QueryError,
+    is_table,
+    options_query,
+    options_summary,
+    parse_request,
+    sentence,
+    spaced_seed,
+    ticks_key,
+)
 from scoring.calendar import (
     FIRE_MONTHS,
     NEW_YEAR,
@@ -86,6 +95,8 @@ from scoring.catalogue import (
     personalities_of_season,
 )
 from scoring.components import SEASONS, Expansion, Season
+from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
+from setupgen import Options, OptionsError, SeedError, generate, normalize_seed
 
 WHO_COOKIE = "iki_who"
 WHO_DEFAULT = "a phone"
@@ -498,43 +509,110 @@ def _table_code(request: HttpRequest) -> str:
     return table if is_table(table) else ""
 
 
-def _new_form(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpResponse:
+def _fixed_setup(form: NewGameForm, players: int | None) -> dict[str, Any] | None:
+    """The setup a "Track this game" link brought (``players`` is the number it was made for), as the form shows it
+    (the seed, the options, a link to change them); None for the plain form or options no game is set up with."""
+    seed = str(form["seed"].value() or "").strip()
+    if players is None or not seed:
+        return None
+    try:
+        options = Options(
+            players=players,
+            akebono=bool(form["akebono"].value()),
+            grand_master=bool(form["grand_master"].value()),
+        )
+    except OptionsError:
+        return None
+    return {
+        "players": players,
+        "seed": seed,
+        "seed_spaced": spaced_seed(seed),
+        "summary": options_summary(options),
+        "akebono": options.akebono,
+        "grand_master": options.grand_master,
+        "change_url": f"{reverse('setup-options')}?{options_query(options)}",
+    }
+
+
+def _new_form(
+    request: HttpRequest, form: NewGameForm, status: int = 200, *, fixed: int | None = None, error: str = ""
+) -> HttpResponse:
+    setup = _fixed_setup(form, fixed)
     context = {
         "form": form,
         "players": form,
+        "fixed": setup,
+        "required_rows": setup["players"] if setup else 2,
         "table": _table_code(request),
         "name_max": NAME_MAX,
-        "errors": form.messages() if form.is_bound else [],
+        "errors": [error] if error else form.messages() if form.is_bound else [],
     }
     template = "games_new.html#form" if request.htmx else "games_new.html"
     return render(request, template, context, status=status)
 
 
+def _made_for(data: Mapping[str, str]) -> int | None:
+    """The number of players a posted setup was made for (``setup_players``, with a seed); None when not given."""
+    players = whole_number(data.get("setup_players") or "")
+    if players is None or not (data.get("seed") or "").strip():
+        return None
+    return players if MIN_PLAYERS <= players <= MAX_PLAYERS else None
+
+
+def made_for_message(made_for: int, given: int) -> str:
+    """The refusal when a setup's code meets another number of players (RULINGS R19: options + seed = setup)."""
+    return (
+        f"This setup code was made for {made_for} players: with {given} it gives another setup. Fill in "
+        f"{made_for} names, or change the setup for {given} players on the Setup page."
+    )
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def games_new(request: HttpRequest) -> HttpResponse:
-    """``/games/new/``: players (names, colours, seats), base or Akebono, Grand Master, seed; POST creates."""
+    """``/games/new/``: players (names, colours, seats), base or Akebono, Grand Master, seed; POST creates.
+
+    "Track this game" on the setup page links here with the whole setup,
+    ``?players=N[&akebono=1][&grand_master=1]&seed=CODE&table=CODE``: the form then shows that setup as fixed and
+    exactly N name rows, and refuses another number of players (the same code would give another setup)."""
     if request.method != "POST":
-        # A link from the setup page may carry its options: ?seed=K7MX2QPA&akebono=1&grand_master=1
-        initial = {
+        # A link from the setup page carries its options: ?players=3&seed=K7MX2QPA&akebono=1&grand_master=1
+        initial: dict[str, Any] = {
             "seed": request.GET.get("seed", "")[:20],
             "akebono": request.GET.get("akebono") == "1",
             "grand_master": request.GET.get("grand_master") == "1",
         }
-        return _new_form(request, NewGameForm(initial=initial))
-    from setupgen import Options, OptionsError, SeedError, generate
-
-    form = NewGameForm(request.POST)
+        if not (request.GET.get("players") and initial["seed"]):
+            return _new_form(request, NewGameForm(initial=initial))
+        try:
+            options, _ = parse_request(request.GET)
+            seed = normalize_seed(initial["seed"])
+        except (QueryError, SeedError) as exc:
+            message = f"This link to a setup cannot be used: {sentence(str(exc))} Fill in the game below."
+            return _new_form(request, NewGameForm(initial=initial), status=400, error=message)
+        initial.update(
+            seed=seed,
+            akebono=options.akebono,
+            grand_master=options.grand_master,
+            setup_players=options.players,
+        )
+        form = NewGameForm(initial=initial, rows=options.players)
+        return _new_form(request, form, fixed=options.players)
+    made_for = _made_for(request.POST)
+    form = NewGameForm(request.POST, rows=made_for or MAX_PLAYERS)
     if not form.is_valid():
-        return _new_form(request, form, status=400)
+        return _new_form(request, form, status=400, fixed=made_for)
     data = form.cleaned_data
     players = [NewPlayer(name, colour) for name, colour in form.players]
+    if made_for is not None and len(players) != made_for:
+        form.add_error(None, ValidationError(made_for_message(made_for, len(players))))
+        return _new_form(request, form, status=400, fixed=made_for)
     try:
         options = Options(players=len(players), akebono=data["akebono"], grand_master=data["grand_master"])
         generated = generate(options, seed=data["seed"].strip() or None)
         setup = generated.to_json()
     except (OptionsError, SeedError) as exc:
         form.add_error("seed" if isinstance(exc, SeedError) else None, ValidationError(str(exc)))
-        return _new_form(request, form, status=400)
+        return _new_form(request, form, status=400, fixed=made_for)
     who = players[0].name
     table = _table_code(request)
     ticks = ticked(ticks_key(table, generated)) if table else frozenset()
