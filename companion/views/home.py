@@ -1,6 +1,10 @@
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+import json
+from typing import Final
+
+from django.contrib.staticfiles import finders
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import path
@@ -31,3 +35,61 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 
 urlpatterns += [path("healthz", healthz, name="healthz"), path("favicon.ico", favicon, name="favicon")]
+
+
+#: The installable app's colours (issue 25): the top bar's ink (``--ink`` of app.css) and the page's paper.
+THEME_COLOUR: Final = "#1d1b19"
+BACKGROUND_COLOUR: Final = "#faf6ef"
+#: The icons phones ask for (made from favicon.svg by .ci/icons): 192 and 512 px, a maskable one for Android's
+#: shaped icons, and the SVG for browsers that take it.
+ICONS: Final = (
+    ("companion/icon-192.png", "192x192", "image/png", "any"),
+    ("companion/icon-512.png", "512x512", "image/png", "any"),
+    ("companion/icon-maskable-512.png", "512x512", "image/png", "maskable"),
+    ("companion/favicon.svg", "any", "image/svg+xml", "any"),
+)
+MANIFEST_TYPE: Final = "application/manifest+json"
+
+
+@require_safe
+def manifest(request: HttpRequest) -> HttpResponse:
+    """``/manifest.webmanifest``: the web app manifest every page links (``templates/base.html``), so that a phone
+    can install the companion on its home screen. Made here, not a static file, so that the icons are named by
+    their served (hashed) addresses."""
+    data = {
+        "name": "IKI companion",
+        "short_name": "IKI",
+        "description": "A table companion for IKI and Traders of Osaka.",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "theme_color": THEME_COLOUR,
+        "background_color": BACKGROUND_COLOUR,
+        "icons": [
+            {"src": static(name), "sizes": sizes, "type": kind, "purpose": purpose}
+            for name, sizes, kind, purpose in ICONS
+        ],
+    }
+    response = HttpResponse(json.dumps(data, separators=(",", ":")), content_type=MANIFEST_TYPE)
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+@require_safe
+def apple_touch_icon(request: HttpRequest) -> HttpResponse:
+    """``/apple-touch-icon.png`` (and ``-precomposed``): iOS takes its home-screen icon from this root address,
+    not from the manifest, when a page names none."""
+    found = finders.find("companion/apple-touch-icon.png")
+    if not isinstance(found, str):
+        raise Http404("No icon.")
+    with open(found, "rb") as icon:
+        response = HttpResponse(icon.read(), content_type="image/png")  # 2 KiB
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+urlpatterns += [
+    path("manifest.webmanifest", manifest, name="manifest"),
+    path("apple-touch-icon.png", apple_touch_icon, name="apple-touch-icon"),
+    path("apple-touch-icon-precomposed.png", apple_touch_icon, name="apple-touch-icon-precomposed"),
+]
