@@ -66,3 +66,72 @@ def test_the_bgstats_link_on_the_result_page_decodes_to_the_whole_play(live_serv
             kept["total"], kept["rank"], kept["rank"] == 1, kept["colour"],
         )  # fmt: skip
         assert sent["sourcePlayerId"].startswith("player-")
+
+
+def _main_pages() -> dict[str, str]:
+    """The pages a table uses most, with real addresses: a setup, a tracked game, a walk-through step and its
+    result, a checked pad, a group, and Traders of Osaka's calculator and tracked game."""
+    import copy
+
+    from django.test import Client
+
+    from companion.models.results import Group, Result
+    from companion.models.scoresheets import ScoreSheet
+    from companion.services.osaka import NewPlayer as OsakaPlayer
+    from companion.services.osaka import create_game as create_osaka_game
+    from scoring.examples import AKEBONO_FOUR_PLAYERS
+    from tests.factories import make_game
+
+    game = make_game(("Anaïs", "Benedetta", "Chie", "Dai"), akebono=True)
+    sheet = ScoreSheet.objects.create(
+        table=copy.deepcopy(AKEBONO_FOUR_PLAYERS), colours=["red", "blue", "green", "yellow"]
+    )
+    Client().get(f"/score/{sheet.token}/result/")
+    group = Group.objects.create(name="Thursday evenings")
+    Result.objects.update(group=group)
+    osaka = create_osaka_game(players=[OsakaPlayer("Anaïs", "white"), OsakaPlayer("David", "pink")])
+    return {
+        "home": "/",
+        "setup": "/setup/",
+        "setup-game": "/setup/game?players=4&akebono=1&seed=K7MX2QPA",
+        "games-new": "/games/new/",
+        "game": f"/games/{game.edit_token}/",
+        "score-new": "/score/",
+        "score-step": f"/score/{sheet.token}/buildings/",
+        "score-result": f"/score/{sheet.token}/result/",
+        "check": "/check/",
+        "group": group.get_absolute_url(),
+        "osaka": "/osaka/",
+        "osaka-payday": "/osaka/payday/",
+        "osaka-game": f"/osaka/games/{osaka.edit_token}/",
+    }
+
+
+WIDEST = (
+    "[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > 391)"
+    ".map(e => e.tagName + '.' + e.className + '#' + e.id).slice(0, 12)"
+)
+
+
+@pytest.mark.parametrize("text", ["100%", "200%"])
+def test_dark_mode_and_large_text_leave_no_horizontal_scroll(
+    live_server: Any, new_context: Any, screenshot: Any, text: str
+) -> None:
+    pages = _main_pages()
+    page = new_context(color_scheme="dark").new_page()
+    if text == "200%":  # the phone's text size setting: the browser's default font size doubled (16 -> 32 px)
+        page.context.new_cdp_session(page).send(
+            "Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 26}}
+        )
+    failures = {}
+    for name, url in pages.items():
+        page.goto(f"{live_server.url}{url}")
+        expect(page.locator("main")).to_be_visible()
+        root = page.evaluate("getComputedStyle(document.documentElement).fontSize")
+        assert root == ("36px" if text == "200%" else "18px"), (name, root)  # the text follows the setting
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(22, 20, 18)", (name, background)  # the dark theme
+        if page.evaluate("document.documentElement.scrollWidth") > 390:
+            failures[name] = page.evaluate(WIDEST)
+        screenshot(page, f"phone-dark-{text[:-1]}-{name}")
+    assert failures == {}, json.dumps(failures, indent=1)
