@@ -3,12 +3,22 @@ from __future__ import annotations
 import json
 from typing import Final
 
+from django import forms
 from django.contrib.staticfiles import finders
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+    HttpResponseRedirect,
+)
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import path
 from django.views.decorators.http import require_safe
+
+from companion.forms import messages_of
+from companion.services.find import find_address
 
 
 @require_safe
@@ -93,3 +103,48 @@ urlpatterns += [
     path("apple-touch-icon.png", apple_touch_icon, name="apple-touch-icon"),
     path("apple-touch-icon-precomposed.png", apple_touch_icon, name="apple-touch-icon-precomposed"),
 ]
+
+
+# --- Find a game by its link or code (issue 25) -----------------------------------------------------------------
+
+FIND_MAX: Final = 300
+NOT_FOUND: Final = (
+    "Nothing here has this link or code: check it against the link under the QR code (a code is its last part, "
+    "24 letters, digits, - and _)."
+)
+
+
+class FindForm(forms.Form):
+    q = forms.CharField(
+        max_length=FIND_MAX,
+        label="Paste a link, or type the code under a QR code",
+        error_messages={
+            "required": "Paste a link, or type the code under a QR code.",
+            "max_length": f"That is longer than any link of this companion ({FIND_MAX} characters at most).",
+        },
+    )
+
+    def clean_q(self) -> str:
+        text = str(self.cleaned_data["q"])
+        if any(not ch.isprintable() for ch in text):
+            raise forms.ValidationError("That is not a link or a code: paste the link, or type the code.")
+        return text
+
+
+@require_safe
+def find(request: HttpRequest) -> HttpResponse:
+    """``GET /find/?q=<a link or a code>``: to the game, score sheet, result or group it names (302); the form
+    again with a message when it names nothing (404) or is not a link or a code at all (400). Without ``q``, the
+    form (the home page has it too). Reads only."""
+    if "q" not in request.GET:
+        return render(request, "find.html", {"form": FindForm()})
+    form = FindForm(request.GET)
+    if not form.is_valid():
+        return render(request, "find.html", {"form": form, "errors": messages_of(form)}, status=400)
+    address = find_address(form.cleaned_data["q"])
+    if address is None:
+        return render(request, "find.html", {"form": form, "errors": [NOT_FOUND]}, status=404)
+    return HttpResponseRedirect(address)
+
+
+urlpatterns += [path("find/", find, name="find")]

@@ -135,3 +135,26 @@ def test_dark_mode_and_large_text_leave_no_horizontal_scroll(
             failures[name] = page.evaluate(WIDEST)
         screenshot(page, f"phone-dark-{text[:-1]}-{name}")
     assert failures == {}, json.dumps(failures, indent=1)
+
+
+def test_find_a_game_by_its_code_from_the_home_page(live_server: Any, page: Any, screenshot: Any) -> None:
+    from tests.factories import make_game
+
+    game = make_game(("Anaïs", "Ben", "Chie"))
+    page.goto(f"{live_server.url}/")  # a phone with no recent items: the list is hidden, the form is not
+    expect(page.locator("#recent")).to_be_hidden()
+    field = page.get_by_label("Paste a link, or type the code under a QR code")
+    field.fill("no such code")
+    page.get_by_role("button", name="Find").click()
+    expect(page.locator("#find-errors")).to_contain_text("Nothing here has this link or code")
+    expect(page.get_by_label("Paste a link, or type the code under a QR code")).to_have_value("no such code")
+    screenshot(page, "phone-find-unknown")
+    page.get_by_label("Paste a link, or type the code under a QR code").fill(
+        f"http://192.168.1.20:8000{game.view_url()}"
+    )
+    page.get_by_role("button", name="Find").click()
+    page.wait_for_url(f"**{game.view_url()}")
+    expect(page.locator("main")).to_contain_text("Anaïs")
+    page.goto(f"{live_server.url}/")
+    expect(page.locator("#recent")).to_contain_text("Anaïs, Ben, Chie")  # the game is a recent item again
+    screenshot(page, "phone-home-find")
