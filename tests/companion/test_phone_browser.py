@@ -158,3 +158,18 @@ def test_find_a_game_by_its_code_from_the_home_page(live_server: Any, page: Any,
     page.goto(f"{live_server.url}/")
     expect(page.locator("#recent")).to_contain_text("Anaïs, Ben, Chie")  # the game is a recent item again
     screenshot(page, "phone-home-find")
+
+
+@pytest.mark.parametrize("name", ["app", "setup", "osaka", "checks"])
+def test_a_minified_stylesheet_has_the_same_rules(page: Any, name: str) -> None:
+    """collectstatic saves stylesheets minified (companion/storage.py): Chromium reads the very same rules."""
+    from pathlib import Path
+
+    from companion.storage import minified
+
+    css = (Path(__file__).resolve().parents[2] / f"companion/static/companion/{name}.css").read_text()
+    rules = """(css) => { const sheet = new CSSStyleSheet(); sheet.replaceSync(css);
+      return [...sheet.cssRules].map((r) => r.cssText); }"""
+    written, served = page.evaluate(rules, css), page.evaluate(rules, minified(css))
+    assert len(written) > 10 and served == written
+    assert len(minified(css)) < len(css) * 0.9
