@@ -236,3 +236,14 @@ def test_a_two_player_game_is_on_the_two_player_side(client: Client) -> None:
     assert 'id="bgstats-link"' in page
     href = page.split('id="bgstats-link"')[0].rsplit('href="', 1)[1].split('"', 1)[0]
     assert decoded(href.replace("&amp;", "&")) == data
+
+
+def test_the_group_page_shows_each_games_length(client: Client) -> None:
+    scored(client, play_to_the_end(make_game()))
+    other = ScoreSheet.objects.create(table=copy.deepcopy(WORKED_EXAMPLE), colours=["red", "blue"])
+    client.get(f"/score/{other.token}/result/")
+    group = Group.objects.create(name="Thursday")
+    Result.objects.update(group=group)
+    for url in (group.get_absolute_url(), group.view_url()):
+        page = client.get(url).content.decode()
+        assert page.count('class="rs-length"') == 1 and '<span class="rs-length">1 h 32 min</span>' in page
