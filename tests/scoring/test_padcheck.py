@@ -134,8 +134,8 @@ def test_a_total_that_is_not_the_sum_is_flagged() -> None:
 def tie(anais: dict[str, Any], david: dict[str, Any]) -> Pad:
     return Pad(
         players=(
-            PadPlayer(name="Anaïs", lines={"score_track": 50}, **anais),
-            PadPlayer(name="David", lines={"score_track": 50}, **david),
+            PadPlayer(name="Anaïs", lines={"score_track": 50}, total=50, **anais),
+            PadPlayer(name="David", lines={"score_track": 50}, total=50, **david),
         )
     )
 
