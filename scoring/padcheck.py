@@ -254,7 +254,9 @@ def buildings_values(facts: PadFacts) -> Possible:
         for with_ongoing in _sums_exactly(ongoing, n):
             values |= {with_ongoing + s for s in _sums(plain, MAX_BUILDINGS - n)}
     where = "of the setup's buildings" if known else "buildings"
-    return Possible("buildings", frozenset(values), f"the values of at most 4 {where}")
+    restaurant = any(b.rule is BuildingRule.FISH_LINE for b in pool)
+    tail = ", the Restaurant scoring the fish line" if restaurant and facts.fish is not None else ""
+    return Possible("buildings", frozenset(values), f"the values of at most 4 {where}{tail}")
 
 
 def building_pool(facts: PadFacts) -> list[Building]:
