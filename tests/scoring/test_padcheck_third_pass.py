@@ -157,9 +157,9 @@ def test_a_total_that_no_correction_explains_stays_an_error() -> None:
 RYOKAN = Setup(personalities=("ryokan",), boat_sides={"ferry-boat": "A"})
 NOT_LAST = [
     # another player lower on the track, a third player's position unknown
-    (dict(firefighting=5), [dict(firefighting=2), dict()]),
+    ({"firefighting": 5}, [{"firefighting": 2}, {}]),
     # the same space, lower in its stack
-    (dict(firefighting=3, stack_place=1), [dict(firefighting=3, stack_place=2), dict()]),
+    ({"firefighting": 3, "stack_place": 1}, [{"firefighting": 3, "stack_place": 2}, {}]),
 ]  # fmt: skip
 
 
