@@ -183,4 +183,6 @@ def test_ryokan_stays_possible_while_the_player_may_be_last() -> None:
                 player("C"), akebono=True, setup=RYOKAN)  # fmt: skip
     assert facts_of(typed, typed.players[0]).last_in_firefighting is None
     assert check_pad(typed).ok
-    assert 6 in possible_lines(PadFacts(akebono=True, setup=RYOKAN, last_in_firefighting=True))["personalities"]
+    assert (
+        6 in possible_lines(PadFacts(akebono=True, setup=RYOKAN, last_in_firefighting=True))["personalities"]
+    )
