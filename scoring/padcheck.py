@@ -620,7 +620,7 @@ def table_problems(pad: Pad, flagged: set[tuple[str, str]]) -> list[PadProblem]:
         )  # fmt: skip
         if conflict is None:
             continue
-        values = {p.name: p.lines[line] for p in pad.players}
+        values = {p.name: p.lines.get(line) for p in pad.players}
         said = join(f"{name}'s {LINE_WORDS[line]} {values[name]}" for name in conflict)
         both = "both" if len(conflict) == 2 else "all"
         problems.append(
