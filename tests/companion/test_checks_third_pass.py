@@ -154,3 +154,11 @@ def test_five_2015_construction_cards_are_a_warning(client: Client) -> None:
     ).content.decode()
     assert "5 construction cards" in html
     assert "Result (2015 edition)" in html
+
+
+def test_the_page_says_what_is_checked_and_what_is_only_warned(client: Client) -> None:
+    for data in ({}, RULEBOOK_PAD):
+        html = get(client, data)[1]
+        assert 'id="check-help"' in html
+        assert "Cannot be right" in html and "Worth a second look" in html
+        assert "RULINGS" not in html  # no ruling numbers in what a player reads
