@@ -34,7 +34,7 @@ from scoring.components import (
     TokenKind,
 )
 from scoring.problems import join
-from scoring.rules import TRACK_MAX
+from scoring.rules import BUILDINGS_IN_PLAY, TRACK_MAX
 from scoring.score import AKEBONO_LINES, BASE_LINES, FISH_POINTS, MAX_FISH, VARIETY_POINTS, rank_totals
 from scoring.table import PlayerState, Setup, StackPlace, Table
 
@@ -532,7 +532,11 @@ def _check_player(pad: Pad, player: PadPlayer) -> list[PadProblem]:
 # --- the whole table (RULINGS R22) --------------------------------------------------------------------------------
 
 #: What each line binds across the table, in the words a message uses.
-TABLE_WORDS: Final = {"fish": "fish tokens", "buildings": "buildings", "personalities": "personalities"}
+TABLE_WORDS: Final = {
+    "fish": "fish tokens (each exists once)",
+    "buildings": f"buildings ({BUILDINGS_IN_PLAY} are in play, each once)",
+    "personalities": "personalities (each exists once)",
+}
 
 
 def _minimal(sets: Iterable[frozenset[str]]) -> tuple[frozenset[str], ...]:
@@ -577,21 +581,36 @@ def personality_holdings(facts: PadFacts, value: int) -> tuple[frozenset[str], .
 
 
 def _candidates(pad: Pad, player: PadPlayer, line: str) -> tuple[frozenset[str], ...] | None:
+    """The sets of components a player's line can be made of, or None when they are too many to weigh (the
+    buildings of an Akebono game without its setup: :func:`_fewest_buildings` bounds those instead)."""
     value = player.lines[line]
     facts = facts_of(pad, player)
     if line == "fish":
         return _minimal(fish_holdings(pad.akebono).get(value, ()))
     if line == "buildings":
-        # without a setup any of 10 (20) buildings may be held: too many sets to weigh, and little to gain
-        return building_holdings(facts, value) if pad.setup is not None and pad.setup.buildings else None
+        known = pad.setup is not None and bool(pad.setup.buildings)
+        return building_holdings(facts, value) if known or not pad.akebono else None
     return personality_holdings(facts, value)
 
 
-def _can_share(candidates: Sequence[Sequence[frozenset[str]]]) -> bool:
-    """Whether each player can hold one of their sets with no component held twice."""
+def _fewest_buildings(facts: PadFacts, value: int) -> int:
+    """The fewest different buildings that can make a buildings line of ``value`` (RULINGS R8)."""
+    by_count: list[set[int]] = [{0}] + [set() for _ in range(MAX_BUILDINGS)]
+    for building in building_pool(facts):
+        options = building_options(building, facts)
+        for n in range(MAX_BUILDINGS, 0, -1):
+            by_count[n] |= {s + v for s in by_count[n - 1] for v in options if s + v <= value}
+    return next((n for n, sums in enumerate(by_count) if value in sums), 0)
+
+
+def _can_share(candidates: Sequence[Sequence[frozenset[str]]], most: int | None = None) -> bool:
+    """Whether each player can hold one of their sets with no component held twice (and, with ``most``, no
+    more different components in all than that)."""
 
     @functools.cache
     def go(i: int, used: frozenset[str]) -> bool:
+        if most is not None and len(used) > most:
+            return False
         if i == len(candidates):
             return True
         return any(go(i + 1, used | c) for c in candidates[i] if not c & used)
@@ -599,25 +618,46 @@ def _can_share(candidates: Sequence[Sequence[frozenset[str]]]) -> bool:
     return go(0, frozenset())
 
 
+def _conflict(pad: Pad, line: str, flagged: set[tuple[str, str]]) -> tuple[str, ...] | None:
+    """The smallest group of players whose typed ``line`` cannot all be right together (RULINGS R22)."""
+    typed = [
+        p for p in pad.players if line in p.lines and (p.name, line) not in flagged and p.lines[line] >= 0
+    ]
+    known_setup = pad.setup is not None and bool(pad.setup.buildings)
+    if line == "buildings" and pad.akebono and not known_setup:
+        fewest = {p.name: _fewest_buildings(facts_of(pad, p), p.lines[line]) for p in typed}
+        if sum(fewest.values()) <= BUILDINGS_IN_PLAY:
+            return None
+        needed, group = 0, []
+        for name in sorted(fewest, key=lambda n: -fewest[n]):
+            needed += fewest[name]
+            group.append(name)
+            if needed > BUILDINGS_IN_PLAY:
+                break
+        return tuple(p.name for p in typed if p.name in group)
+    candidates: dict[str, tuple[frozenset[str], ...]] = {}
+    for p in typed:
+        found = _candidates(pad, p, line)
+        if found is not None and all(found):
+            candidates[p.name] = found
+    most = BUILDINGS_IN_PLAY if line == "buildings" and not known_setup else None
+    return next(
+        (group for n in range(2, len(candidates) + 1) for group in itertools.combinations(candidates, n)
+         if not _can_share([candidates[name] for name in group], most)),
+        None,
+    )  # fmt: skip
+
+
 def table_problems(pad: Pad, flagged: set[tuple[str, str]]) -> list[PadProblem]:
-    """RULINGS R22: the components that exist once bind the table. For the fish, the buildings (with a setup)
-    and the personalities, the smallest group of players whose typed lines cannot all be made with one of each
-    component; the problem goes to the last of them (the entry that made it)."""
+    """RULINGS R22: the components that exist once bind the table. For the fish, the buildings and the
+    personalities, the smallest group of players whose typed lines cannot all be made with one of each
+    component (and, for the buildings, with the 6 in play, RULINGS R15); the problem goes to the last of them
+    (the entry that made it)."""
     problems = []
     for line in ("fish", "buildings", "personalities"):
         if line not in lines_of(pad):
             continue
-        candidates: dict[str, tuple[frozenset[str], ...]] = {}
-        for p in pad.players:
-            if line in p.lines and (p.name, line) not in flagged and p.lines[line] >= 0:
-                found = _candidates(pad, p, line)
-                if found is not None and all(found):
-                    candidates[p.name] = found
-        conflict = next(
-            (group for n in range(2, len(candidates) + 1) for group in itertools.combinations(candidates, n)
-             if not _can_share([candidates[name] for name in group])),
-            None,
-        )  # fmt: skip
+        conflict = _conflict(pad, line, flagged)
         if conflict is None:
             continue
         values = {p.name: p.lines.get(line) for p in pad.players}
@@ -628,8 +668,7 @@ def table_problems(pad: Pad, flagged: set[tuple[str, str]]) -> list[PadProblem]:
                 PadCode.TABLE,
                 conflict[-1],
                 line,
-                f"{said} cannot {both} be right: together they need more {TABLE_WORDS[line]} than the game has "
-                "(each exists once).",
+                f"{said} cannot {both} be right: together they need more {TABLE_WORDS[line]} than the game has.",
             )
         )
     return problems

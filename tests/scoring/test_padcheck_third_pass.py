@@ -101,6 +101,12 @@ CAUGHT = [
                                           boat_sides={"ferry-boat": "A"})),
      "C", "personalities", PadCode.TABLE, "A's personalities 7, B's personalities 7 and C's personalities 7 "
                                           "cannot all be right"),
+    # R22, R15: without a setup, 6 buildings are in play: 70 needs 3 of the base game's, so three 70s need 9
+    ("R22 six in play", pad(*(player(n, lines={"buildings": 70}) for n in "ABC")),
+     "C", "buildings", PadCode.TABLE, "A's buildings 70, B's buildings 70 and C's buildings 70 cannot all be right"),
+    # the same with Akebono: 150 needs 2 of its 20 buildings, four 150s need 8
+    ("R22 six in play, Akebono", pad(*(player(n, lines={"buildings": 150}) for n in "ABCD"), akebono=True),
+     "D", "buildings", PadCode.TABLE, "and D's buildings 150 cannot all be right"),
     # R22: the Restaurant is the fish line: fish 3, buildings 85 with ZBD8DS7P's setup (passed before)
     ("R22 Restaurant", pad(player("A", lines={"fish": 3, "buildings": 85}), player("B"), setup=ZBD8DS7P),
      "A", "buildings", PadCode.IMPOSSIBLE, "the Restaurant scoring the fish line; nearest possible: 79"),
