@@ -786,6 +786,16 @@ def _in_doubt(problems: Sequence[PadProblem], name: str) -> str:
     return ""
 
 
+def _place_root(pad: Pad, sums: Mapping[str, int], roots: Mapping[str, str], player: PadPlayer) -> str:
+    """The flagged number a wrong place follows from: the place is possible once the totals resting on flagged
+    numbers are set free (their own, or another player's); "" when no such correction can explain it."""
+    free = {name: total for name, total in sums.items() if not roots.get(name)}
+    low, high = _place_bounds(pad, free, player)
+    if player.rank is None or not low <= player.rank <= high:
+        return ""
+    return roots.get(player.name) or next(r for r in roots.values() if r)
+
+
 def check_pad(pad: Pad) -> PadCheck:
     """Every number of the pad that cannot be right, the totals against their lines (when all are typed), what
     the lines imply across the table, and the places by the typed totals with the tie-break (RULINGS R12,
@@ -817,7 +827,7 @@ def check_pad(pad: Pad) -> PadCheck:
                 message = f"{p.name} cannot be placed {p.rank}: with {sums[p.name]} IKI the place is {low} to {high}."
             else:
                 message = f"{p.name} cannot be placed {p.rank}: {len(pad.players)} players played."
-            root = roots.get(p.name) or next((r for r in roots.values() if r), "")
+            root = _place_root(pad, sums, roots, p)
             if root:
                 message += f" It follows from {root}."
             problems.append(PadProblem(PadCode.RANK, p.name, "rank", message, root))

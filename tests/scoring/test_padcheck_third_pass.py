@@ -192,3 +192,12 @@ def test_ryokan_stays_possible_while_the_player_may_be_last() -> None:
     assert (
         6 in possible_lines(PadFacts(akebono=True, setup=RYOKAN, last_in_firefighting=True))["personalities"]
     )
+
+
+def test_a_place_no_correction_explains_stays_an_error() -> None:
+    """A's variety is in doubt, but B's place 1 with 10 IKI against C's 60 is wrong whatever A's total is."""
+    lines = {**FULL, "variety": 12}
+    typed = pad(player("A", lines=lines), player("B", total=10, rank=1), player("C", total=60))
+    check = check_pad(typed)
+    assert [(e.player, e.line) for e in check.errors] == [("A", "variety"), ("B", "rank")]
+    assert check.errors[1].message == "B is placed 3, not 1, with 10 IKI."
