@@ -24,6 +24,7 @@ from scoring.padcheck import (
     facts_of,
     fish_holdings,
     lines_of,
+    personality_holdings,
     possible_lines,
 )
 from scoring.table import Setup
@@ -167,3 +168,23 @@ def test_building_lines_needing_one_building_twice_are_always_caught(
     players += [PadPlayer(f"P{i}") for i in range(2, n)]
     check = check_pad(Pad(players=tuple(players), setup=setup))
     assert any(e.code is PadCode.TABLE and e.line == "buildings" for e in check.errors)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 4), seeds, st.data())
+def test_personality_lines_needing_one_personality_twice_are_always_caught(
+    n: int, seed: str, data: st.DataObject
+) -> None:
+    """RULINGS R22: each personality exists once (with the seed's bridge when its Ferry boat is on side A)."""
+    made = generate(Options(players=n, akebono=True), seed=seed).akebono
+    assert made is not None
+    setup = Setup(personalities=tuple(p for pair in made.personalities.values() for p in pair),
+                  boat_sides=dict(made.boat_sides))  # fmt: skip
+    facts = PadFacts(akebono=True, setup=setup)
+    values = sorted(possible_lines(facts)["personalities"].values or ())
+    choices = forced({v: personality_holdings(facts, v) for v in values})
+    assume(choices)
+    value = data.draw(st.sampled_from(choices))
+    players = [PadPlayer(f"P{i}", lines={"personalities": value} if i < 2 else {}) for i in range(n)]
+    check = check_pad(Pad(players=tuple(players), akebono=True, setup=setup))
+    assert any(e.code is PadCode.TABLE and e.line == "personalities" for e in check.errors)
