@@ -156,8 +156,7 @@ def variety_values() -> Possible:
     )
 
 
-@functools.cache
-def fish_holdings(akebono: bool) -> Mapping[int, tuple[frozenset[str], ...]]:
+def _fish_holdings(akebono: bool) -> Mapping[int, tuple[frozenset[str], ...]]:
     """Every fish line value with each set of fish tokens (ids) that makes it (RULINGS R6, R14): each season gives
     at most one fish (winter two, the second on New Year's Day), at most 4 fish, the Fisherman token counting as
     one; 3/6/10/15 for 1-4 seasons plus every token's own bonus. Each token exists once (RULINGS R22)."""
@@ -177,6 +176,15 @@ def fish_holdings(akebono: bool) -> Mapping[int, tuple[frozenset[str], ...]]:
         value = FISH_POINTS[count] + sum(t.points for t in held)
         out.setdefault(value, []).append(frozenset(t.id for t in held))
     return MappingProxyType({v: tuple(sets) for v, sets in out.items()})
+
+
+#: :func:`_fish_holdings` of each edition, worked out once (the code alone decides them).
+_FISH_HOLDINGS: Final = {akebono: _fish_holdings(akebono) for akebono in (False, True)}
+
+
+def fish_holdings(akebono: bool) -> Mapping[int, tuple[frozenset[str], ...]]:
+    """Every fish line value with each set of fish tokens that makes it (see :func:`_fish_holdings`)."""
+    return _FISH_HOLDINGS[akebono]
 
 
 def fish_values(facts: PadFacts) -> Possible:
