@@ -119,6 +119,10 @@ def test_a_grand_master_pad_with_one_mistake(live_server: Any, page: Any, screen
     page.locator("label:has(input[name='edition'][value='akebono'])").click()
     page.locator("#seed").fill("QQQQ4444")
     page.get_by_label("The setup was made with the Grand Master variant (2 players, Akebono)").check()
+    page.locator("#check-help summary").click()
+    box = page.locator("label[for=grand_master]").bounding_box()
+    assert box is not None and box["height"] >= 44  # a thumb's target
+    screenshot(page, "check-start-grand-master")
     page.get_by_role("button", name="Start checking").click()
     page.wait_for_url(re.compile(r"grand_master=1"))
     expect(page.locator("#verdict")).to_contain_text("Type your pad's numbers")
