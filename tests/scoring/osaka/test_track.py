@@ -151,7 +151,7 @@ entries = st.one_of(
 )  # fmt: skip
 
 
-@settings(max_examples=150)
+@settings(max_examples=150, deadline=None)  # the log now begins with the start: slower under load
 @given(st.lists(entries, min_size=1, max_size=14), st.data())
 def test_undoing_an_entry_is_never_having_entered_it(drawn: list[Entry], data: st.DataObject) -> None:
     log = [e for e in BEGIN if e is not None] + drawn
