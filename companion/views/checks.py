@@ -321,7 +321,7 @@ def keep(request: HttpRequest) -> HttpResponse:
         return _refused(request)
     places = {p.name: p for p in check.players}
     players = [
-        _kept_player(name, colour, {line: player.lines.get(line, 0) for line in pad.lines},
+        _kept_player(name, colour, {line: player.lines[line] for line in pad.lines if line in player.lines},
                      places[name].sum, player.rank or places[name].rank)
         for (_, name, colour), player in zip(pad.seats, typed.players, strict=True)
     ]  # fmt: skip

@@ -106,6 +106,9 @@ def test_totals_and_places_only_can_be_right_but_not_kept_without_every_total(
     status, partial = get(client, {**PLAYERS, "p0-total": "80", "p0-rank": "1"}, **headers)
     assert "Every number can be right" in partial and 'id="keep-needs-totals"' in partial
     assert keep(client, {**PLAYERS, "p0-total": "80"}).status_code == 400
+    assert keep(client, {**PLAYERS, "p0-total": "80", "p0-fish": "10", "p1-total": "60"}).status_code == 302
+    kept = Result.objects.get()
+    assert [(p["lines"], p["total"], p["rank"]) for p in kept.players] == [({"fish": 10}, 80, 1), ({}, 60, 2)]
 
 
 @pytest.mark.parametrize("headers", [{}, HTMX])
