@@ -322,7 +322,16 @@ def personalities_values(facts: PadFacts) -> Possible:
     names = ", ".join(f"{p.name} {p.points if p.rule is not PersonalityRule.BOATS_AND_BUILDINGS else '2 × …'}"
                       for p in scoring)  # fmt: skip
     where = "met on the bridge" if bridge and not ferry_b_possible else "met"
-    return Possible("personalities", frozenset(values), f"the end-game personalities {where}: {names}")
+    last = [p.name for p in scoring if p.rule is PersonalityRule.LAST_IN_FIREFIGHTING]
+    pipes = [p.name for p in scoring if p.rule in (PersonalityRule.PIPES_AT_LEAST, PersonalityRule.FULL_SET)]
+    why = "".join(
+        f"; {join(names)} {'scores' if len(names) == 1 else 'score'} nothing ({reason})"
+        for names, reason, out in ((last, "another player is below on the firefighting track",
+                                    facts.last_in_firefighting is False),
+                                   (pipes, "no pipe", facts.pipe is False))
+        if names and out
+    )  # fmt: skip
+    return Possible("personalities", frozenset(values), f"the end-game personalities {where}: {names}{why}")
 
 
 def possible_lines(facts: PadFacts) -> dict[str, Possible]:

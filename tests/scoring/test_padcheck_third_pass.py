@@ -182,6 +182,7 @@ def test_ryokan_is_ruled_out_once_a_player_is_surely_not_last(
     assert facts_of(typed, typed.players[0]).last_in_firefighting is False
     (error,) = check_pad(typed).errors
     assert (error.line, error.code) == ("personalities", PadCode.IMPOSSIBLE)
+    assert "Ryōkan scores nothing (another player is below on the firefighting track)" in error.message
 
 
 def test_ryokan_stays_possible_while_the_player_may_be_last() -> None:
