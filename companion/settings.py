@@ -27,6 +27,11 @@ HTTPS = deploy.flag(os.environ, "DJANGO_HTTPS")  # public, behind a TLS proxy
 # On a LAN the phones reach the app by whatever IP the laptop has today: any host name.
 ALLOWED_HOSTS = deploy.names(os.environ, "DJANGO_ALLOWED_HOSTS", default="" if HTTPS else "*")
 CSRF_TRUSTED_ORIGINS = deploy.names(os.environ, "DJANGO_CSRF_TRUSTED_ORIGINS")
+# Share links and QR codes (companion/links.py): DJANGO_PUBLIC_URL, the public address the phones open, when set;
+# else a page opened at localhost points the phones at this machine's LAN address among those the server listens
+# on (DJANGO_TABLE_BIND, which `manage.py table` sets to its --bind).
+PUBLIC_URL = deploy.public_url(os.environ, "DJANGO_PUBLIC_URL")
+TABLE_BIND = os.environ.get("DJANGO_TABLE_BIND", "").strip() or "0.0.0.0"
 
 if HTTPS:
     if not ALLOWED_HOSTS or "*" in ALLOWED_HOSTS:
@@ -57,6 +62,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "companion.middleware.HostCheckMiddleware",  # first: a Host that is no host name never reaches a view
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.gzip.GZipMiddleware",
@@ -64,11 +70,12 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "companion.middleware.CreateLimit",
+    "companion.limits.CreateLimit",
 ]
 
 ROOT_URLCONF = "companion.urls"
 WSGI_APPLICATION = "companion.wsgi.application"
+ASGI_APPLICATION = "companion.asgi.application"  # what `manage.py table` serves
 
 TEMPLATES = [
     {
@@ -78,6 +85,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "companion.links.context",
             ],
         },
     }
@@ -131,7 +139,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 
 # Retention and limits (README, "Serving the public"): off on a LAN, on in the public mode. KEEP_DAYS: what no one
 # has changed for this many days is deleted by `manage.py purge` (0 keeps everything). CREATES_PER_MINUTE: new
-# games, sheets and groups per client address a minute (0: no limit; companion/middleware.py), counted in the
+# games, sheets and groups per client address a minute (0: no limit; companion/limits.py), counted in the
 # database cache every app server shares (`manage.py createcachetable` makes its table). TRUSTED_PROXIES: the
 # addresses whose X-Forwarded-For names the client (the front server on this host).
 KEEP_DAYS = deploy.whole(os.environ, "DJANGO_KEEP_DAYS", 400 if HTTPS else 0)

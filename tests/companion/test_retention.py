@@ -1,4 +1,4 @@
-"""Retention and limits of a public server (issue 24; companion/services/retention.py, companion/middleware.py):
+"""Retention and limits of a public server (issue 24; companion/services/retention.py, companion/limits.py):
 what no one changed for DJANGO_KEEP_DAYS is purged, a used group's results are kept; creates are limited per
 client address, the front server's X-Forwarded-For trusted from the proxy only."""
 
@@ -13,7 +13,7 @@ from django.core.management.base import CommandError
 from django.test import Client, RequestFactory, override_settings
 from django.utils import timezone
 
-from companion.middleware import client_address
+from companion.limits import client_address
 from companion.models.games import Change, Game
 from companion.models.osaka import OsakaEvent, OsakaGame
 from companion.models.results import Group, Result

@@ -36,6 +36,7 @@ ANSWER_GET = {
     "osaka-game-log", "osaka-game-sheet", "osaka-game-payday",
     "check", "check-2015", "group", "group-csv", "group-json",  # issue 14
     "group-file",  # issue 24: a group's file, "Download everything"
+    "manifest", "apple-touch-icon", "apple-touch-icon-precomposed", "find",  # issue 25
 }  # fmt: skip
 
 
