@@ -473,7 +473,7 @@ def table_2015(facts: Facts2015, pad: Pad, flagged: set[tuple[str, str]]) -> lis
                 if min(len(s) for s in sets) > CONSTRUCTIONS_EACH_2015:
                     problems.append(PadProblem(
                         PadCode.MANY_CONSTRUCTIONS, name, line,
-                        f"construction cards {pad_line(pad, name, line)} need {min(len(s) for s in sets)} cards, "
+                        f"{name}'s construction cards {pad_line(pad, name, line)} need {min(len(s) for s in sets)} cards, "
                         f"but each needs a Kobun and a player has {CONSTRUCTIONS_EACH_2015}: worth a second look.",
                     ))  # fmt: skip
         conflict = first_conflict(candidates)

@@ -96,7 +96,7 @@ BROKEN: list[tuple[dict[str, Any], Facts2015, PadCode, str]] = [
      PadCode.TIE_NEEDS_STACK,
      "give the places in that stack"),
     ({"Hana": {"lines": {"buildings": 24}, "total": 105}}, FACTS, PadCode.MANY_CONSTRUCTIONS,
-     "construction cards 24 need 5 cards"),
+     "Hana's construction cards 24 need 5 cards"),
 ]  # fmt: skip
 
 
