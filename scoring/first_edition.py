@@ -400,9 +400,11 @@ def possible_2015(facts: Facts2015, player: PadPlayer) -> dict[str, Possible]:
             else "the pouches' printed values, doubled with a pipe", even=bool(player.pipe),
         )  # fmt: skip
     else:
-        doubled = {True: ", doubled by the pipe", False: " (no pipe)", None: ", doubled with a pipe"}[
-            player.pipe
-        ]
+        doubled = {
+            True: ", doubled by the pipe",
+            False: ", not doubled (no pipe)",
+            None: ", doubled with a pipe",
+        }[player.pipe]
         out["tobacco"] = Possible(
             "tobacco", frozenset(_tobacco_made(facts.pouches, player.pipe)),
             f"the sum of the pouches held (of {_values_words(facts.pouches)}){doubled}",
