@@ -329,7 +329,6 @@ def _bonus(facts: Facts2015) -> dict[str, int | None]:
     return {"bonito": facts.bonito, "sea-bream": facts.sea_bream}
 
 
-@functools.cache
 def _fish_made(bonito: int | None, sea_bream: int | None) -> tuple[tuple[frozenset[str], int, bool], ...]:
     """Every set of fish tokens one player can hold, with its fish line (3/6/10/15 for 1-4 seasons plus the
     bonus fish held, RULINGS E1) and whether that is only the least it makes (a bonus nobody typed: any more).
@@ -386,9 +385,9 @@ def possible_2015(facts: Facts2015, player: PadPlayer) -> dict[str, Possible]:
     bonus fish; tobacco from the typed pouches, doubled with a pipe; construction cards from the typed cards;
     resources from the koban, lumber and mon typed. A printed value not typed leaves its line open (R20)."""
     made = _fish_made(facts.bonito, facts.sea_bream)
-    fish: set[int] = set()
-    for _, least, open_ended in made:
-        fish |= set(range(least, LINE_TOP_2015)) if open_ended else {least}
+    fish = {least for _, least, open_ended in made if not open_ended}
+    open_from = min((least for _, least, open_ended in made if open_ended), default=LINE_TOP_2015)
+    fish |= set(range(open_from, LINE_TOP_2015))
     out = {
         "score_track": Possible("score_track", None, "the IKI gained during play: any whole number from 0"),
         "variety": Possible("variety", frozenset(VARIETY_2015), "1, 4, 9, 16 or 25 for 1-5 occupation types, 0 with none"),
