@@ -7,16 +7,20 @@ checklist(setup)                # the setup steps in rulebook order, with the dr
 """
 
 from setupgen.checklist import Hidden, Section, Step, checklist, hidden_item, hidden_items
+from setupgen.code import CODE_MAX, PART_BY_KEY, PARTS, HouseRules, Part, SetupCode, parse_code
 from setupgen.generate import (
     FIRE_MONTHS,
     GENERATOR_VERSION,
     AkebonoSetup,
     Fire,
+    HouseRuleError,
     Options,
     OptionsError,
     Setup,
     StartingChoice,
     TwoPlayer,
+    applicable_parts,
+    check_house_rules,
     draft_order,
     generate,
     generate_with,
@@ -26,20 +30,29 @@ from setupgen.seed import ALPHABET, SEED_LENGTH, SeedError, new_seed, normalize_
 
 __all__ = [
     "ALPHABET",
+    "CODE_MAX",
     "FIRE_MONTHS",
     "GENERATOR_VERSION",
+    "PARTS",
+    "PART_BY_KEY",
     "SEED_LENGTH",
     "AkebonoSetup",
     "Fire",
     "Hidden",
+    "HouseRuleError",
+    "HouseRules",
     "Options",
     "OptionsError",
+    "Part",
     "Section",
     "SeedError",
     "Setup",
+    "SetupCode",
     "StartingChoice",
     "Step",
     "TwoPlayer",
+    "applicable_parts",
+    "check_house_rules",
     "checklist",
     "draft_order",
     "generate",
@@ -48,5 +61,6 @@ __all__ = [
     "hidden_items",
     "new_seed",
     "normalize_seed",
+    "parse_code",
     "rng_for",
 ]
