@@ -24,6 +24,7 @@ from setupgen.generate import (
     draft_order,
     generate,
     generate_with,
+    house_rules,
     rng_for,
 )
 from setupgen.seed import ALPHABET, SEED_LENGTH, SeedError, new_seed, normalize_seed
@@ -59,6 +60,7 @@ __all__ = [
     "generate_with",
     "hidden_item",
     "hidden_items",
+    "house_rules",
     "new_seed",
     "normalize_seed",
     "parse_code",

@@ -28,6 +28,7 @@ from scoring.catalogue import (
     tokens_of,
 )
 from scoring.components import SEASONS, Building, Expansion, TokenKind
+from scoring.errors import quote
 from scoring.rules import (
     BUILDINGS_IN_PLAY,
     FIRE_MONTHS,
@@ -397,6 +398,26 @@ _BUILDING_NAMES: Final = {b.id: b.name for b in BUILDINGS}
 _PERSONALITY_NAMES: Final = {p.id: p.name for p in PERSONALITIES}
 
 
+def house_rules(ban: Sequence[str] = (), require: Sequence[str] = ()) -> HouseRules:
+    """House rules from card ids (buildings or personalities, in any case); :class:`HouseRuleError` naming the
+    field (``ban`` or ``require``) for an id that is neither. The API, the pages and the command read them so."""
+    chosen: dict[str, list[str]] = {}
+    for which, ids, (buildings, personalities) in (
+        ("ban", ban, ("banned_buildings", "banned_personalities")),
+        ("require", require, ("required_buildings", "required_personalities")),
+    ):
+        for card in (i.strip().lower() for i in ids):
+            if card in _BUILDING_BY_ID:
+                chosen.setdefault(buildings, []).append(card)
+            elif card in _PERSONALITY_NAMES:
+                chosen.setdefault(personalities, []).append(card)
+            else:
+                raise HouseRuleError(
+                    field, f"{field}: {quote(card)} is not a building or a personality of IKI"
+                )
+    return HouseRules(**{name: tuple(ids) for name, ids in chosen.items()})
+
+
 def check_house_rules(options: Options, house: HouseRules) -> None:
     """:class:`HouseRuleError` if the draw cannot meet ``house`` with ``options`` (issue 26): a card both banned
     and required, a card not in this game, more required than are in play, more ongoing-ability buildings
@@ -574,5 +595,6 @@ __all__ = [
     "check_house_rules",
     "generate",
     "generate_with",
+    "house_rules",
     "rng_for",
 ]
