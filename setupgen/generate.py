@@ -413,7 +413,7 @@ def house_rules(ban: Sequence[str] = (), require: Sequence[str] = ()) -> HouseRu
                 chosen.setdefault(personalities, []).append(card)
             else:
                 raise HouseRuleError(
-                    field, f"{field}: {quote(card)} is not a building or a personality of IKI"
+                    which, f"{which}: {quote(card)} is not a building or a personality of IKI"
                 )
     return HouseRules(**{name: tuple(ids) for name, ids in chosen.items()})
 
