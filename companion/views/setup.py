@@ -216,9 +216,10 @@ def sentence(message: str) -> str:
 
 
 def spaced_seed(seed: str) -> str:
-    """``K7MX 2QPA``: easier to read aloud."""
-    half = len(seed) // 2
-    return f"{seed[:half]} {seed[half:]}"
+    """``K7MX 2QPA`` (``K7MX 2QPA.RB4Q`` with re-rolls or house rules): easier to read aloud."""
+    head, dot, rest = seed.partition(".")
+    half = len(head) // 2
+    return f"{head[:half]} {head[half:]}{dot}{rest}"
 
 
 # --- the options page -----------------------------------------------------------------------------------------
@@ -249,7 +250,7 @@ def _form_context(query: Mapping[str, str], error: str = "", error_field: str = 
         "error_field": error_field,
         "warning": warning,
         "house": _house_choices(query, akebono),
-        "names": (_getnames(query) + [""] * MAX_PLAYERS)[:MAX_PLAYERS],
+        "names": (setup_names(query) + [""] * MAX_PLAYERS)[:MAX_PLAYERS],
         "name_max": NAME_MAX,
     }
 
@@ -280,7 +281,7 @@ def _house_choices(query: Mapping[str, str], akebono: bool) -> list[dict[str, An
     return groups
 
 
-def _getnames(query: Mapping[str, str]) -> list[str]:
+def setup_names(query: Mapping[str, str]) -> list[str]:
     """The table's names typed on the setup page (``name=``, at most 4, each as a name field keeps it); a name
     that cannot be kept is dropped (the tracker's form asks for it again)."""
     getlist = getattr(query, "getlist", None)
@@ -414,7 +415,7 @@ def setup_game(request: HttpRequest) -> HttpResponse:
     """
     try:
         options, setup, given = load_setup(request.GET)
-        names = _getnames(request.GET)
+        names = setup_names(request.GET)
         reroll = request.GET.get("reroll", "")
         if reroll and reroll != "all" and reroll not in applicable_parts(options):
             raise QueryError("reroll", f"this game has no part {quote(reroll)} to draw again")
