@@ -317,8 +317,8 @@ def house_query(house: HouseRules) -> dict[str, list[str]]:
 def setup_options(request: HttpRequest) -> HttpResponse:
     """``GET /setup/``: pick the options and generate. htmx (on any change of the form): just its warning."""
     context = _form_context(request.GET)
-    if request.htmx:
-        return render(request, "setup.html#options-warning", context)
+    if request.htmx:  # the warning, and the house-rule lists (the Akebono box changes which cards they offer)
+        return render(request, "setup.html#options-warning", {**context, "oob": True})
     return render(request, "setup.html", context)
 
 
