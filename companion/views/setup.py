@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode
 
 from django.core import signing
 from django.core.exceptions import ValidationError
@@ -29,10 +29,11 @@ from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_POST, require_safe
 
 from companion.forms import clean_text
-from companion.links import shared
+from companion.links import share_url
 from companion.models.scoresheets import NAME_MAX
 from companion.models.setup_progress import change_ticks, tick, ticked
 from companion.pdf.setup_sheet import PAGE_SIZES, setup_sheet_pdf
+from companion.qr import qr_svg
 from companion.tokens import is_token, new_token
 from companion.views.errors import json_error
 from scoring.catalogue import (
@@ -383,16 +384,15 @@ def score_url(options: Options, seed: str, names: list[str]) -> str:
     return f"{reverse('scorepad-new')}?{options_query(options, seed, **extra)}"
 
 
-def reroll_links(options: Options, setup: Setup, table: str, names: list[str]) -> list[dict[str, str]]:
-    """One "Re-roll" per random part of this game (issue 26): each keeps every other part."""
-    return [
-        {
-            "key": key,
-            "label": PART_BY_KEY[key].label,
-            "url": game_url(options, setup.seed, table=table, reroll=key, name=names),
-        }
-        for key in applicable_parts(options)
-    ]
+def reroll_form(options: Options, setup: Setup, table: str, names: list[str]) -> dict[str, Any]:
+    """The "Draw one part again" form (issue 26): the page's address once, as hidden fields, and one "Re-roll"
+    button per random part of this game (``reroll=KEY``), each keeping every other part. A GET form: it works
+    without JavaScript, and the page stays small (one address, not one link a part)."""
+    params = parse_qs(options_query(options, setup.seed, table=table, name=names))
+    return {
+        "hidden": [(name, value) for name, values in params.items() for value in values],
+        "parts": [{"key": key, "label": PART_BY_KEY[key].label} for key in applicable_parts(options)],
+    }
 
 
 def drawn_line(part: str) -> str:
@@ -435,7 +435,7 @@ def setup_game(request: HttpRequest) -> HttpResponse:
     done = ticked(ticks_key(table, setup))
     steps = checklist(setup)
     ticks = ticks_url(options, setup.seed, table)
-    link = shared(request, game_url(options, setup.seed, table=table))
+    link = share_url(request, game_url(options, setup.seed, table=table))
     house = setup.code.house
     context = {
         "setup": setup,
@@ -452,10 +452,10 @@ def setup_game(request: HttpRequest) -> HttpResponse:
         "ticks_url": ticks,
         "poll_url": f"{reverse('setup-ticks-state')}?{ticks.partition('?')[2]}",
         "poll_ms": POLL_MS,
-        "share_url": link.url,
-        "share_qr": link.qr,
+        "share_url": link,
+        "qr_url": f"{reverse('setup-qr')}?{options_query(options, setup.seed, table=table)}",
         "reroll_url": game_url(options, setup.seed, table=table, reroll="all", name=names),
-        "reroll_links": reroll_links(options, setup, table, names),
+        "reroll_form": reroll_form(options, setup, table, names),
         "options_url": f"{reverse('setup-options')}?{options_query(options, None, **house_query(house), name=names)}",
         "sheet_urls": [
             (label, f"{reverse('setup-sheet')}?{options_query(options, setup.seed, size=size)}")
@@ -583,6 +583,32 @@ def setup_ticks_state(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+def setup_qr(request: HttpRequest) -> HttpResponse:
+    """``GET /setup/qr.svg?players=N&...&seed=CODE&table=TOKEN``: the QR code of the page's share link (built from
+    the LAN address when the page was opened at a loopback address, companion/links.py). An image of its own, shown
+    when asked, so the page's first load stays within its budget. 400 for a bad address; 404 for a link too long
+    for a QR code (the page still shows the link)."""
+    table = request.GET.get("table", "")
+    try:
+        options, setup, _ = load_setup(request.GET, seed_required=True)
+        if not is_table(table):
+            raise QueryError("table", "this address has no table code of a setup page (table=)")
+    except QueryError as exc:
+        return render(request, "error.html", {"status": 400, "message": sentence(str(exc))}, status=400)
+    svg = qr_svg(share_url(request, game_url(options, setup.seed, table=table)))
+    if not svg:
+        return render(
+            request,
+            "error.html",
+            {"status": 404, "message": "This link is too long for a QR code."},
+            status=404,
+        )
+    response = HttpResponse(svg, content_type="image/svg+xml")
+    response["Cache-Control"] = "private, max-age=3600"
+    return response
+
+
+@require_safe
 def setup_sheet(request: HttpRequest) -> HttpResponse:
     """``GET /setup/sheet.pdf?players=N&...&seed=CODE[&size=a4|letter]``: the printable sheet, public draws only."""
     size = request.GET.get("size", "a4").strip().lower() or "a4"
@@ -626,5 +652,6 @@ urlpatterns = [
     path("setup/ticks", setup_ticks, name="setup-ticks"),
     path("setup/ticks/state", setup_ticks_state, name="setup-ticks-state"),
     path("setup/sheet.pdf", setup_sheet, name="setup-sheet"),
+    path("setup/qr.svg", setup_qr, name="setup-qr"),
     path("api/v1/setup", api_setup, name="api-setup"),
 ]

@@ -15,9 +15,11 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 
+from companion import links
 from companion.models.games import Game
 from companion.views.setup import new_table
 from setupgen import Options, applicable_parts, generate, parse_code
+from tests.companion.test_links import LAN, LOCAL, decode_qr
 from tests.companion.test_setup_link import form_of
 from tests.companion.test_setup_pdf import pdf_text
 from tests.setupgen.helpers import named_hidden_draws
@@ -185,3 +187,26 @@ def test_names_and_the_code_travel_into_the_tracker_and_the_score() -> None:
         {**players, "edition": "akebono", "setup_kind": "seed", "seed": code},
     )
     assert posted.status_code == 302, posted.content.decode()
+
+
+@pytest.fixture
+def lan(monkeypatch: pytest.MonkeyPatch) -> None:
+    """This machine's interfaces, as on a laptop at the table (tests/companion/test_links.py)."""
+    monkeypatch.setattr(links, "interface_addresses", lambda: list(LAN))
+
+
+@pytest.mark.usefixtures("lan")
+def test_the_qr_code_reads_back_as_the_share_link() -> None:
+    """Opened at a loopback address, the QR code carries the LAN address (companion/links.py), as the game's share
+    page does; the page loads it only when asked (the first load's budget)."""
+    client = Client()
+    query = query_of(Options(4, akebono=True), seed="K7MX2QPA.XF", table=TABLE)
+    page = client.get(f"/setup/game?{query}", **LOCAL).content.decode()
+    link = unescape(re.search(r'id="share-link" value="([^"]+)"', page).group(1))  # type: ignore[union-attr]
+    assert link.startswith("http://192.168.1.20:8000/setup/game?")
+    qr = unescape(re.search(r'<img src="(/setup/qr\.svg\?[^"]+)" loading="lazy"', page).group(1))  # type: ignore[union-attr]
+    response = client.get(qr, **LOCAL)
+    assert response["Content-Type"] == "image/svg+xml"
+    assert decode_qr(response.content.decode()) == [link]
+    assert client.get(qr.replace(TABLE, "forged"), **LOCAL).status_code == 400
+    assert client.get(qr.replace("K7MX2QPA.XF", "K7MX2QPA.XF.XF"), **LOCAL).status_code == 400

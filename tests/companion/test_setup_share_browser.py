@@ -61,7 +61,7 @@ def test_ban_reroll_share_scan_and_track(live_server: Any, lan_browser: Any, scr
     assert "Aiko, Bunta, Chiyo, Daisuke" in page.locator("#names-line").inner_text()
 
     # Re-roll the buildings: a new code, every other part kept, the page says which part was drawn again.
-    button = page.locator("#reroll-buildings")
+    button = page.locator("#rerolls").get_by_role("button", name="Buildings")
     box = button.bounding_box()
     assert box is not None and box["height"] >= 44
     button.click()
@@ -92,7 +92,14 @@ def test_ban_reroll_share_scan_and_track(live_server: Any, lan_browser: Any, scr
     screenshot(page, "setup26-shared")
 
     # Scan the QR code: it reads back as the share link, which opens this same setup on another phone.
-    svg = page.locator("#setup-qr svg").evaluate("e => e.outerHTML")
+    page.locator("#setup-qr summary").click()
+    image = page.locator("#setup-qr img")
+    image.wait_for()
+    page.wait_for_function("() => document.querySelector('#setup-qr img').naturalWidth > 0")
+    screenshot(page, "setup26-qr")
+    svg = page.evaluate(
+        "async (src) => (await fetch(src)).text()", image.get_attribute("src")
+    )  # what it shows
     assert decode_qr(svg) == [link]
     other = _context(lan_browser).new_page()
     other.goto(link)
