@@ -53,6 +53,7 @@ from companion.scorepad.services import SheetError, sheet_for_game
 from companion.tokens import is_token
 from companion.views.setup import (
     QueryError,
+    house_query,
     house_summary,
     is_table,
     options_query,
@@ -95,7 +96,7 @@ from scoring.catalogue import (
 )
 from scoring.components import SEASONS, Expansion, Season
 from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
-from setupgen import CODE_MAX, Options, OptionsError, SeedError, generate, parse_code
+from setupgen import CODE_MAX, HouseRules, Options, OptionsError, SeedError, generate, parse_code
 
 WHO_COOKIE = "iki_who"
 WHO_DEFAULT = "a phone"
@@ -473,9 +474,10 @@ def _fixed_setup(form: NewGameForm, players: int | None) -> dict[str, Any] | Non
     except OptionsError:
         return None
     try:
-        house = house_summary(parse_code(seed).house)
+        rules = parse_code(seed).house
     except SeedError:
-        house = ""
+        rules = HouseRules()
+    house = house_summary(rules)
     return {
         "players": players,
         "seed": seed,
@@ -484,7 +486,7 @@ def _fixed_setup(form: NewGameForm, players: int | None) -> dict[str, Any] | Non
         "house_line": house,
         "akebono": options.akebono,
         "grand_master": options.grand_master,
-        "change_url": f"{reverse('setup-options')}?{options_query(options)}",
+        "change_url": f"{reverse('setup-options')}?{options_query(options, None, **house_query(rules))}",
     }
 
 

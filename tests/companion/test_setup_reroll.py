@@ -167,6 +167,7 @@ def test_names_and_the_code_travel_into_the_tracker_and_the_score() -> None:
     form_page = client.get(track).content.decode()
     hidden, _ = form_of(form_page)
     assert hidden["seed"] == code and "House rules: no Pub (Izakaya)" in unescape(form_page)
+    assert "/setup/?players=4&akebono=1&ban=pub-izakaya" in unescape(form_page)  # "Change the players or options"
     for i, name in enumerate(NAMES):
         assert f'name="name-{i}" value="{name}"' in form_page
     players = {f"name-{i}": n for i, n in enumerate(NAMES)} | {
