@@ -245,7 +245,8 @@ def _form_context(query: Mapping[str, str], error: str = "", error_field: str = 
         "players": players,
         "akebono": akebono,
         "grand_master": grand_master,
-        "seed": query.get("seed", "").strip()[:CODE_MAX],
+        # A typed code comes back to be corrected; one longer than any code does not (the message says why).
+        "seed": seed if len(seed := query.get("seed", "").strip()) <= CODE_MAX else "",
         "code_max": CODE_MAX,
         "error": error,
         "error_field": error_field,
