@@ -17,8 +17,10 @@ from django.test import Client
 
 from companion import links
 from companion.models.games import Game
+from companion.models.scoresheets import ScoreSheet
 from companion.views.setup import new_table
 from setupgen import Options, applicable_parts, generate, parse_code
+from tests.companion.test_checks_views import RULEBOOK_PAD
 from tests.companion.test_links import LAN, LOCAL, decode_qr
 from tests.companion.test_setup_link import form_of
 from tests.companion.test_setup_pdf import pdf_text
@@ -167,7 +169,9 @@ def test_names_and_the_code_travel_into_the_tracker_and_the_score() -> None:
     form_page = client.get(track).content.decode()
     hidden, _ = form_of(form_page)
     assert hidden["seed"] == code and "House rules: no Pub (Izakaya)" in unescape(form_page)
-    assert "/setup/?players=4&akebono=1&ban=pub-izakaya" in unescape(form_page)  # "Change the players or options"
+    assert "/setup/?players=4&akebono=1&ban=pub-izakaya" in unescape(
+        form_page
+    )  # "Change the players or options"
     for i, name in enumerate(NAMES):
         assert f'name="name-{i}" value="{name}"' in form_page
     players = {f"name-{i}": n for i, n in enumerate(NAMES)} | {
@@ -211,3 +215,18 @@ def test_the_qr_code_reads_back_as_the_share_link() -> None:
     assert decode_qr(response.content.decode()) == [link]
     assert client.get(qr.replace(TABLE, "forged"), **LOCAL).status_code == 400
     assert client.get(qr.replace("K7MX2QPA.XF", "K7MX2QPA.XF.XF"), **LOCAL).status_code == 400
+
+
+def test_the_pad_check_reads_a_code_with_house_rules() -> None:
+    """/check/ reads the seed through setupgen.generate, the one reader of codes: a code with a ban and a
+    requirement narrows the pad to that setup's buildings, and the walk keeps the code."""
+    client = Client()
+    code = "K7MX2QPA.XB.Y9"  # the Well banned, the Shrine required
+    query = urlencode({**RULEBOOK_PAD, "seed": code, "p0-variety": "12"})
+    assert client.get(f"/check/?{query}").status_code == 200
+    assert client.post("/check/walk/", {"q": query, "line": "0:variety"}).status_code == 302
+    sheet = ScoreSheet.objects.get()
+    assert sheet.seed == code
+    made = generate(Options(2), code)
+    assert "well" not in made.buildings and "shrine" in made.buildings
+    assert sorted(sheet.table["setup"]["buildings"]) == sorted(made.buildings)
