@@ -9,11 +9,14 @@ from math import comb, sqrt
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoring.catalogue import BUILDING_BY_ID, BUILDINGS, personalities_of_season
 from scoring.components import SEASONS
 from scoring.rules import MAX_ONGOING_BUILDINGS
 from setupgen import (
+    ALPHABET,
     PART_BY_KEY,
     HouseRuleError,
     HouseRules,
@@ -311,3 +314,40 @@ def test_the_display_law_matches_the_default_draw() -> None:
 
 def test_parts_have_unique_letters_and_keys() -> None:
     assert len({p.letter for p in PART_BY_KEY.values()}) == len(PART_BY_KEY)
+
+
+_ALPHA = st.sampled_from(ALPHABET)
+
+
+@st.composite
+def codes(draw: st.DrawFn) -> tuple[Options, SetupCode]:
+    options = draw(st.sampled_from(OPTION_SETS))
+    seed = "".join(draw(st.lists(_ALPHA, min_size=8, max_size=8)))
+    code = SetupCode(seed)
+    for part in draw(st.lists(st.sampled_from(applicable_parts(options)), unique=True, max_size=4)):
+        code = code.rerolled(part, draw(_ALPHA) + draw(_ALPHA))
+    pool = [b.id for b in BUILDINGS if options.akebono or b.expansion.value == "base"]
+    banned = draw(st.lists(st.sampled_from(pool), unique=True, max_size=3))
+    required = draw(st.lists(st.sampled_from([b for b in pool if b not in banned]), unique=True, max_size=2))
+    return options, code.with_house(
+        HouseRules(banned_buildings=tuple(banned), required_buildings=tuple(required))
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(codes())
+def test_any_code_reads_back_and_keeps_the_rules(case: tuple[Options, SetupCode]) -> None:
+    """Property: a code's text reads back as the same code; the setup it gives is the same each time; the house
+    rules hold, and so do R15 (6 different buildings) and R18 (at most 2 with an ongoing ability)."""
+    options, code = case
+    assert parse_code(str(code)) == code
+    try:
+        setup = generate(options, code)
+    except HouseRuleError:
+        return  # e.g. 2 ongoing required and Akebono's limit: refused, as the table-driven test above shows
+    assert setup.to_json() == generate(options, str(code)).to_json()
+    assert len(set(setup.buildings)) == 6
+    assert not set(setup.buildings) & set(code.house.banned_buildings)
+    assert set(code.house.required_buildings) <= set(setup.buildings)
+    if options.akebono:
+        assert sum(BUILDING_BY_ID[b].ongoing for b in setup.buildings) <= MAX_ONGOING_BUILDINGS
