@@ -28,7 +28,7 @@ from scoring.padcheck import Pad, PadPlayer
 from scoring.rules import MAX_PLAYERS, TRACK_MAX
 from scoring.score import AKEBONO_LINES, BASE_LINES, LINE_LABELS
 from scoring.table import Setup
-from setupgen import Options, OptionsError, SeedError, generate
+from setupgen import CODE_MAX, Options, OptionsError, SeedError, generate
 
 #: A number no pad line comes close to: beyond it a typed value is refused as a typing slip.
 PAD_MAX: Final = 999
@@ -88,7 +88,9 @@ class CheckStartForm(PlayersForm):
     )
 
     seed = forms.CharField(
-        required=False, max_length=40, error_messages={"max_length": "Setup code: a seed has 8 characters."}
+        required=False,
+        max_length=CODE_MAX,
+        error_messages={"max_length": f"Setup code: a setup code has at most {CODE_MAX} characters."},
     )
     grand_master = Flag(what="grand_master")
 

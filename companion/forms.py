@@ -20,6 +20,7 @@ from scoring import catalogue as cat
 from scoring.errors import quote
 from scoring.names import name_key, name_problem
 from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
+from setupgen.code import CODE_MAX
 
 BIDI_CONTROLS: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """Embeddings, overrides and isolates (U+202A-202E, U+2066-2069): they reorder the text after them on a page."""
@@ -212,7 +213,9 @@ class NewGameForm(PlayersForm):
     akebono = forms.BooleanField(required=False)
     grand_master = forms.BooleanField(required=False)
     seed = forms.CharField(
-        required=False, max_length=40, error_messages={"max_length": "a seed has 8 characters"}
+        required=False,
+        max_length=CODE_MAX,
+        error_messages={"max_length": f"a setup code has at most {CODE_MAX} characters"},
     )
     setup_players = TypedChoiceField(
         choices=[("", "")] + [(str(n), str(n)) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)],
@@ -249,7 +252,9 @@ class ScoreStartForm(PlayersForm):
         },
     )
     seed = forms.CharField(
-        required=False, max_length=40, error_messages={"max_length": "Seed code: a seed has 8 characters."}
+        required=False,
+        max_length=CODE_MAX,
+        error_messages={"max_length": f"Setup code: a setup code has at most {CODE_MAX} characters."},
     )
     grand_master = forms.BooleanField(required=False)
     buildings = MultipleChoiceField(
