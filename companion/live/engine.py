@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from django.db import IntegrityError, connection, transaction
-from django.http import HttpResponse
+from django.db.models import Max
+from django.http import HttpRequest, HttpResponse
 
 from companion.models.live import Mutation
 
@@ -201,6 +202,19 @@ def held(raw: str) -> set[str]:
     return set(raw.split(".")[:MAX_HELD])
 
 
-def pull_response(pieces: Pieces, held_now: Collection[str], version: int) -> HttpResponse:
-    """The answer to a pull: the pieces the page lacks and the version they bring it to."""
-    return Answer(200, "".join(p.html for p in pieces.missing(held_now)), version).response()
+def pull_response(request: HttpRequest, thing: str, pieces: Pieces, version: int) -> HttpResponse:
+    """The answer to a pull: the pieces the page lacks (``h``), the version they bring it to, and for each client
+    id the page still has writes of (``lc``), its last write applied (``X-Live-Done: id:counter,...``): the page
+    drops those from its outbox, so a write applied whose answer was lost is not counted again on the screen."""
+    body = "".join(p.html for p in pieces.missing(held(request.GET.get("h", ""))))
+    response = Answer(200, body, version).response()
+    clients = [c for c in request.GET.get("lc", "").split(".")[:4] if CLIENT_RE.fullmatch(c)]
+    if clients:
+        done = (
+            Mutation.objects.filter(thing=thing, client__in=clients)
+            .values("client")
+            .annotate(last=Max("counter"))
+            .order_by()
+        )
+        response["X-Live-Done"] = ",".join(f"{row['client']}:{row['last']}" for row in done)
+    return response

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 from collections.abc import AsyncIterator
 from typing import Any, Final
 
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.urls import path
 
@@ -54,7 +55,9 @@ class Hub:
         self.queues.setdefault(thing, set()).add(queue)
         self.versions.setdefault(thing, version)
         if self.task is None or self.task.done():
-            self.task = asyncio.create_task(self._listen() if _postgres() else self._check())
+            # Its own context: not the request's that opened it (asgiref ties that one's sync calls to the request).
+            work = self._listen() if _postgres() else self._check()
+            self.task = asyncio.create_task(work, context=contextvars.Context())
         try:
             yield queue
         finally:
@@ -72,7 +75,11 @@ class Hub:
                 kind, _, pk = thing.partition(":")
                 by_kind.setdefault(kind, []).append(int(pk))
             for kind, pks in by_kind.items():
-                found = await sync_to_async(KINDS[kind].versions)(pks)
+                try:
+                    found = await sync_to_async(KINDS[kind].versions, thread_sensitive=False)(pks)
+                except DatabaseError as exc:  # a locked or lost database: the next check asks again
+                    log.warning("live: version check failed (%s)", exc)
+                    continue
                 for number, now in found.items():
                     if now != self.versions.get(key(kind, number)):
                         self.publish(key(kind, number), now)
@@ -146,6 +153,7 @@ async def stream(request: HttpRequest, kind: str, token: str) -> HttpResponse:
     response = StreamingHttpResponse(events(key(kind, pk), version), content_type="text/event-stream")
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    response["Content-Encoding"] = "identity"  # GZipMiddleware would hold the small events back
     return response
 
 

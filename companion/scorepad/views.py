@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation, reswap
 
 from companion.forms import ScoreStartForm, whole_number
-from companion.live.engine import Answer, Pieces, held, mutation_id, once, pull_response
+from companion.live.engine import Answer, Pieces, mutation_id, once, pull_response
 from companion.models.scoresheets import NAME_MAX, ScoreSheet
 from companion.qr import qr_svg
 from companion.scorepad import services
@@ -199,7 +199,7 @@ def _pull(request: HttpRequest, view: StepView) -> HttpResponse:
     """A live pull: the pieces of the step whose digest the page does not hold (``h``)."""
     pieces = Pieces()
     get_template("scorepad_step.html#step").render({**_step_context(view), "live_pieces": pieces}, request)
-    return pull_response(pieces, held(request.GET.get("h", "")), view.sheet.version)
+    return pull_response(request, f"sheet:{view.sheet.pk}", pieces, view.sheet.version)
 
 
 @require_POST

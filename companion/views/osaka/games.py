@@ -221,7 +221,7 @@ def game_state(request: HttpRequest, token: str) -> HttpResponse:
 def _fresh_state(request: HttpRequest, opened: Opened) -> HttpResponse:
     if _is_live(request):
         pieces = _pieces(request, opened)
-        return pull_response(pieces, held(request.GET.get("h", "")), opened.game.version)
+        return pull_response(request, f"osaka:{opened.game.pk}", pieces, opened.game.version)
     response = render(request, "osaka_game.html#state", _state_context(request, opened))
     response["Cache-Control"] = "no-store"
     return response
