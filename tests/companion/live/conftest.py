@@ -57,6 +57,28 @@ class Table:
         view = self.sql("SELECT view_token FROM companion_osakagame WHERE edit_token = ?", edit)[0][0]
         return edit, str(view)
 
+    def sheet(self, names: tuple[str, ...] = ("Aya", "Ben")) -> str:
+        """A new score sheet through the start form: its token."""
+        phone = self.client()
+        phone.request("GET", "/score/")
+        colours = ("red", "blue", "green", "yellow")
+        form = {f"name-{i}": n for i, n in enumerate(names)} | {
+            f"colour-{i}": colours[i] for i in range(len(names))
+        }
+        status, headers, body = phone.request(
+            "POST", "/score/", form | {"edition": "base", "setup_kind": "none"}
+        )
+        found = re.search(r"/score/([A-Za-z0-9_-]+)/track/", headers.get("location", ""))
+        assert status == 302 and found, body[:300]
+        return found.group(1)
+
+    def sheet_value(self, token: str, player: int, field: str) -> Any:
+        import json
+
+        table = self.sql('SELECT "table" FROM companion_scoresheet WHERE token = ?', token)[0][0]
+        data = json.loads(table) if isinstance(table, str) else table
+        return data["players"][player][field]
+
 
 def _table(tmp_path: Path, config: str | None) -> Iterator[Table]:
     if connection.vendor == "postgresql":

@@ -18,6 +18,6 @@ def post_worker_init(worker: Any) -> None:
     def store_then_die(thing: str, mid: engine.MutationId, answer: engine.Answer) -> None:
         stored(thing, mid, answer)
         if mid.client.startswith("die"):
-            transaction.on_commit(lambda: os._exit(3))
+            transaction.on_commit(lambda: os._exit(1))
 
     engine.store = store_then_die  # type: ignore[assignment]
