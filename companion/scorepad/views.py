@@ -27,7 +27,7 @@ from companion.live.engine import Answer, Pieces, mutation_id, once, pull_respon
 from companion.models.scoresheets import NAME_MAX, ScoreSheet
 from companion.qr import qr_svg
 from companion.scorepad import services
-from companion.scorepad.entries import BadEntry, Change, entries_of, parse_entries
+from companion.scorepad.entries import NUMBER_LABELS, BadEntry, Change, EntryKey, entries_of, parse_entries
 from companion.scorepad.presenter import (
     STEP_BY_SLUG,
     STEPS,
@@ -230,6 +230,8 @@ def _entry(
         _step(slug, sheet.akebono)
         made[:] = parse_entries(post, sheet.names)  # again if another phone wrote meanwhile
         read[:] = [_as_read(sheet)]
+        if _is_live(request) and not post.get("force"):
+            _check_stale(sheet, made, post)
         return made
 
     shown, opened = _player(post.get("p")), _opened(post.get("open", ""))
@@ -237,8 +239,8 @@ def _entry(
         sheet = services.record_entries(token=token, changes=changes)
     except ScoreSheet.DoesNotExist:
         raise _missing(token) from None
-    except (SheetBusy, BadEntry) as exc:
-        bad, status = (BUSY, 409) if isinstance(exc, SheetBusy) else (str(exc), 400)
+    except (SheetBusy, BadEntry, Stale) as exc:
+        bad, status = (str(exc), 400) if isinstance(exc, BadEntry) else (str(exc) or BUSY, 409)
         sheet = _sheet(token)
         version[0] = sheet.version
         refused = StepView(sheet, _step(slug, sheet.akebono), shown or 0, opened, bad)
@@ -265,6 +267,23 @@ def _entry(
     if request.htmx:
         return _render_step(request, view)
     return _back_to_entry(view, made, opened, _kept(post))
+
+
+class Stale(Exception):
+    """A typed number replaces a value another phone changed since this page showed it: a conflict (409)."""
+
+
+def _check_stale(sheet: ScoreSheet, made: list[Change], post: Mapping[str, str]) -> None:
+    """A live "set" carries the value it replaces (``was-``): when the sheet holds neither that nor the new value,
+    another phone changed it first, and the person decides (docs/sync.md "Conflicts")."""
+    for change in made:
+        if change.op != "set":
+            continue
+        key = EntryKey(change.player, change.field).html_id
+        now = sheet.table["players"][change.player].get(change.field, 0)
+        if str(now) not in (post.get(f"was-{key}"), str(change.value)):
+            name = sheet.names[change.player]
+            raise Stale(f"Another phone changed {name}'s {NUMBER_LABELS[change.field]} to {now} first.")
 
 
 def _kept(post: Mapping[str, str]) -> dict[str, str]:
@@ -348,15 +367,25 @@ def result(request: HttpRequest, token: str) -> HttpResponse:
     updated when it changed since."""
     sheet = _sheet(token)
     record_result(sheet=sheet)
-    return render(request, "scorepad_result.html", _result_context(request, sheet, can_edit=True))
+    return _result_page(request, sheet, can_edit=True)
 
 
 @require_safe
 def sheet_view(request: HttpRequest, token: str) -> HttpResponse:
     """``/score/view/<token>/``: the view-only link: the result and the PDF, no link to an entry."""
-    return render(
-        request, "scorepad_result.html", _result_context(request, _viewed_sheet(token), can_edit=False)
-    )
+    return _result_page(request, _viewed_sheet(token), can_edit=False)
+
+
+def _result_page(request: HttpRequest, sheet: ScoreSheet, *, can_edit: bool) -> HttpResponse:
+    """The result page, or for a live pull (the page follows the sheet) the result piece when it changed."""
+    if not _is_live(request):
+        return render(request, "scorepad_result.html", _result_context(request, sheet, can_edit=can_edit))
+    if request.GET.get("v") == str(sheet.version):
+        return HttpResponse(status=204, headers={"Cache-Control": "no-store"})
+    pieces = Pieces()
+    context = {**_result_context(request, sheet, can_edit=can_edit), "live_pieces": pieces}
+    get_template("scorepad_result.html#result").render(context, request)
+    return pull_response(request, f"sheet:{sheet.pk}", pieces, sheet.version)
 
 
 def _error_page(request: HttpRequest, status: int, message: str) -> HttpResponse:

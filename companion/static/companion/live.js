@@ -160,6 +160,8 @@
     if ("value" in el && el.tagName !== "OUTPUT") {
       el.value = String((parseInt(el.value, 10) || 0) + by);
       el.defaultValue = el.value;
+      const twin = el.form && el.name && el.form.querySelector(`[name="was-${el.name}"]`);
+      if (twin) twin.value = el.value; // the value this page now shows as its own
     } else {
       el.textContent = el.textContent.replace(/-?\d+/, (n) => String(parseInt(n, 10) + by));
     }
@@ -178,8 +180,13 @@
   }
 
   // --- push ------------------------------------------------------------------------------------------------------
-  function tap(form, submitter) {
+  function tap(form, submitter, field) {
     const data = new FormData(form, submitter || undefined);
+    // What this tap sends is what the page now holds: a later tap does not send a typed number again.
+    for (const twin of form.querySelectorAll('input[name^="was-"]')) {
+      const f = form.elements[twin.name.slice(4)];
+      if (f && "value" in f) { twin.value = f.value; if (f.defaultValue !== undefined) f.defaultValue = f.value; }
+    }
     counter += 1;
     const n = counter;
     data.set("lc", client);
@@ -193,7 +200,7 @@
       n, lc: client, at: Date.now(), url: form.action,
       body: new URLSearchParams(data).toString(),
       bump: spec && by ? spec.split(" ").map((id) => [id, by]) : [],
-      label: form.dataset.liveSet || "",
+      label: form.dataset.liveSet || (field ? labelOf(field) : ""),
     };
     lastTap = submitter || document.activeElement;
     bump(item, 1);
@@ -219,7 +226,7 @@
         } catch (err) { offline = true; break; }
         if (response.status >= 500) { offline = true; break; }
         offline = false;
-        outbox.shift();
+        outbox = outbox.filter((o) => o !== item); // a pull may have dropped it already (X-Live-Done)
         persist();
         answered(item, response, html);
       }
@@ -264,7 +271,7 @@
   function conflict(item) {
     conflicts.push(item);
     const what = item.label || "this";
-    note(`Someone else changed the game first: ${what} was not saved.`, [
+    note(`Another phone changed it first: ${what} was not saved.`, [
       ["Apply it anyway", () => {
         counter += 1;
         const body = new URLSearchParams(item.body);
@@ -272,6 +279,7 @@
         body.set("lc", client);
         if (body.has("cid")) body.set("cid", `${client}-${counter}`);
         if (body.has("v")) body.set("v", String(version()));
+        body.set("force", "1");
         outbox.push({ ...item, n: counter, lc: client, at: Date.now(), body: body.toString() });
         persist();
         flush();
@@ -350,7 +358,7 @@
     const form = box && (e.target.form || box.closest("form"));
     if (!form) return;
     e.stopImmediatePropagation();
-    tap(form, null);
+    tap(form, null, e.target);
   }, true);
 
   window.addEventListener("online", flush);
