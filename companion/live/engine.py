@@ -7,8 +7,9 @@ racing: the second one's row breaks the unique constraint, its transaction is ro
 first one's answer). The poke (``pg_notify``) is sent in the same transaction: PostgreSQL delivers it at commit.
 
 Pieces: a page marks the parts a change may alter with ``{% piece %}...{% endpiece %}`` (each one element with an
-``id``). Each piece gets ``data-h``, a digest of what it shows (its own markup, nested pieces counted by their
-digest; CSRF tokens and rendered client ids left out, since they differ on every render). A pull names the digests
+``id``). Each piece gets ``data-h``, a digest of what it shows (its own markup, a nested piece counted by its
+id only, so a change inside it sends it alone; CSRF tokens, versions and rendered client ids left out, since they
+differ on every render). Pieces carry double-quoted ids. A pull names the digests
 the page holds (``h``) and gets only the pieces whose digest it does not hold, never the page.
 """
 
@@ -161,7 +162,7 @@ class Pieces:
         index, children = self._open.pop()
         own = html
         for child in children:
-            own = own.replace(child.html, child.h, 1)
+            own = own.replace(child.html, f"<piece {child.id}>", 1)
         piece = self.found[index]
         piece.h = digest(own)
         piece.html = _FIRST_TAG.sub(rf'\1 data-h="{piece.h}"', html, count=1)
