@@ -21,9 +21,10 @@ MIN_TARGET = 40
 
 
 def _settled(page: Any) -> None:
-    """Wait until htmx has nothing in flight and nothing being swapped (see test_scorepad_browser)."""
+    """Wait until htmx (the calculator) has nothing in flight and nothing being swapped (see
+    test_scorepad_browser), and no tap of the game page waits for its answer (live.js marks it)."""
     page.wait_for_function(
-        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added, .live-waiting')"
     )
 
 
