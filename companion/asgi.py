@@ -1,10 +1,18 @@
-"""ASGI entry point: the app as uvicorn serves it (``manage.py table``), so that an open live stream
-(companion.live.stream) is a waiting coroutine rather than a held thread."""
+"""ASGI entry point: what ``manage.py table`` serves (gunicorn with uvicorn workers).
+
+The same Django application as ``companion/wsgi.py``, middleware included: WhiteNoise serves the static files here
+too. An open stream of Server-Sent Events (the live table) then waits in the event loop instead of holding a
+thread.
+"""
 
 import os
+import warnings
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "companion.settings")
+# WhiteNoise's file responses iterate synchronously: Django reads each one in a thread and says so once per
+# process. The files are small (htmx, the CSS) and phones cache them for a year, so that costs nothing to warn of.
+warnings.filterwarnings("ignore", message="StreamingHttpResponse must consume synchronous iterators")
 
 application = get_asgi_application()
