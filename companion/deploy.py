@@ -12,6 +12,7 @@ import secrets
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -29,6 +30,26 @@ def flag(environ: Mapping[str, str], name: str) -> bool:
 def names(environ: Mapping[str, str], name: str, default: str = "") -> list[str]:
     """A comma-separated list (``DJANGO_ALLOWED_HOSTS=iki.example.org,www.iki.example.org``), blanks dropped."""
     return [item.strip() for item in environ.get(name, default).split(",") if item.strip()]
+
+
+def public_url(environ: Mapping[str, str], name: str) -> str:
+    """An origin the phones open (``https://iki.example.org``, no trailing slash), or ``""`` when unset; a value
+    that is not ``http(s)://host[:port]`` is refused at start-up, never built into links."""
+    value = environ.get(name, "").strip().rstrip("/")
+    if not value:
+        return ""
+    parts = urlsplit(value)
+    if (
+        parts.scheme not in {"http", "https"}
+        or not parts.hostname
+        or parts.path
+        or parts.query
+        or parts.fragment
+    ):
+        raise ImproperlyConfigured(
+            f"{name} must be the address the phones open, like https://iki.example.org, not {value[:60]!r}."
+        )
+    return value
 
 
 def key_directory(database: Mapping[str, object], default: Path) -> Path:

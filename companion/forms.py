@@ -198,12 +198,23 @@ class WhoForm(forms.Form):
 
 
 class NewGameForm(PlayersForm):
-    """A tracked game: the players, base or Akebono, the Grand Master variant, and optionally a setup's seed."""
+    """A tracked game: the players, base or Akebono, the Grand Master variant, and optionally a setup's seed.
+
+    ``setup_players``: the number of players the setup page made the seed for ("Track this game" carries it,
+    with the seed and the options, as hidden fields). A seed gives that page's setup only with the same number of
+    players and options (RULINGS R19), so the game must have exactly that many players (the view checks it)."""
 
     akebono = forms.BooleanField(required=False)
     grand_master = forms.BooleanField(required=False)
     seed = forms.CharField(
         required=False, max_length=40, error_messages={"max_length": "a seed has 8 characters"}
+    )
+    setup_players = TypedChoiceField(
+        choices=[("", "")] + [(str(n), str(n)) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)],
+        coerce=int,
+        empty_value=None,
+        required=False,
+        error_messages={"invalid_choice": f"a setup is made for {MIN_PLAYERS} to {MAX_PLAYERS} players"},
     )
 
     def add_error(self, field: str | None, error: Any) -> None:

@@ -27,6 +27,11 @@ HTTPS = deploy.flag(os.environ, "DJANGO_HTTPS")  # public, behind a TLS proxy
 # On a LAN the phones reach the app by whatever IP the laptop has today: any host name.
 ALLOWED_HOSTS = deploy.names(os.environ, "DJANGO_ALLOWED_HOSTS", default="" if HTTPS else "*")
 CSRF_TRUSTED_ORIGINS = deploy.names(os.environ, "DJANGO_CSRF_TRUSTED_ORIGINS")
+# Share links and QR codes (companion/links.py): DJANGO_PUBLIC_URL, the public address the phones open, when set;
+# else a page opened at localhost points the phones at this machine's LAN address among those the server listens
+# on (DJANGO_TABLE_BIND, which `manage.py table` sets to its --bind).
+PUBLIC_URL = deploy.public_url(os.environ, "DJANGO_PUBLIC_URL")
+TABLE_BIND = os.environ.get("DJANGO_TABLE_BIND", "").strip() or "0.0.0.0"
 
 if HTTPS:
     if not ALLOWED_HOSTS or "*" in ALLOWED_HOSTS:
@@ -57,6 +62,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "companion.middleware.HostCheckMiddleware",  # first: a Host that is no host name never reaches a view
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.gzip.GZipMiddleware",
@@ -68,6 +74,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "companion.urls"
 WSGI_APPLICATION = "companion.wsgi.application"
+ASGI_APPLICATION = "companion.asgi.application"  # what `manage.py table` serves
 
 TEMPLATES = [
     {
@@ -77,6 +84,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "companion.links.context",
             ],
         },
     }

@@ -53,7 +53,8 @@ PHASE_B_ORDER: Final = ("1-4", "1", "2", "3", "4")
 #: Buildings with an effect at the end of each season, resolved after food (iki-rulebook.txt Appendix 2: Imperial
 #: Villa, Farmhouse "for each Kobun you fed"): INFERRED["season-end-buildings"].
 SEASON_END_BUILDINGS: Final = ("imperial-villa", "farmhouse")
-#: Akebono month-12 New Characters that earn no harmony at the end of Winter (Akebono Appendix 1, "Special").
+#: Akebono month-12 New Characters that count in nobody's group at the end of Winter (Akebono Appendix 1,
+#: "Special"; RULINGS R26).
 NO_WINTER_HARMONY: Final = ("mounted-samurai", "rice-broker")
 
 
@@ -398,15 +399,13 @@ def _harmony(month: int, o: CalendarOptions, setup: Mapping[str, Any] | None) ->
     if _in_play("public-bathhouse", o, setup):
         asks += " The Public Bathhouse's owner doubles the IKI they gain."
     if o.akebono and month == 12:
-        kept = _get(setup, "akebono", "new_characters", 12)
-        cards = (
-            [kept]
-            if kept in NO_WINTER_HARMONY
-            else ([] if isinstance(kept, str) else list(NO_WINTER_HARMONY))
+        # RULINGS R26: both named whatever was drawn (naming the drawn one would give away month 12's New
+        # Character before it is revealed, issue 20).
+        names = " and the ".join(CHARACTER_BY_ID[c].name for c in NO_WINTER_HARMONY)
+        asks += (
+            f" The {names} count in nobody's group at the end of Winter: they have no colour until they retire "
+            "or the game ends."
         )
-        if cards:
-            names = " and ".join(CHARACTER_BY_ID[c].name for c in cards)
-            asks += f" {names} earn{'s' if len(cards) == 1 else ''} no harmony at the end of Winter."
     return asks
 
 
@@ -639,12 +638,72 @@ def due_reveals(
     months and those of this month whose phase is reached (RULINGS R16-R18: a fire's Nagaya when it breaks out, a
     season's Personalities and river tokens at the previous season's end, the New Character and the blocking tile
     at their month's start). Events whose setup gives nothing to reveal are left out."""
-    due: dict[str, Event] = {}
+    return {key: event for key, (_, event) in _due_since(month, phase, options, setup).items()}
+
+
+def _due_since(
+    month: int, phase: Phase, options: CalendarOptions, setup: Mapping[str, Any] | None
+) -> dict[str, tuple[int, Event]]:
+    """:func:`due_reveals` with the month each reveal fell due."""
+    due: dict[str, tuple[int, Event]] = {}
     for m in range(1, month + 1):
         for event in month_events(m, options, setup, reached=phase if m == month else None):
             if event.reveal and event.secret and event.due:
-                due.setdefault(event.reveal, event)  # the first event of a key names the reveal
+                due.setdefault(event.reveal, (m, event))  # the first event of a key names the reveal
     return due
+
+
+def step_events(events: Iterable[Event], phase: Phase) -> tuple[Event, ...]:
+    """The events of ``phase`` among a month's ``events``: what "Now" lists (phase A shows the month's start)."""
+    return tuple(e for e in events if e.phase is phase or (phase is Phase.A and e.phase is Phase.START))
+
+
+@dataclass(frozen=True, slots=True)
+class Overdue:
+    """A reveal that fell due before the table's step and that nobody revealed then (RULINGS R16-R18): it stays
+    offered under "Now" in every later phase and month until someone reveals it. ``event`` is gated like
+    :func:`month_events`' (no secret unless revealed)."""
+
+    since: int
+    event: Event
+
+
+def overdue_reveals(
+    month: int,
+    phase: Phase,
+    options: CalendarOptions,
+    setup: Mapping[str, Any] | None,
+    *,
+    revealed: frozenset[str],
+    keep: frozenset[str] = frozenset(),
+) -> tuple[Overdue, ...]:
+    """The reveals due before (``month``, ``phase``) that are not revealed, oldest first, and those in ``keep``
+    (revealed during this step: shown where they were tapped). A reveal an event of this step also offers (a
+    blocking tile, which the Grand Master's move of phase C shows again) is left to that event."""
+    now = {e.reveal for e in step_events(month_events(month, options, setup, reached=phase), phase)}
+    return tuple(
+        Overdue(since, event if key in revealed else replace(event, secret=(), hidden=True))
+        for key, (since, event) in _due_since(month, phase, options, setup).items()
+        if key not in now and (key not in revealed or key in keep)
+    )
+
+
+REVEAL_NAMES: Final = {
+    "season": ("The {season} personalities and river tokens", True),
+    "new-character": ("The New Character of month {month}", False),
+    "fire": ("The fire tile of month {month}", False),
+    "blocking-tile": ("The blocking tile of month {month}", False),
+}
+"""How "Next" names a reveal not made yet (text, plural), by the kind of its key (``fire-5``, ``season-summer``)."""
+
+
+def reveal_name(key: str) -> tuple[str, bool]:
+    """The words naming reveal ``key`` for a player (never its secret), and whether they are plural."""
+    kind, _, rest = key.rpartition("-")
+    text, plural = REVEAL_NAMES[kind]
+    if kind == "season":
+        return text.format(season=Season(rest).label), plural
+    return text.format(month=rest), plural
 
 
 # --- tracks --------------------------------------------------------------------------------------------------

@@ -148,7 +148,7 @@ INFERRED: Final[Mapping[str, str]] = MappingProxyType(
         'order (iki-rulebook.txt "PHASE A": "The number on the spaces indicates the turn order"; condensed '
         'rules "Phase B": "1-4 first, then 1, 2, 3, and 4"). The rulebook\'s "starting with the player '
         'whose Ikizama meeple is on the rightmost space" contradicts its own next line (the leftmost 1-4 '
-        "space plays first); RULINGS is silent.",
+        "space plays first); RULINGS R26 rules it a slip.",
         "season-end-buildings": "The Imperial Villa's income and the Farmhouse's IKI (\"At the end of each "
         "season\", iki-rulebook.txt Appendix 2) come after Payday's food step: the Farmhouse counts the Kobuns "
         "fed; the rulebook gives the Villa no step of its own. RULINGS is silent.",

@@ -4,11 +4,13 @@ Sections follow the rulebooks: "General setup" and "Player setup" (IKI rulebook)
 (which replace the base steps they change: tokens, buildings, character decks, starting characters), then the
 "Rules for 2 players" setup steps and the Grand Master variant.
 
-Hidden information (each fire's Nagaya, later seasons' personalities, each month's New Character, each month's
-blocking tile) is not in a step's text: it is a :class:`Hidden` item of its step, to be shown one at a time when
-it is due. The companion stands in for the face-down stack the table would otherwise draw from, so the steps tell
-the table to keep those components aside unseen. Step and item ids are stable: pages, the PDF and the game
-tracker refer to them.
+Hidden information (each fire's Nagaya, later seasons' Personalities and River tokens, with them how that season's
+tokens are shared between the board and the River, each month's New Character, each month's blocking tile) is
+not in a step's text or details: it is a :class:`Hidden` item of its step, and the step's ``hidden_note`` names
+what is kept back without naming any draw. The game tracker reveals each item when it is due (scoring/calendar.py,
+the same draws); the setup page and its sheet show only the open checklist and say so. The companion stands in for
+the face-down stack the table would otherwise draw from, so the steps tell the table to keep those components
+aside unseen. Step and item ids are stable: pages, the PDF and the game tracker refer to them.
 """
 
 from __future__ import annotations
@@ -46,6 +48,10 @@ class Section(StrEnum):
         }[self.value]
 
 
+TRACKER_NOTE = "Hidden until due: the game tracker reveals {what} when it is due."
+"""What the setup page and the PDF sheet say where a step's hidden draws would be (issue 20: they show none)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Hidden:
     """A piece of hidden information. ``label`` and ``due`` may be shown; ``text`` only when the table asks.
@@ -64,7 +70,8 @@ class Hidden:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One setup step: ``text`` says what to do, ``details`` lists the public draws, ``hidden`` the rest."""
+    """One setup step: ``text`` says what to do, ``details`` lists the public draws, ``hidden`` the rest, and
+    ``hidden_note`` says what of it is hidden ("each fire's Nagaya"), naming no draw."""
 
     id: str
     section: Section
@@ -72,6 +79,12 @@ class Step:
     text: str
     details: tuple[str, ...] = ()
     hidden: tuple[Hidden, ...] = ()
+    hidden_note: str = ""
+
+    @property
+    def tracker_note(self) -> str:
+        """Where the hidden draws would be (the setup page, the PDF sheet): the tracker reveals them; "" if none."""
+        return TRACKER_NOTE.format(what=self.hidden_note) if self.hidden else ""
 
 
 def seat_list(seats: tuple[int, ...] | list[int]) -> str:
@@ -86,6 +99,20 @@ def _names(ids: tuple[str, ...] | list[str], index: dict[str, str]) -> str:
 def _building(building_id: str) -> str:
     b = BUILDING_BY_ID[building_id]
     return f"{b.name} (ongoing ability)" if b.ongoing else b.name
+
+
+def _season_hidden(prefix: str, noun: str, season: Season, text: str) -> Hidden:
+    """A later season's draw (its Personalities, its River tokens), due at the end of the season before it
+    (Akebono "END OF A SEASON"; the tracker's season-end event, scoring/calendar.py)."""
+    before, month = SEASONS[SEASONS.index(season) - 1], season.months[0] - 1
+    return Hidden(
+        f"{prefix}-{season.value}",
+        f"{season.label} {noun}",
+        f"at the end of {before.label.lower()} (month {month})",
+        month,
+        text,
+        f"{season.label} (month {month})",
+    )
 
 
 def _general(setup: Setup) -> Iterator[Step]:
@@ -114,8 +141,8 @@ def _general(setup: Setup) -> Iterator[Step]:
         "general-fire",
         g,
         "Fire tiles",
-        "Keep the 4 Fire tiles aside: the companion has drawn each fire (RULINGS R16). When a fire breaks out "
-        "at the end of months 5, 8 and 11, reveal its Nagaya here instead of drawing a tile.",
+        "Keep the 4 Fire tiles aside: the companion has drawn each fire. When a fire breaks out at the end of "
+        "months 5, 8 and 11, the game tracker reveals its Nagaya: nobody draws a tile.",
         details=tuple(f"End of month {f.month}: a fire of strength {f.strength}." for f in setup.fires),
         hidden=tuple(
             Hidden(
@@ -128,6 +155,7 @@ def _general(setup: Setup) -> Iterator[Step]:
             )
             for f in setup.fires
         ),
+        hidden_note="each fire's Nagaya",
     )
     if not akebono:
         yield Step(
@@ -252,8 +280,8 @@ def _akebono(setup: Setup) -> Iterator[Step]:
         a,
         "Personalities",
         f"Put the 2 Spring Personalities face up on the Nihonbashi bridge: {_names(spring, personality_name)}. "
-        "Keep the Summer, Autumn and Winter Personality cards aside without looking: at the start of each "
-        "season, reveal its 2 Personalities here and put them face up on the bridge."
+        "Keep the Summer, Autumn and Winter Personality cards aside without looking: when a season ends, the "
+        "game tracker reveals the next season's 2 Personalities; put them face up on the bridge."
         + (
             " The Ferry boat is on side B: keep the unused Personalities as a face-down deck sorted by season "
             "(Spring on top) next to the River board."
@@ -262,24 +290,23 @@ def _akebono(setup: Setup) -> Iterator[Step]:
         ),
         details=tuple(f"Spring: {personality_name[p]}" for p in spring),
         hidden=tuple(
-            Hidden(
-                f"personalities-{season.value}",
-                f"{season.label} Personalities",
-                f"at the start of {season.label.lower()} (month {season.months[0]})",
-                season.months[0],
+            _season_hidden(
+                "personalities",
+                "Personalities",
+                season,
                 f"{season.label}: {_names(ake.personalities[season.value], personality_name)}.",
-                f"{season.label} (month {season.months[0]})",
             )
             for season in later
         ),
+        hidden_note="the Summer, Autumn and Winter Personalities",
     )
     yield Step(
         "akebono-new-characters",
         a,
         "New Characters",
         "Sort the 24 New Characters by the month on their backs, face down, and keep them aside without "
-        "looking. At the start of each month, reveal here which of that month's two is in play: put it face "
-        "up on its space of the City board and return the other to the box.",
+        "looking. At the start of each month, the game tracker reveals which of that month's two is in play: "
+        "put it face up on its space of the City board and return the other to the box.",
         hidden=tuple(
             Hidden(
                 f"new-character-{month}",
@@ -291,24 +318,35 @@ def _akebono(setup: Setup) -> Iterator[Step]:
             )
             for month, card in sorted(ake.new_characters.items())
         ),
+        hidden_note="each month's New Character",
     )
-    token_lines = []
-    for season in SEASONS:
+
+    def token_lines(season: Season) -> list[str]:
+        lines = []
         for kind in TOKEN_KINDS:
             river = ake.river_tokens[season.value][kind.value]
             board = ake.board_tokens(season.value, kind.value)
-            token_lines.append(
+            lines.append(
                 f"{season.label} {kind.value}: board {TOKEN_BY_ID[board[0]].name}, {TOKEN_BY_ID[board[1]].name}; "
                 f"river {TOKEN_BY_ID[river].name}"
             )
+        return lines
+
     yield Step(
         "akebono-tokens",
         a,
         "Fish, pipe and tobacco tokens",
         "Sort the tokens by season, the new ones with the others. Put 2 Spring tokens of each kind on their "
-        "spaces of the main board and the third in the River, as listed; the Summer, Autumn and Winter "
-        "tokens go on their spaces of the Calendar, and are shared out the same way when their season starts.",
-        details=tuple(token_lines),
+        "spaces of the main board and the third in the River, as listed. The Summer, Autumn and Winter tokens "
+        "go face down on their spaces of the Calendar: when a season ends, the game tracker reveals which "
+        "token of each kind of the next season goes in the River.",
+        details=tuple(token_lines(Season.SPRING)),
+        # The River tokens are revealed with the next season's Personalities (scoring/calendar.py, season end).
+        hidden=tuple(
+            _season_hidden("tokens", "River tokens", season, "; ".join(token_lines(season)) + ".")
+            for season in later
+        ),
+        hidden_note="which Summer, Autumn and Winter tokens go in the River",
     )
     yield Step(
         "akebono-buildings",
@@ -357,8 +395,8 @@ def _two_player(setup: Setup) -> Iterator[Step]:
         "two-player-blocking-tiles",
         t,
         "Blocking tiles",
-        "Keep the 12 Blocking tiles aside: each month, before revealing the Characters, reveal its Blocking "
-        "tile here and put that tile on its space of the Ikizama track.",
+        "Keep the 12 Blocking tiles aside: each month, before the Characters are revealed, the game tracker "
+        "reveals the month's Blocking tile; put that tile on its space of the Ikizama track.",
         hidden=tuple(
             Hidden(
                 f"blocking-{month}",
@@ -370,6 +408,7 @@ def _two_player(setup: Setup) -> Iterator[Step]:
             )
             for month, value in enumerate(two.blocking_tiles, start=1)
         ),
+        hidden_note="each month's Blocking tile",
     )
     yield Step(
         "two-player-sun-moon",
@@ -406,4 +445,13 @@ def hidden_item(setup: Setup, item_id: str) -> Hidden:
     raise KeyError(item_id)
 
 
-__all__ = ["Hidden", "Section", "Step", "checklist", "hidden_item", "hidden_items", "seat_list"]
+__all__ = [
+    "TRACKER_NOTE",
+    "Hidden",
+    "Section",
+    "Step",
+    "checklist",
+    "hidden_item",
+    "hidden_items",
+    "seat_list",
+]

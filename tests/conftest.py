@@ -38,6 +38,15 @@ def _static_by_plain_names(settings: Any) -> None:
     }
 
 
+@pytest.fixture(autouse=True)
+def _live_server_listens_on_loopback(request: pytest.FixtureRequest) -> None:
+    """The live server listens on 127.0.0.1 alone, as ``manage.py table --bind 127.0.0.1`` would: its pages, opened
+    at localhost, then share localhost links a browser test can follow (companion/links.py), not the LAN address
+    of the machine running the tests."""
+    if "live_server" in request.fixturenames:
+        request.getfixturevalue("settings").TABLE_BIND = "127.0.0.1"
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright

@@ -1,5 +1,5 @@
 """Setups generated per second (issue 3): through the pure core (seed -> SHA-256 -> draws), the checklist, and
-the API view and the checklist page through the Django test client, beside the /healthz baseline."""
+the API view, the checklist page and its poll through the Django test client, beside the /healthz baseline."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import itertools
 from django.test import Client
 
 from companion.benchmarks import Report, median_seconds
+from companion.views.setup import new_table
 from setupgen import ALPHABET, SEED_LENGTH, Options, checklist, generate
 
 CASES = (
@@ -44,12 +45,23 @@ def run(report: Report) -> None:
         )
         report(f"GET /api/v1/setup {label}", 1 / seconds, "setups/s", f"{seconds / baseline:.1f}x /healthz")
     query = CASES[2][2]
-    seconds = median_seconds(lambda: client.get(f"/setup/game?{query}&seed={seed_of(next(counter))}"))
+    table = new_table()
+    seconds = median_seconds(
+        lambda: client.get(f"/setup/game?{query}&seed={seed_of(next(counter))}&table={table}")
+    )
     report(
         "GET /setup/game Grand Master (page)", 1 / seconds, "pages/s", f"{seconds / baseline:.1f}x /healthz"
     )
+    # The poll of an open page (issue 20): 204 while the saved ticks are those the phone shows.
     seconds = median_seconds(
-        lambda: client.get(f"/setup/game?{query}&seed=K7MX2QPA&show=fire-5", HTTP_HX_REQUEST="true")
+        lambda: client.get(f"/setup/ticks/state?{query}&seed=K7MX2QPA&table={table}", HTTP_HX_REQUEST="true")
     )
-    report("GET /setup/game htmx reveal", 1 / seconds, "swaps/s", f"{seconds / baseline:.1f}x /healthz")
+    report("GET /setup/ticks/state 204", 1 / seconds, "polls/s", f"{seconds / baseline:.1f}x /healthz")
+    seconds = median_seconds(
+        lambda: client.get(
+            f"/setup/ticks/state?{query}&seed=K7MX2QPA&table={table}&done=general-board",
+            HTTP_HX_REQUEST="true",
+        )
+    )
+    report("GET /setup/ticks/state 1 change", 1 / seconds, "polls/s", f"{seconds / baseline:.1f}x /healthz")
     report("GET /healthz baseline", 1 / baseline, "req/s")

@@ -50,6 +50,8 @@ CLIENT_ID_RE = re.compile(rf"[A-Za-z0-9_-]{{1,{CLIENT_ID_MAX}}}")
 """A write's client-made id (tracker.js makes 24 hex digits): ASCII only, so every database stores it."""
 QUICK_SCORES = (1, 2, 3, 5, -1)
 """Colours a player may pick (the same as the scoring walk-through offers), used for a swatch only."""
+SUMMARY_MAX = 200
+"""The longest line of the log (a change's summary)."""
 
 
 class Game(models.Model):
@@ -69,6 +71,8 @@ class Game(models.Model):
     revealed = models.JSONField(default=list)
     #: The setup checklist's ticked step ids (setupgen.checklist), shared by every phone behind the edit token.
     ticks = models.JSONField(default=list)
+    #: Set by a change whose answer deserves a warning (a record's immediate IKI below 0); not stored.
+    warned = False
     #: The score sheet made from this game ("Score the game"); the game page links its edit or view-only page.
     scoresheet = models.OneToOneField(
         "companion.ScoreSheet", null=True, blank=True, on_delete=models.SET_NULL, related_name="game"
@@ -150,7 +154,7 @@ class Change(models.Model):
     at = models.DateTimeField(default=timezone.now)
     who = models.CharField(max_length=NAME_COLUMN)
     op = models.CharField(max_length=20)
-    summary = models.CharField(max_length=200)
+    summary = models.CharField(max_length=SUMMARY_MAX)
     undo = models.JSONField(default=dict)
     undone = models.BooleanField(default=False)
     #: The id the phone made for this write (issue 13, item 3): a replay of it is answered, never applied again.
@@ -184,6 +188,15 @@ class Conflict(Exception):
     def __init__(self, game: Game) -> None:
         super().__init__("Someone else changed this first; here is the fresh state. Nothing was changed.")
         self.game = game
+
+
+class Asked(Exception):
+    """A record needs one more answer (companion.models.game_records.Question): nothing was changed."""
+
+    def __init__(self, game: Game, question: records.Question) -> None:
+        super().__init__(question.text)
+        self.game = game
+        self.question = question
 
 
 class Replayed(Exception):
@@ -286,9 +299,13 @@ def apply_change(
     field: str = "",
     numbers: Mapping[str, int | None] | None = None,
     client_id: str | None = None,
+    paid: str = "",
+    move: bool = False,
 ) -> Game:
-    """Apply one change in one transaction; returns the fresh game. Raises Refused, Conflict or Replayed
-    (nothing saved). ``client_id``: the phone's id of this write, applied once (a replay raises Replayed)."""
+    """Apply one change in one transaction; returns the fresh game. Raises Refused, Conflict, Replayed or Asked
+    (nothing saved). ``client_id``: the phone's id of this write, applied once (a replay raises Replayed).
+    ``paid``/``move``: a record's answers to the question it asked (Asked). A record's warning (immediate IKI
+    below 0) is left on ``game.warned``."""
     if op not in OPS:
         raise Refused("Unknown change.")
     if client_id is not None and not CLIENT_ID_RE.fullmatch(client_id):
@@ -311,7 +328,12 @@ def apply_change(
         elif op in ("tick", "untick"):
             summary, undo = _tick(game, key or "", op == "tick")
         elif op in RECORD_OPS:
-            summary, undo = _record(game, op, _seat(seats, seat), seats, field, key or "", numbers or {})
+            try:
+                summary, undo = _record(
+                    game, op, _seat(seats, seat), seats, field, key or "", numbers or {}, paid, move
+                )
+            except records.Question as question:
+                raise Asked(game, question) from None
         else:
             if game.finished:
                 raise Refused("The game is over: the tracks are closed.")
@@ -352,36 +374,56 @@ def _record(
     field: str,
     item: str,
     numbers: Mapping[str, int | None],
+    paid: str = "",
+    move: bool = False,
 ) -> tuple[str, dict[str, Any]]:
-    """Record what happened to a player (issue 13, item 5); the validator judges it on the next render."""
-    before = _before(s)
+    """Record what happened to a player (issue 13, item 5); the validator judges it on the next render. A move
+    of a component from another player (issue 19) changes that seat too: its undo restores both."""
+    before = {x.seat: _before(x) for x in seats}
+    others: tuple[Seat, ...] = ()
     try:
         if op == "record-add":
-            summary = records.add(s, seats, kind=field, item=item, akebono=game.akebono)
+            setup = game.setup if isinstance(game.setup, dict) else {}
+            done = records.add(
+                s, seats, kind=field, item=item, akebono=game.akebono, setup=setup, paid=paid, move=move
+            )
+            summary, others = done.summary, done.others
+            game.warned = done.warning
         elif op == "record-remove":
             summary = records.remove(s, field=field, item=item)
         elif op == "lost":
-            summary = records.lose(s, item=item)
+            summary = records.lose(s, item=item, how=field or "fire")
         else:
             summary = records.resources(s, numbers)
     except records.RecordRefused as exc:
         raise Refused(str(exc)) from None
     s.save(update_fields=SEAT_FIELDS)  # a gain moved only this seat's marker (on top of its new space)
-    return summary, {"seat": s.seat, "before": before}
+    for other in others:
+        other.save(update_fields=SEAT_FIELDS)
+    undo: dict[str, Any] = {"seat": s.seat, "before": before[s.seat]}
+    if others:
+        undo["others"] = [{"seat": o.seat, "before": before[o.seat]} for o in others]
+    return summary[:200], undo
 
 
 def _reveal(game: Game, key: str, who: str) -> tuple[str, dict[str, Any]]:
-    """Reveal one hidden draw for the table, when the rules say it is due (RULINGS R16-R18), never before."""
-    if key in game.revealed:
-        raise Refused("Already revealed: every phone shows it.")
+    """Reveal hidden draws for the table, when the rules say they are due (RULINGS R16-R18), never before; a due
+    reveal stays due in every later step until someone reveals it. ``key``: one reveal key, or several separated
+    by spaces ("Next" asks to reveal all those not made yet); those another phone revealed meanwhile are skipped."""
     due = due_reveals(game.month, game.phase_enum, game.options, game.setup)
-    if key not in due:
+    keys = list(dict.fromkeys(key.split())) or [""]
+    if any(k not in due and k not in game.revealed for k in keys):
         raise Refused("That is not revealed yet: the rules reveal it later (RULINGS R16-R18).")
-    game.revealed = [*game.revealed, key]
+    new = [k for k in keys if k not in game.revealed]
+    if not new:
+        raise Refused("Already revealed: every phone shows it.")
+    game.revealed = [*game.revealed, *new]
     where = "New Year's Day" if game.month == NEW_YEAR else f"month {game.month}"
-    event = due[key]
     # The log names what was revealed, not the secret: an undo hides it again everywhere.
-    return f"Revealed for the table: {event.title} (by {who} in {where})", {"revealed": key}
+    summary = f"Revealed for the table: {'; '.join(due[k].title for k in new)} (by {who} in {where})"
+    if len(summary) > SUMMARY_MAX:
+        summary = f"Revealed for the table: {len(new)} reveals that were due (by {who} in {where})"
+    return summary, {"revealed": new[0] if len(new) == 1 else new}
 
 
 def _tick(game: Game, step: str, done: bool) -> tuple[str, dict[str, Any]]:
@@ -474,13 +516,14 @@ def _undo(game: Game, seats: Sequence[Seat]) -> tuple[str, dict[str, Any]]:
     if "game" in data:
         for field in ("month", "phase", "finished"):
             setattr(game, field, data["game"][field])
-    if "seat" in data:
-        s = _seat(seats, data["seat"])
-        for field, old in data["before"].items():
+    for each in ([data] if "seat" in data else []) + list(data.get("others", [])):
+        s = _seat(seats, each["seat"])
+        for field, old in each["before"].items():
             setattr(s, field, old)
-        s.save(update_fields=[f for f in SEAT_FIELDS if f in data["before"]])
+        s.save(update_fields=[f for f in SEAT_FIELDS if f in each["before"]])
     if "revealed" in data:
-        game.revealed = [k for k in game.revealed if k != data["revealed"]]
+        hidden = data["revealed"] if isinstance(data["revealed"], list) else [data["revealed"]]
+        game.revealed = [k for k in game.revealed if k not in hidden]
     if "tick" in data:
         ticked = set(game.ticks)
         game.ticks = sorted(ticked | {data["tick"]} if data["done"] else ticked - {data["tick"]})
@@ -523,9 +566,14 @@ def version_of(token: str) -> int | None:
     )
 
 
-def turn_order(game: Game, seats: Sequence[Seat]) -> tuple[int, ...]:
-    """Seats in the order of phase A (month 1: clockwise from the first player), else firefighting order."""
+def turn_order(game: Game, seats: Sequence[Seat]) -> tuple[int, ...] | None:
+    """Seats in the order the phase on is played (issue 19): phase A of month 1 clockwise from the first player;
+    phase B in the order of the Ikizama spaces (RULINGS R26), which the tracker does not know: None; else (phase C,
+    the next phase A, New Year's Day) the firefighting order ("From month 2 on, players take turns in descending
+    order of firefighting power")."""
     markers = [s.marker for s in seats]
-    if game.month == 1:
-        return phase_a_order(1, markers, game.first_player)
+    if game.month < NEW_YEAR and game.phase_enum is Phase.B:
+        return None
+    if game.phase_enum is Phase.A:
+        return phase_a_order(game.month, markers, game.first_player)
     return firefighting_order(markers)

@@ -9,10 +9,12 @@ link (``token``) that can file results and rename players, and a view-only one (
 
 from __future__ import annotations
 
+import datetime
 from typing import Final
 
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 
 from companion.models.scoresheets import ScoreSheet
 from companion.tokens import new_token
@@ -21,6 +23,8 @@ from companion.tokens import new_token
 EDITIONS: Final = (("iki", "IKI"), ("iki-akebono", "IKI + Akebono"), ("iki-2015", "IKI 2015"))
 EDITION_LABELS: Final = dict(EDITIONS)
 GROUP_NAME_MAX: Final = 40
+RESTORE_DAYS: Final = 30
+"""How long a removed result's edit link offers to restore it (issue 20: nothing irreversible in one tap)."""
 
 
 class Group(models.Model):
@@ -65,8 +69,10 @@ class Result(models.Model):
     players = models.JSONField()
     seed = models.CharField(max_length=64, blank=True, default="")
     sheet_version = models.PositiveIntegerField()
-    #: Removed by the table: kept out of every list and never written again by the sheet's result page.
+    #: Removed by the table: kept out of every list and never written again by the sheet's result page; its
+    #: edit link restores it for :data:`RESTORE_DAYS` days (its group is kept for that).
     removed = models.BooleanField(default=False)
+    #: The last write; while ``removed``, when it was removed (nothing writes a removed result but a restore).
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -98,9 +104,17 @@ class Result(models.Model):
         return reverse("result-page", args=[self.token])
 
     @property
+    def restorable_until(self) -> datetime.datetime | None:
+        """Until when a removed result can be restored (None when it is not removed, or no longer can be)."""
+        if not self.removed:
+            return None
+        until = self.updated + datetime.timedelta(days=RESTORE_DAYS)
+        return until if timezone.now() <= until else None
+
+    @property
     def edit_token(self) -> str:
         """The token the result's writes are addressed by."""
         return self.sheet.token if self.sheet is not None else self.token
 
 
-__all__ = ["EDITIONS", "EDITION_LABELS", "Group", "Result"]
+__all__ = ["EDITIONS", "EDITION_LABELS", "RESTORE_DAYS", "Group", "Result"]

@@ -1,7 +1,7 @@
-"""The printable setup sheet (issue 3): the checklist of :func:`setupgen.checklist` with the public draws written
-in, A4 or Letter. Hidden information (each fire's Nagaya, later seasons' Personalities, each month's New
-Character and Blocking tile) is never printed: the sheet names each such item and says to reveal it in the
-companion when it is due."""
+"""The printable setup sheet (issue 3): the open checklist of :func:`setupgen.checklist` with the public draws
+written in, A4 or Letter. Hidden information (each fire's Nagaya, later seasons' Personalities and River tokens,
+each month's New Character and Blocking tile) is never printed, nor named item by item: where it would be, the
+sheet says what the game tracker reveals when it is due (the step's ``hidden_note``, issue 20)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from companion.pdf.fonts import fonts, text
+from scoring.problems import join
 from setupgen import Setup, checklist
 from setupgen.checklist import Section
 
@@ -46,6 +47,8 @@ def setup_sheet_pdf(setup: Setup, *, size: str = "a4") -> bytes:
     detail = ParagraphStyle("detail", parent=body, leftIndent=8, bulletIndent=0)
     hidden = ParagraphStyle("hidden", parent=small, leftIndent=8, bulletIndent=0)
 
+    steps = checklist(setup)
+    notes = [step.hidden_note for step in steps if step.hidden]
     buffer = BytesIO()
     doc = SimpleDocTemplate(
         buffer,
@@ -65,16 +68,14 @@ def setup_sheet_pdf(setup: Setup, *, size: str = "a4") -> bytes:
             body,
         ),
         Paragraph(
-            "Hidden information is not printed on this sheet: each fire's Nagaya"
-            + (", the later seasons' Personalities, each month's New Character" if setup.akebono else "")
-            + (", each month's Blocking tile" if setup.two_player else "")
-            + f". Reveal each in the companion (seed {setup.seed}, same options) when it is due.",
+            f"This sheet prints no hidden draw ({_p(join(notes))}). The game tracker reveals each one when it is "
+            f"due: on the setup page of seed {setup.seed} with these options, tap “Track this game”.",
             small,
         ),
         Spacer(1, 4),
     ]
     section: Section | None = None
-    for step in checklist(setup):
+    for step in steps:
         if step.section is not section:
             section = step.section
             story.append(Paragraph(_p(section.label), heading))
@@ -86,12 +87,7 @@ def setup_sheet_pdf(setup: Setup, *, size: str = "a4") -> bytes:
         block.append(Paragraph(_p(step.text), body))
         block.extend(Paragraph(_p(line), detail, bulletText="•") for line in step.details)
         if step.hidden:
-            shorts = ", ".join(item.short or item.label for item in step.hidden)
-            block.append(
-                Paragraph(
-                    f"Hidden, not printed (reveal each in the companion when due): {_p(shorts)}.", hidden
-                )
-            )
+            block.append(Paragraph(_p(step.tracker_note), hidden))
         table = Table([[block]], colWidths=[doc.width])
         table.setStyle(
             TableStyle(

@@ -23,9 +23,9 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation, reswap
 
 from companion.forms import ScoreStartForm, whole_number
+from companion.links import shared
 from companion.live.engine import Answer, Pieces, mutation_id, once, pull_response
 from companion.models.scoresheets import NAME_MAX, ScoreSheet
-from companion.qr import qr_svg
 from companion.scorepad import services
 from companion.scorepad.entries import NUMBER_LABELS, BadEntry, Change, EntryKey, entries_of, parse_entries
 from companion.scorepad.presenter import (
@@ -343,7 +343,7 @@ def _result_context(request: HttpRequest, sheet: ScoreSheet, *, can_edit: bool) 
         if can_edit
         else reverse("scorepad-view-pdf", args=[sheet.view_token])
     )
-    view_url = request.build_absolute_uri(sheet.view_url())
+    view = shared(request, sheet.view_url())
     return {
         "sheet": sheet,
         "can_edit": can_edit,
@@ -356,8 +356,8 @@ def _result_context(request: HttpRequest, sheet: ScoreSheet, *, can_edit: bool) 
         "first_step": step_url(sheet, steps[0]) if can_edit else "",
         "pad_a4": pad + "?size=a4",
         "pad_letter": pad + "?size=letter",
-        "view_url": view_url,
-        "view_qr": qr_svg(view_url) if can_edit and outcome.report.valid else "",
+        "view_url": view.url,
+        "view_qr": view.qr if can_edit and outcome.report.valid else "",
     }
 
 

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from companion.models.results import GROUP_NAME_MAX, Group, Result
+from companion.models.results import GROUP_NAME_MAX, RESTORE_DAYS, Group, Result
 from companion.models.scoresheets import ScoreSheet
 from companion.tokens import is_token
 from scoring.score import score_table
@@ -48,6 +48,14 @@ def result_of_sheet(token: str) -> Result | None:
     """The result a write is addressed to: by its sheet's edit token, or a checked pad's own edit token (never a
     removed one)."""
     return _kept(token, "token", "token")
+
+
+def removed_result(token: str) -> Result | None:
+    """A removed result by its edit token (its sheet's, or a checked pad's own): what its link offers to restore."""
+    if not is_token(token):
+        return None
+    removed = Result.objects.filter(removed=True).select_related("group", "sheet")
+    return removed.filter(Q(sheet__token=token) | Q(sheet=None, token=token)).first()
 
 
 def result_by_view_token(token: str) -> Result | None:
@@ -149,19 +157,32 @@ def record_result(*, sheet: ScoreSheet) -> Result | None:
     return result
 
 
-def keep_checked_pad(*, edition: str, players: list[dict[str, Any]], query: str, token: str = "") -> Result:
+def keep_checked_pad(
+    *, edition: str, players: list[dict[str, Any]], query: str, token: str = "", seed: str = ""
+) -> Result:
     """Keep a checked paper pad with no error (``/check/`` or ``/check/2015/``) as a result; ``token``: the edit
-    token of the result this pad was kept as before ("Edit the numbers"), which is then rewritten instead."""
+    token of the result this pad was kept as before ("Edit the numbers"), which is then rewritten instead.
+    ``seed``: the setup's seed code the pad was checked with; its options (Grand Master included, RULINGS R24)
+    stay in ``query``, which reopens the check."""
     with transaction.atomic():
         earlier = _kept(token, "token", "token") if token else None
         if earlier is not None and earlier.sheet is None:
             Result.objects.filter(pk=earlier.pk).update(
-                edition=edition, players=players, query=query, sheet_version=earlier.sheet_version + 1
+                edition=edition,
+                players=players,
+                query=query,
+                seed=seed,
+                sheet_version=earlier.sheet_version + 1,
             )
             earlier.refresh_from_db()
             return earlier
         return Result.objects.create(
-            edition=edition, played=timezone.localdate(), players=players, query=query, sheet_version=1
+            edition=edition,
+            played=timezone.localdate(),
+            players=players,
+            query=query,
+            seed=seed,
+            sheet_version=1,
         )
 
 
@@ -189,8 +210,21 @@ def take_out_of_group(*, result: Result) -> Result:
 
 @transaction.atomic
 def remove_result(*, result: Result) -> None:
-    """Remove a result from every list; the sheet's result page never brings it back."""
-    Result.objects.filter(pk=result.pk).update(removed=True, group=None)
+    """Remove a result from every list; the sheet's result page never brings it back by itself, its edit link
+    restores it for RESTORE_DAYS days (:func:`restore_result`), in its group. ``updated`` says when."""
+    Result.objects.filter(pk=result.pk).update(removed=True, updated=timezone.now())
+
+
+@transaction.atomic
+def restore_result(*, result: Result) -> Result:
+    """Bring a removed result back into every list (and its group), while it may be restored."""
+    if result.restorable_until is None:
+        raise GroupError(
+            f"This result was removed more than {RESTORE_DAYS} days ago: it can no longer be restored."
+        )
+    Result.objects.filter(pk=result.pk).update(removed=False, updated=timezone.now())
+    result.refresh_from_db()
+    return result
 
 
 @transaction.atomic
@@ -229,7 +263,9 @@ __all__ = [
     "player_names",
     "record_result",
     "remove_result",
+    "removed_result",
     "rename_player",
+    "restore_result",
     "result_by_view_token",
     "result_of_sheet",
     "results_of",

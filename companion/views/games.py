@@ -26,11 +26,14 @@ from django.urls import path, reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from companion.forms import NewGameForm, PlayersForm, WhoForm, clean_text, whole_number
+from companion.links import shared
 from companion.models import game_records as records
 from companion.models.games import (
     QUICK_SCORES,
+    RECORD_OPS,
     SCORE_MAX,
     SEAT_OPS,
+    Asked,
     Conflict,
     Game,
     NewPlayer,
@@ -48,20 +51,32 @@ from companion.models.games import (
 )
 from companion.models.scoresheets import NAME_MAX
 from companion.models.setup_progress import ticked
-from companion.qr import qr_svg
 from companion.scorepad.services import SheetError, sheet_for_game
 from companion.tokens import is_token
-from companion.views.setup import is_table, ticks_key
+from companion.views.setup import (
+    QueryError,
+    is_table,
+    options_query,
+    options_summary,
+    parse_request,
+    sentence,
+    spaced_seed,
+    ticks_key,
+)
 from scoring.calendar import (
     FIRE_MONTHS,
     NEW_YEAR,
     TRACK_MAX,
     Phase,
+    due_reveals,
     firefighting_order,
     month_events,
+    overdue_reveals,
     personality_names,
+    reveal_name,
     season_of,
     season_reveal,
+    step_events,
     table_phases,
     trade_income,
 )
@@ -77,8 +92,11 @@ from scoring.catalogue import (
     STARTING_TILE_BY_ID,
     TOKEN_BY_ID,
     TOKENS,
+    personalities_of_season,
 )
 from scoring.components import SEASONS, Expansion, Season
+from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
+from setupgen import Options, OptionsError, SeedError, generate, normalize_seed
 
 WHO_COOKIE = "iki_who"
 WHO_DEFAULT = "a phone"
@@ -135,25 +153,90 @@ def _int_or_none(raw: str | None) -> int | None:
     return value if value is not None and abs(value) < 10**6 else None
 
 
+def _revealed_this_step(game: Game) -> frozenset[str]:
+    """The reveals made since the table reached its current step (after the last "Next" not undone): an overdue
+    reveal tapped now stays shown under "Now" until the table moves on. Two indexed queries."""
+    start = game.changes.filter(op="next", undone=False).values_list("version", flat=True).first() or 0
+    keys: set[str] = set()
+    for undo in game.changes.filter(op="reveal", undone=False, version__gt=start).values_list(
+        "undo", flat=True
+    ):
+        made = undo.get("revealed") if isinstance(undo, dict) else None
+        keys.update([made] if isinstance(made, str) else made or [])
+    return frozenset(keys)
+
+
+def _overdue(game: Game, revealed: frozenset[str]) -> list[dict[str, Any]]:
+    """The reveals due before this step that nobody made (and those made during it), for "Now"."""
+    if game.finished:
+        return []
+    overdue = overdue_reveals(
+        game.month,
+        game.phase_enum,
+        game.options,
+        game.setup,
+        revealed=revealed,
+        keep=_revealed_this_step(game),
+    )
+    return [{"since": o.since, "event": o.event, "name": reveal_name(o.event.reveal)[0]} for o in overdue]
+
+
+def _ask(game: Game) -> dict[str, Any] | None:
+    """What "Next" asks before it moves on (issue 20): the reveals due and not made yet, and at New Year's Day
+    whether to end the game. None when there is nothing to ask."""
+    due = due_reveals(game.month, game.phase_enum, game.options, game.setup)
+    keys = [k for k in due if k not in game.revealed]
+    end = game.month == NEW_YEAR
+    if not keys and not end:
+        return None
+    names = [reveal_name(k) for k in keys]
+    if len(names) == 1:
+        text, plural = names[0]
+        question = (
+            f"{text} {'are' if plural else 'is'} not revealed yet: reveal {'them' if plural else 'it'} now?"
+        )
+    elif names:
+        listed = [text[0].lower() + text[1:] for text, _ in names]
+        question = f"Not revealed yet: {', '.join(listed[:-1])} and {listed[-1]}. Reveal them now?"
+    else:
+        question = ""
+    if end:
+        question += (" " if question else "") + END_QUESTION
+    return {"question": question, "keys": " ".join(keys), "end": end}
+
+
+END_QUESTION = 'End the game now? The tracks close for the scoring; "Undo last" reopens the game.'
+
+
 def _state_context(
-    request: HttpRequest, game: Game, can_edit: bool, message: str = "", level: str = ""
+    request: HttpRequest,
+    game: Game,
+    can_edit: bool,
+    message: str = "",
+    level: str = "",
+    ask: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Everything the state partial shows. Hidden setup information is only what the table revealed (issue 13,
-    item 4). Reads a bounded number of rows whatever the log's length: the last changes and one ``exists``."""
+    item 4). Reads a bounded number of rows whatever the log's length: the last changes and one ``exists``.
+    ``ask``: the question "Next" asks first (:func:`_ask`)."""
     seats = list(game.seats.all())
     by_seat = {s.seat: s for s in seats}
     phase = game.phase_enum
     revealed = frozenset(game.revealed)
     events = month_events(game.month, game.options, game.setup, reached=phase, revealed=revealed)
-    order = [by_seat[n] for n in turn_order(game, seats)]
+    played = turn_order(game, seats)
+    order = [by_seat[n] for n in played] if played is not None else []
     fire_order = [by_seat[n] for n in firefighting_order(s.marker for s in seats)]
     shared = {s.firefighting for s in seats if sum(1 for t in seats if t.firefighting == s.firefighting) > 1}
     season = season_of(game.month) if game.month < NEW_YEAR else None
     bridge: tuple[str, ...] = ()
+    bridge_hidden = False  # this season's Personalities are drawn but not revealed yet (shown as such)
     if game.akebono:
         current = season or SEASONS[-1]
         if current is SEASONS[0] or season_reveal(current) in revealed:
             bridge = personality_names(current, game.setup)
+        else:
+            bridge_hidden = bool(personality_names(current, game.setup))
     income = []
     if game.akebono and game.month in FIRE_MONTHS and phase is Phase.C:
         income = [(s, trade_income(s.trade)) for s in seats]
@@ -169,9 +252,10 @@ def _state_context(
         "phase": phase,
         "phases": table_phases(game.month),
         "events": events,
-        "current_events": [
-            e for e in events if e.phase is phase or (phase is Phase.A and e.phase is Phase.START)
-        ],
+        "current_events": step_events(events, phase),
+        "overdue": _overdue(game, revealed),
+        "bridge_hidden": bridge_hidden,
+        "ask": ask if can_edit else None,
         "order": order,
         "order_title": _order_title(game),
         "fire_order": fire_order,
@@ -200,11 +284,16 @@ def _choices(ids: Iterable[str], names: Mapping[str, Any], held: set[str]) -> li
 
 def _record_context(game: Game, seats: list[Seat], season: Season | None) -> dict[str, Any]:
     """What the record section offers (what the rules put in front of the table first) and what each player
-    has, with the validator's flags (issue 13, item 5)."""
+    has, with the validator's flags (issue 13, item 5). Nothing beyond its supply is offered, nor anything hidden
+    before the table revealed it (issues 19 and 20)."""
     editions = {Expansion.BASE, Expansion.AKEBONO} if game.akebono else {Expansion.BASE}
     held = {
-        i for s in seats for f, items in records.entries(s).items() if f != "personalities" for i in items
-    }
+        i
+        for s in seats
+        for f, items in records.entries(s).items()
+        if f not in ("retirement_tokens", records.SPENT)
+        for i in items
+    } | {i for s in seats for i in records.entries(s).get(records.SPENT, []) if i in TOKEN_BY_ID}
     setup = game.setup if isinstance(game.setup, dict) else {}
     revealed = frozenset(game.revealed)
     now: list[str] = [
@@ -214,13 +303,22 @@ def _record_context(game: Game, seats: list[Seat], season: Season | None) -> dic
     if game.akebono and f"new-character-{game.month}" in revealed and isinstance(month_new, str):
         now.insert(0, month_new)
     starting = [str(c.get("card")) for c in setup.get("starting_characters") or [] if isinstance(c, dict)]
+    shown_new = _revealed_new_characters(game, setup)
     others = [
-        c.id for c in CHARACTERS if c.expansion in editions and c.id not in now and c.id not in starting
+        c.id
+        for c in CHARACTERS
+        if c.expansion in editions
+        and c.id not in now
+        and c.id not in starting
+        and (not c.new_character or c.id in shown_new)
     ]
     token_now = [t.id for t in TOKENS if t.season is (season or SEASONS[-1]) and t.expansion in editions]
     token_rest = [t.id for t in TOKENS if t.expansion in editions and t.id not in token_now]
-    met_pool = [
-        p for pair in ((setup.get("akebono") or {}).get("personalities") or {}).values() for p in pair
+    met_pool = _met_pool(game, seats, setup, season)
+    retirement = [
+        t.id
+        for t in RETIREMENT_TOKENS
+        if t.expansion in editions and records.available(seats, "retirement_tokens", t.id)
     ]
     flags = (
         records.problems(seats, akebono=game.akebono, setup=scoring_setup(game))
@@ -252,11 +350,7 @@ def _record_context(game: Game, seats: list[Seat], season: Season | None) -> dic
                 [
                     (
                         "Tokens",
-                        _choices(
-                            (t.id for t in RETIREMENT_TOKENS if t.expansion in editions),
-                            RETIREMENT_TOKEN_BY_ID,
-                            set(),
-                        ),
+                        _choices(retirement, RETIREMENT_TOKEN_BY_ID, set()),
                     )
                 ],
             ),
@@ -276,13 +370,19 @@ def _record_context(game: Game, seats: list[Seat], season: Season | None) -> dic
                 (
                     "personalities",
                     "Met",
-                    [("Drawn for this game", _choices(met_pool, PERSONALITY_BY_ID, set()))],
+                    [("Revealed so far", _choices(met_pool, PERSONALITY_BY_ID, held))],
                 ),
+            ]
+            + [
+                (records.SPEND_PIPE, "Spent a pipe", [("Activated", spenders)])
+                for spenders in [records.pipe_spenders(seats, setup)]
+                if spenders
             ]
             if game.akebono
             else []
         ),
         "record_labels": records.FIELD_LABELS,
+        "losses": records.LOSSES,
         "resources": records.RESOURCES,
         "records": [
             {
@@ -293,6 +393,7 @@ def _record_context(game: Game, seats: list[Seat], season: Season | None) -> dic
                 ],
                 "numbers": [(k, (s.record or {}).get(k, 0)) for k in records.RESOURCES],
                 "was": records.resources_seen(s),
+                "doctor": records.DOCTOR in records.entries(s).get("retirement_tokens", []),
                 "flags": flags.get(s.name, []),
             }
             for s in seats
@@ -300,6 +401,35 @@ def _record_context(game: Game, seats: list[Seat], season: Season | None) -> dic
         "table_flags": flags.get("", []),
         "flagged": [s.name for s in seats if flags.get(s.name)],
     }
+
+
+def _revealed_new_characters(game: Game, setup: Mapping[str, Any]) -> set[str]:
+    """The New Characters the table has revealed (issue 20: none is named before its month's reveal)."""
+    drawn = (setup.get("akebono") or {}).get("new_characters") or {}
+    revealed = set(game.revealed)
+    return {
+        str(card)
+        for month, card in drawn.items()
+        if game.akebono and f"new-character-{month}" in revealed and isinstance(card, str)
+    }
+
+
+def _met_pool(game: Game, seats: list[Seat], setup: Mapping[str, Any], season: Season | None) -> list[str]:
+    """The Personalities a player may have met by now (issue 20, item 1): those on the bridge of every season
+    the table revealed (Spring's are out from the setup, RULINGS R18); once someone built the Ferry boat and its
+    side is B or unknown, every Personality of those seasons (RULINGS R13: side B meets one "from the current
+    season that is not on the Nihonbashi bridge"). A later season's are never named before its reveal."""
+    if not game.akebono:
+        return []
+    drawn = (setup.get("akebono") or {}).get("personalities") or {}
+    revealed = set(game.revealed)
+    seasons = [s for s in SEASONS if s is SEASONS[0] or season_reveal(s) in revealed]
+    pool = [p for s in seasons for p in drawn.get(s.value) or [] if isinstance(p, str)]
+    side = ((setup.get("akebono") or {}).get("boat_sides") or {}).get("ferry-boat")
+    ferry = side != "A" and any("ferry-boat" in records.entries(s).get("boats", []) for s in seats)
+    if ferry:
+        pool += [p.id for s in seasons for p in personalities_of_season(s) if p.id not in pool]
+    return pool
 
 
 def _was(game: Game, seat: Seat) -> dict[str, str | None]:
@@ -316,13 +446,23 @@ def _order_title(game: Game) -> str:
         return "Order of play on New Year's Day"
     if game.phase_enum is Phase.A:
         return "Order for phase A"
+    if game.phase_enum is Phase.B:
+        return "Order for phase B"
     return f"Firefighting order (phase {game.phase}); next month's phase A follows it"
 
 
 def _state_response(
-    request: HttpRequest, game: Game, can_edit: bool, *, status: int = 200, message: str = "", level: str = ""
+    request: HttpRequest,
+    game: Game,
+    can_edit: bool,
+    *,
+    status: int = 200,
+    message: str = "",
+    level: str = "",
+    ask: dict[str, Any] | None = None,
+    question: Mapping[str, Any] | None = None,
 ) -> HttpResponse:
-    context = _state_context(request, game, can_edit, message, level)
+    context = _state_context(request, game, can_edit, message, level, ask) | {"question": question}
     template = "games.html#state" if request.htmx else "games.html"
     if not request.htmx:
         context.update(_page_context(request, game, can_edit))
@@ -355,6 +495,8 @@ def _page_context(request: HttpRequest, game: Game, can_edit: bool) -> dict[str,
         "sun_name": by_seat.get(sun, "") if isinstance(sun, int) else "",
         "moon_name": by_seat.get(3 - sun, "") if isinstance(sun, int) and game.players == 2 else "",
         "who_choices": [s.name for s in seats],
+        # The seed regenerates every hidden draw: only the edit link shows it before the game ends (issue 20).
+        "show_seed": bool(game.seed) and (can_edit or game.finished),
     }
 
 
@@ -367,43 +509,110 @@ def _table_code(request: HttpRequest) -> str:
     return table if is_table(table) else ""
 
 
-def _new_form(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpResponse:
+def _fixed_setup(form: NewGameForm, players: int | None) -> dict[str, Any] | None:
+    """The setup a "Track this game" link brought (``players`` is the number it was made for), as the form shows it
+    (the seed, the options, a link to change them); None for the plain form or options no game is set up with."""
+    seed = str(form["seed"].value() or "").strip()
+    if players is None or not seed:
+        return None
+    try:
+        options = Options(
+            players=players,
+            akebono=bool(form["akebono"].value()),
+            grand_master=bool(form["grand_master"].value()),
+        )
+    except OptionsError:
+        return None
+    return {
+        "players": players,
+        "seed": seed,
+        "seed_spaced": spaced_seed(seed),
+        "summary": options_summary(options),
+        "akebono": options.akebono,
+        "grand_master": options.grand_master,
+        "change_url": f"{reverse('setup-options')}?{options_query(options)}",
+    }
+
+
+def _new_form(
+    request: HttpRequest, form: NewGameForm, status: int = 200, *, fixed: int | None = None, error: str = ""
+) -> HttpResponse:
+    setup = _fixed_setup(form, fixed)
     context = {
         "form": form,
         "players": form,
+        "fixed": setup,
+        "required_rows": setup["players"] if setup else 2,
         "table": _table_code(request),
         "name_max": NAME_MAX,
-        "errors": form.messages() if form.is_bound else [],
+        "errors": [error] if error else form.messages() if form.is_bound else [],
     }
     template = "games_new.html#form" if request.htmx else "games_new.html"
     return render(request, template, context, status=status)
 
 
+def _made_for(data: Mapping[str, str]) -> int | None:
+    """The number of players a posted setup was made for (``setup_players``, with a seed); None when not given."""
+    players = whole_number(data.get("setup_players") or "")
+    if players is None or not (data.get("seed") or "").strip():
+        return None
+    return players if MIN_PLAYERS <= players <= MAX_PLAYERS else None
+
+
+def made_for_message(made_for: int, given: int) -> str:
+    """The refusal when a setup's code meets another number of players (RULINGS R19: options + seed = setup)."""
+    return (
+        f"This setup code was made for {made_for} players: with {given} it gives another setup. Fill in "
+        f"{made_for} names, or change the setup for {given} players on the Setup page."
+    )
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def games_new(request: HttpRequest) -> HttpResponse:
-    """``/games/new/``: players (names, colours, seats), base or Akebono, Grand Master, seed; POST creates."""
+    """``/games/new/``: players (names, colours, seats), base or Akebono, Grand Master, seed; POST creates.
+
+    "Track this game" on the setup page links here with the whole setup,
+    ``?players=N[&akebono=1][&grand_master=1]&seed=CODE&table=CODE``: the form then shows that setup as fixed and
+    exactly N name rows, and refuses another number of players (the same code would give another setup)."""
     if request.method != "POST":
-        # A link from the setup page may carry its options: ?seed=K7MX2QPA&akebono=1&grand_master=1
-        initial = {
+        # A link from the setup page carries its options: ?players=3&seed=K7MX2QPA&akebono=1&grand_master=1
+        initial: dict[str, Any] = {
             "seed": request.GET.get("seed", "")[:20],
             "akebono": request.GET.get("akebono") == "1",
             "grand_master": request.GET.get("grand_master") == "1",
         }
-        return _new_form(request, NewGameForm(initial=initial))
-    from setupgen import Options, OptionsError, SeedError, generate
-
-    form = NewGameForm(request.POST)
+        if not (request.GET.get("players") and initial["seed"]):
+            return _new_form(request, NewGameForm(initial=initial))
+        try:
+            options, _ = parse_request(request.GET)
+            seed = normalize_seed(initial["seed"])
+        except (QueryError, SeedError) as exc:
+            message = f"This link to a setup cannot be used: {sentence(str(exc))} Fill in the game below."
+            return _new_form(request, NewGameForm(initial=initial), status=400, error=message)
+        initial.update(
+            seed=seed,
+            akebono=options.akebono,
+            grand_master=options.grand_master,
+            setup_players=options.players,
+        )
+        form = NewGameForm(initial=initial, rows=options.players)
+        return _new_form(request, form, fixed=options.players)
+    made_for = _made_for(request.POST)
+    form = NewGameForm(request.POST, rows=made_for or MAX_PLAYERS)
     if not form.is_valid():
-        return _new_form(request, form, status=400)
+        return _new_form(request, form, status=400, fixed=made_for)
     data = form.cleaned_data
     players = [NewPlayer(name, colour) for name, colour in form.players]
+    if made_for is not None and len(players) != made_for:
+        form.add_error(None, ValidationError(made_for_message(made_for, len(players))))
+        return _new_form(request, form, status=400, fixed=made_for)
     try:
         options = Options(players=len(players), akebono=data["akebono"], grand_master=data["grand_master"])
         generated = generate(options, seed=data["seed"].strip() or None)
         setup = generated.to_json()
     except (OptionsError, SeedError) as exc:
         form.add_error("seed" if isinstance(exc, SeedError) else None, ValidationError(str(exc)))
-        return _new_form(request, form, status=400)
+        return _new_form(request, form, status=400, fixed=made_for)
     who = players[0].name
     table = _table_code(request)
     ticks = ticked(ticks_key(table, generated)) if table else frozenset()
@@ -480,6 +689,23 @@ def game_change(request: HttpRequest, game: Game, can_edit: bool) -> HttpRespons
     field = request.POST.get("field", "")[:40]
     numbers = {k: _int_or_none(request.POST.get(k)) for k in records.RESOURCES}
     client_id = request.POST.get("cid") or None
+    paid = request.POST.get("paid", "")[:80]
+    move = request.POST.get("move") == "1"
+    if op == "reveal":  # "Next" asks to reveal every reveal not made yet in one tap
+        key = " ".join(request.POST.getlist("key"))[:400]
+    if op == "next" and request.POST.get("ask") and not game.finished:
+        # The Next button asks first (the "Go on without" answer posts without ``ask``); a stale tap is left to
+        # apply_change, which answers 409. Nothing is written by asking.
+        ask = _ask(game) if seen == game.version or was == seen_value(game, "next", None) else None
+        if ask is not None:
+            return _state_response(request, game, True, ask=ask)
+    held = game.seats.filter(seat=seat).first() if op == "record-remove" and request.POST.get("ask") else None
+    if held is not None and key in records.entries(held).get(field, []):
+        # The × of a recorded entry asks once (issue 20); its answer "Remove" posts without ``ask``. An entry
+        # already gone is left to apply_change, which says so.
+        return _state_response(
+            request, game, True, ask={"remove": True, "seat": seat, "field": field, "key": key}
+        )
     if op in SEAT_OPS and op not in ("fire-add", "trade-add", "fire-top") and value is None:
         return _state_response(
             request, game, True, status=400, message="Enter a whole number.", level="error"
@@ -497,6 +723,18 @@ def game_change(request: HttpRequest, game: Game, can_edit: bool) -> HttpRespons
             field=field,
             numbers=numbers,
             client_id=client_id,
+            paid=paid,
+            move=move,
+        )
+    except Asked as exc:
+        # Nothing saved: the answer is a question with its choices next to the record's forms (issue 19).
+        question = {
+            "text": exc.question.text,
+            "fields": {"op": op, "seat": seat, "field": field, "key": key},
+            "choices": exc.question.choices,
+        }
+        return _state_response(
+            request, exc.game, True, message=exc.question.text, level="warning", question=question
         )
     except Conflict as exc:
         return _state_response(request, exc.game, True, status=409, message=str(exc), level="warning")
@@ -506,7 +744,11 @@ def game_change(request: HttpRequest, game: Game, can_edit: bool) -> HttpRespons
         game.refresh_from_db()
         return _state_response(request, game, True, status=400, message=str(exc), level="error")
     if request.htmx:
-        return _state_response(request, game, True, message="Saved.", level="ok")
+        saved = "Saved."
+        if op in RECORD_OPS:  # what a record did, its immediate IKI included (issue 19)
+            last = game.changes.first()
+            saved = f"Saved: {last.summary}." if last is not None else saved
+        return _state_response(request, game, True, message=saved, level="warning" if game.warned else "ok")
     return redirect("game", game.edit_token)
 
 
@@ -524,18 +766,12 @@ def game_who(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
 @require_safe
 @_game_view(edit=False)
 def game_share(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
-    view_url = request.build_absolute_uri(game.view_url())
     links = []
     if can_edit:
-        edit_url = request.build_absolute_uri(game.edit_url())
         links.append(
-            {
-                "title": "Players: this link can change the game",
-                "url": edit_url,
-                "qr": qr_svg(edit_url),
-            }
+            {"title": "Players: this link can change the game", **shared(request, game.edit_url()).item}
         )
-    links.append({"title": "Onlookers: view only", "url": view_url, "qr": qr_svg(view_url)})
+    links.append({"title": "Onlookers: view only", **shared(request, game.view_url()).item})
     token_back = game.edit_token if can_edit else game.view_token
     return render(
         request, "games_share.html", {"game": game, "links": links, "token": token_back, "can_edit": can_edit}

@@ -18,7 +18,9 @@ from django.urls import path, register_converter, reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from companion.forms import NameField, messages_of
+from companion.links import share_url
 from companion.models.results import GROUP_NAME_MAX, Group, Result
+from companion.services.play_time import duration_words, play_times
 from companion.services.result_export import group_csv, group_json, result_json
 from companion.services.results import (
     GroupError,
@@ -28,7 +30,9 @@ from companion.services.results import (
     name_suggestions,
     player_names,
     remove_result,
+    removed_result,
     rename_player,
+    restore_result,
     result_by_view_token,
     result_of_sheet,
     results_of,
@@ -110,8 +114,9 @@ def _download(response: HttpResponse, filename: str) -> HttpResponse:
     return response
 
 
-def _own_result(token: str) -> Result:
-    result = result_of_sheet(token)
+def _own_result(token: str, *, removed: bool = False) -> Result:
+    """The kept result of an edit token; with ``removed``, a removed one too (its link offers to restore it)."""
+    result = result_of_sheet(token) or (removed_result(token) if removed else None)
     if result is None:
         raise Http404(NO_RESULT)
     return result
@@ -148,16 +153,43 @@ def file_under_group(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 def ungroup(request: HttpRequest, token: str) -> HttpResponse:
-    """``POST /results/<sheet token>/ungroup``: take the result out of its group."""
-    result = take_out_of_group(result=_own_result(token))
+    """``POST /results/<sheet token>/ungroup``: take the result out of its group; with ``ask=1`` (the result
+    page's button) a page asks first and writes nothing."""
+    result = _own_result(token)
+    if request.POST.get("ask") and result.group is not None:
+        return _ask_take_out(
+            request, result, result.group, reverse("result-ungroup", args=[token]), result.edit_url()
+        )
+    result = take_out_of_group(result=result)
     return _back_to(result)
+
+
+def _ask_take_out(request: HttpRequest, result: Result, group: Group, action: str, back: str) -> HttpResponse:
+    """The page asking once before a result leaves its group (issue 20); its answer posts to ``action``."""
+    context = {"group": group, "result": result, "action": action, "back": back}
+    return render(request, "results_take_out.html", context)
 
 
 @require_POST
 def remove(request: HttpRequest, token: str) -> HttpResponse:
-    """``POST /results/<sheet token>/remove``: the result leaves every list (the sheet itself stays)."""
-    result = _own_result(token)
-    remove_result(result=result)
+    """``POST /results/<sheet token>/remove``: the result leaves every list (the sheet itself stays); its page
+    then offers to restore it. A second tap finds it removed and changes nothing."""
+    result = _own_result(token, removed=True)
+    if not result.removed:
+        remove_result(result=result)
+    return _back_to(result)
+
+
+@require_POST
+def restore(request: HttpRequest, token: str) -> HttpResponse:
+    """``POST /results/<sheet token>/restore``: a removed result comes back into every list and its group, for
+    RESTORE_DAYS days after its removal. A second tap finds it kept and changes nothing."""
+    result = _own_result(token, removed=True)
+    try:
+        if result.removed:
+            restore_result(result=result)
+    except GroupError as exc:
+        return _error(request, 400, str(exc))
     return _back_to(result)
 
 
@@ -166,22 +198,22 @@ def _result_page(request: HttpRequest, result: Result, *, can_edit: bool) -> Htt
     if result.sheet is not None:  # a sheet's result lives on the walk-through's result page
         return HttpResponseRedirect(result.view_url() if not can_edit else result.edit_url())
     lines = [key for key in LINE_ORDER if any(key in p["lines"] for p in result.players)]
-    context = {
+    context: dict[str, object] = {
         "result": result,
         "can_edit": can_edit,
         "ranking": sorted(result.players, key=lambda p: (p["rank"], p["name"])),
         "lines": [(key, (LINE_LABELS_2015 if result.edition == "iki-2015" else LINE_LABELS)[key]) for key in lines],
-        "view_url": request.build_absolute_uri(result.view_url()),
+        "view_url": share_url(request, result.view_url()),
         "edit_numbers": (reverse("check-2015" if result.edition == "iki-2015" else "check")
-                         + f"?{result.query}&result={result.token}") if can_edit else "",
+                         + f"?{result.query}&result={result.token}") if can_edit and not result.removed else "",
     }  # fmt: skip
     return render(request, "results_result.html", context)
 
 
 @require_safe
 def result_page(request: HttpRequest, token: str) -> HttpResponse:
-    """``GET /results/<token>/``: a kept pad's result, with its edit link."""
-    return _result_page(request, _own_result(token), can_edit=True)
+    """``GET /results/<token>/``: a kept pad's result, with its edit link; once removed, with its restore."""
+    return _result_page(request, _own_result(token, removed=True), can_edit=True)
 
 
 @require_safe
@@ -196,6 +228,12 @@ def result_view(request: HttpRequest, token: str) -> HttpResponse:
 # --- a group -------------------------------------------------------------------------------------------------------
 
 
+def _with_lengths(results: list[Result]) -> list[tuple[Result, str]]:
+    """Each result with its game's length as a player reads it ("" when unknown): issue 25."""
+    times = play_times(results)
+    return [(r, duration_words(times[r.pk].minutes)) for r in results]
+
+
 @require_safe
 def group_page(request: HttpRequest, token: str) -> HttpResponse:
     """``GET /groups/<token>/``: the results and statistics; the edit link also renames and takes results out."""
@@ -206,6 +244,7 @@ def group_page(request: HttpRequest, token: str) -> HttpResponse:
         "group": group,
         "can_edit": can_edit,
         "results": list(reversed(results)),
+        "games": _with_lengths(list(reversed(results))),
         "stats": group_stats(results),
         "names": names,
         "suggestions": name_suggestions(group) if can_edit else {},
@@ -215,8 +254,8 @@ def group_page(request: HttpRequest, token: str) -> HttpResponse:
         "chart_bottom": CHART_HEIGHT - CHART_PAD,
         "chart_right": CHART_WIDTH - CHART_PAD,
         "token": token,
-        "view_url": request.build_absolute_uri(group.view_url()),
-        "edit_url": request.build_absolute_uri(group.get_absolute_url()) if can_edit else "",
+        "view_url": share_url(request, group.view_url()),
+        "edit_url": share_url(request, group.get_absolute_url()) if can_edit else "",
         "rename": RenameForm(),
     }
     return render(request, "results_group.html", context)
@@ -238,12 +277,19 @@ def rename(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 def take_out(request: HttpRequest, token: str) -> HttpResponse:
-    """``POST /groups/<token>/take-out``: take a result (named by its sheet's view token) out of the group."""
+    """``POST /groups/<token>/take-out``: take a result (named by its sheet's view token) out of the group;
+    with ``ask=1`` (the group page's button) a page asks first and writes nothing."""
     group = _editable_group(token)
     form = TakeOutForm(request.POST)
     result = result_by_view_token(form.cleaned_data["result"]) if form.is_valid() else None
     if result is None or result.group_id != group.pk:
         return _error(request, 404, "No such result in this group.")
+    if request.POST.get(
+        "ask"
+    ):  # the group page's button asks once (issue 20); its answer posts without ``ask``
+        return _ask_take_out(
+            request, result, group, reverse("group-take-out", args=[token]), reverse("group", args=[token])
+        )
     take_out_of_group(result=result)
     return HttpResponseRedirect(group.get_absolute_url())
 
@@ -303,6 +349,7 @@ urlpatterns = [
     path("results/<link:token>/group", file_under_group, name="result-group"),
     path("results/<link:token>/ungroup", ungroup, name="result-ungroup"),
     path("results/<link:token>/remove", remove, name="result-remove"),
+    path("results/<link:token>/restore", restore, name="result-restore"),
     path("groups/new", new_group, name="group-new"),
     path("groups/<link:token>/", group_page, name="group"),
     path("groups/<link:token>/results.csv", group_csv_download, name="group-csv"),

@@ -1,12 +1,16 @@
 """The setup generator on a phone and on paper (issue 3), and ``GET /api/v1/setup`` (docs/api.md "Setup").
 
 Thin views: parse the query string, call :mod:`setupgen`, render. Every address carries the options and the seed
-in its query string, so a link reproduces its setup (RULINGS R19). Hidden information is never in a page's HTML
-until the table asks for that one item (``show=ITEM``); htmx swaps in just that item.
+in its query string, so a link reproduces its setup (RULINGS R19). The pages and the PDF sheet keep the tracker's
+rule (issue 20): they show the open checklist only and name no hidden draw (a fire's Nagaya, a later season's
+Personalities or River tokens, a New Character, a Blocking tile); where those were, they say the game tracker
+reveals them when due, and "Track this game" carries the whole setup there (:func:`track_url`). Only
+``GET /api/v1/setup`` shows everything (docs/api.md says so).
 
 The checklist's ticks are kept on the server (companion/models/setup_progress.py), keyed by :func:`ticks_key`, so a
 reload, a phone that slept or a second phone with the share link sees them: ``POST /setup/ticks?...`` saves one
-step (htmx, on each tap) or the whole form (without JavaScript, "Save ticks", then back to the page).
+step (htmx, on each tap) or the whole form (without JavaScript, "Save ticks", then back to the page), and an open
+page polls ``GET /setup/ticks/state?...`` for the other phones' ticks (204 while nothing changed).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from django.urls import path, reverse
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_POST, require_safe
 
+from companion.links import share_url
 from companion.models.setup_progress import change_ticks, tick, ticked
 from companion.pdf.setup_sheet import PAGE_SIZES, setup_sheet_pdf
 from companion.tokens import is_token, new_token
@@ -37,10 +42,9 @@ from setupgen import (
     Setup,
     checklist,
     generate,
-    hidden_items,
     new_seed,
 )
-from setupgen.checklist import Hidden, Section, Step
+from setupgen.checklist import Section, Step
 
 TRUE_WORDS = frozenset({"1", "true", "on", "yes"})
 FALSE_WORDS = frozenset({"", "0", "false", "off", "no"})
@@ -211,35 +215,19 @@ def _options_error(request: HttpRequest, exc: QueryError | SeedError) -> HttpRes
 
 # --- the setup as a checklist ---------------------------------------------------------------------------------
 
-
-def _entry(base: str, item: Hidden, revealed: bool) -> dict[str, Any]:
-    """What the page may show of a hidden item: its text only when ``revealed``. ``base`` is the setup's
-    address; item ids are URL-safe (``fire-5``)."""
-    return {
-        "id": item.id,
-        "label": item.label,
-        "short": item.short or item.label,
-        "due": item.due,
-        "revealed": revealed,
-        "text": item.text if revealed else None,
-        "show_url": f"{base}&show={item.id}#hidden-{item.id}",
-        "show_hx": f"{base}&show={item.id}",
-        "hide_url": f"{base}#hidden-{item.id}",
-        "hide_hx": f"{base}&hide={item.id}",
-    }
+NOT_HERE = "This page shows no hidden draw: the game tracker reveals each one when it is due. Open “Track this game”."
+"""An old address asking this page to reveal a hidden item (``show=`` or ``hide=``) gets the page and this line."""
+POLL_MS = 2000
+"""How often (ms) an open setup page asks for other phones' ticks (htmx ``every``): "within a poll"."""
 
 
-def _sections(
-    setup: Setup, table: str, steps: tuple[Step, ...], shown: str | None, done: frozenset[str]
-) -> list[dict[str, Any]]:
-    base = game_url(setup.options, setup.seed, table=table)
+def _sections(steps: tuple[Step, ...], done: frozenset[str]) -> list[dict[str, Any]]:
     groups: dict[Section, list[dict[str, Any]]] = {}
     for step in steps:
         groups.setdefault(step.section, []).append(
             {
                 "step": step,
                 "done": step.id in done,
-                "hidden": [_entry(base, h, h.id == shown) for h in step.hidden],
             }
         )
     return [{"section": section, "steps": steps} for section, steps in groups.items()]
@@ -257,7 +245,7 @@ def _progress(
     }
 
 
-def _summary(options: Options) -> str:
+def options_summary(options: Options) -> str:
     parts = [f"{options.players} players"]
     if options.akebono:
         parts.append("IKI Akebono")
@@ -266,13 +254,19 @@ def _summary(options: Options) -> str:
     return " · ".join(parts) if options.akebono else parts[0] + " · base game"
 
 
+def track_url(options: Options, seed: str, table: str) -> str:
+    """ "Track this game": the new-game form with every option of the setup, its seed and the table code (the
+    ticks made on the setup page move into the game). The form then has exactly that many players."""
+    return f"{reverse('games-new')}?{options_query(options, seed, table=table)}"
+
+
 @require_safe
 def setup_game(request: HttpRequest) -> HttpResponse:
-    """``GET /setup/game?players=N[&akebono=1][&grand_master=1]&seed=CODE&table=CODE[&show=ITEM]``: the checklist.
+    """``GET /setup/game?players=N[&akebono=1][&grand_master=1]&seed=CODE&table=CODE``: the open checklist.
 
     Without a seed or the table's code: a redirect that adds them (the address is the share link, and its table
-    code keys the ticks). ``show=ITEM`` reveals that one hidden item; with htmx (``show`` or ``hide``) the answer
-    is that item alone.
+    code keys the ticks). The page names no hidden draw: the game tracker reveals each when it is due. An address
+    with ``show=`` or ``hide=`` (from when this page revealed items) gets the page and a line saying so.
     """
     try:
         options, seed = parse_request(request.GET)
@@ -282,53 +276,38 @@ def setup_game(request: HttpRequest) -> HttpResponse:
     table = request.GET.get("table", "")
     if seed is None or not is_table(table):
         # The address is the share link: it gets the seed and the table's own token for its ticks.
-        show = {"show": request.GET["show"][:40]} if request.GET.get("show") else {}
-        return HttpResponseRedirect(game_url(options, setup.seed, table=new_table(), **show))
-    ids = {h.id: h for h in hidden_items(setup)}
-    show, hide = request.GET.get("show", "").strip(), request.GET.get("hide", "").strip()
-    for value in (show, hide):
-        if value and value not in ids:
-            message = f"This setup has no hidden item {quote(value)}; nothing was revealed."
-            return render(request, "error.html", {"status": 400, "message": message}, status=400)
-    if request.htmx and (show or hide):
-        item_id = show or hide
-        return render(
-            request,
-            "setup_game.html#hidden-item",
-            {"entry": _entry(game_url(options, setup.seed, table=table), ids[item_id], bool(show))},
-        )
+        return HttpResponseRedirect(game_url(options, setup.seed, table=new_table()))
     done = ticked(ticks_key(table, setup))
     steps = checklist(setup)
+    ticks = ticks_url(options, setup.seed, table)
     context = {
         "setup": setup,
         "seed_spaced": spaced_seed(setup.seed),
-        "summary": _summary(options),
-        "sections": _sections(setup, table, steps, show or None, done),
+        "summary": options_summary(options),
+        "sections": _sections(steps, done),
         "done": sorted(done),
-        "shown": show,
+        "hidden_count": sum(1 for step in steps if step.hidden),
+        "not_here": NOT_HERE if request.GET.get("show") or request.GET.get("hide") else "",
         "progress": _progress(steps, done, "Ticks saved." if request.GET.get("saved") == "1" else ""),
-        "ticks_url": ticks_url(options, setup.seed, table),
-        "share_url": request.build_absolute_uri(game_url(options, setup.seed, table=table)),
+        "ticks_url": ticks,
+        "poll_url": f"{reverse('setup-ticks-state')}?{ticks.partition('?')[2]}",
+        "poll_ms": POLL_MS,
+        "share_url": share_url(request, game_url(options, setup.seed, table=table)),
         "reroll_url": game_url(options),
         "options_url": f"{reverse('setup-options')}?{options_query(options)}",
         "sheet_urls": [
             (label, f"{reverse('setup-sheet')}?{options_query(options, setup.seed, size=size)}")
             for size, label in (("a4", "A4"), ("letter", "Letter"))
         ],
-        # The game tracker's form takes the seed and the options (companion/views/games.py).
-        "track_url": "/games/new/?"
-        + urlencode(
-            {
-                "seed": setup.seed,
-                **({"akebono": "1"} if options.akebono else {}),
-                **({"grand_master": "1"} if options.grand_master else {}),
-                "table": table,  # the ticks made here move into the game (issue 13, item 4)
-            }
-        ),
+        "track_url": track_url(options, setup.seed, table),
     }
     response = render(request, "setup_game.html#setup" if request.htmx else "setup_game.html", context)
     if request.htmx:
         response["HX-Push-Url"] = game_url(options, setup.seed, table=table)
+    if request.htmx and context["not_here"]:
+        # An old page's reveal button targets one item: the answer is the whole checklist.
+        response["HX-Retarget"] = "#setup"
+        response["HX-Reswap"] = "outerHTML"
     add_never_cache_headers(response)  # the ticks change: a reload must ask again
     return response
 
@@ -347,6 +326,21 @@ def _ticks_error(
     return render(request, "error.html", {"status": status, "message": message}, status=status)
 
 
+def _table_setup(request: HttpRequest, outcome: str) -> tuple[Options, Setup, str] | HttpResponse:
+    """The options, the setup and the ticks key of a ticks address (``?players=N&...&seed=CODE&table=TOKEN``); or
+    the refusal: 403 without a valid table code, 400 for bad options or seed (``outcome`` ends its message)."""
+    table = request.GET.get("table", "")
+    if not is_table(table):
+        return _ticks_error(request, NO_TABLE.replace("Nothing was saved.", outcome), status=403)
+    try:
+        options, seed = parse_request(request.GET, seed_required=True)
+        assert seed is not None
+        setup = generate(options, seed)
+    except (QueryError, SeedError) as exc:
+        return _ticks_error(request, f"{sentence(str(exc))} {outcome}")
+    return options, setup, ticks_key(table, setup)
+
+
 @require_POST
 def setup_ticks(request: HttpRequest) -> HttpResponse:
     """``POST /setup/ticks?players=N[&akebono=1][&grand_master=1]&seed=CODE&table=TOKEN``: save the ticks.
@@ -357,18 +351,12 @@ def setup_ticks(request: HttpRequest) -> HttpResponse:
     meanwhile stay. Then 303 back to the page. Bad options, a bad seed, no table token or an unknown step id: 400,
     nothing saved.
     """
-    table = request.GET.get("table", "")
-    if not is_table(table):
-        return _ticks_error(request, NO_TABLE, status=403)
-    try:
-        options, seed = parse_request(request.GET, seed_required=True)
-        assert seed is not None
-        setup = generate(options, seed)
-    except (QueryError, SeedError) as exc:
-        return _ticks_error(request, sentence(str(exc)) + " Nothing was saved.")
+    table_setup = _table_setup(request, "Nothing was saved.")
+    if isinstance(table_setup, HttpResponse):
+        return table_setup
+    options, setup, key = table_setup
     all_steps = checklist(setup)
     steps = {step.id: step for step in all_steps}
-    key = ticks_key(table, setup)
     posted = [value.strip() for value in request.POST.getlist("done")]
     seen = [value.strip() for value in request.POST.getlist("seen")]
     step_id = request.POST["step"].strip() if "step" in request.POST else None
@@ -378,13 +366,8 @@ def setup_ticks(request: HttpRequest) -> HttpResponse:
     if unknown:
         message = f"This setup has no step {quote(unknown[0])}; nothing was saved."
         return _ticks_error(request, message, key, setup)
-    # The no-JavaScript page may have one hidden item revealed (show=ITEM): it stays revealed after "Save ticks".
-    show = request.POST.get("show", "").strip()
-    if show and show not in {item.id for item in hidden_items(setup)}:
-        return _ticks_error(
-            request, f"This setup has no hidden item {quote(show)}; nothing was saved.", key, setup
-        )
-    back = game_url(options, setup.seed, table=table, **({"show": show} if show else {}))
+    table = request.GET["table"]
+    back = game_url(options, setup.seed, table=table)
     if step_id is not None:
         step = steps[step_id]
         now = step.id in posted
@@ -394,12 +377,47 @@ def setup_ticks(request: HttpRequest) -> HttpResponse:
     else:
         done = change_ticks(key, add=set(posted) - set(seen), remove=set(seen) - set(posted))
         message = "Ticks saved."
-        back = game_url(options, setup.seed, table=table, saved="1", **({"show": show} if show else {}))
+        back = game_url(options, setup.seed, table=table, saved="1")
         anchor = "#setup-progress"
     if request.htmx:
         return render(request, "setup_game.html#progress", {"progress": _progress(all_steps, done, message)})
     response = HttpResponseRedirect(back + anchor)
     response.status_code = 303
+    return response
+
+
+@require_safe
+def setup_ticks_state(request: HttpRequest) -> HttpResponse:
+    """``GET /setup/ticks/state?players=N&...&seed=CODE&table=TOKEN[&done=ID...]``: the poll of an open page.
+
+    ``done`` lists the steps ticked on the phone asking. 204 when the saved ticks are the same; else 200 with only
+    what differs, as htmx out-of-band swaps: each changed box and the tick count line. It never names a hidden
+    draw: a tick is a step id. Bad options or seed: 400; no valid table code: 403; an unknown step id: 400."""
+    table_setup = _table_setup(request, "Reload the page.")
+    if isinstance(table_setup, HttpResponse):
+        return table_setup
+    options, setup, key = table_setup
+    shown = {value.strip() for value in request.GET.getlist("done")}
+    done = ticked(key)
+    if done == shown:  # saved ticks are known steps: a 204 needs no checklist
+        response = HttpResponse(status=204)
+        add_never_cache_headers(response)
+        return response
+    steps = checklist(setup)
+    unknown = sorted(shown - {step.id for step in steps})
+    if unknown:
+        message = f"This setup has no step {quote(unknown[0])}. Reload the page."
+        return _ticks_error(request, message, key, setup)
+    ticks = ticks_url(options, setup.seed, request.GET["table"])
+    changed = [
+        {"step": step, "done": step.id in done, "ticks_url": ticks, "oob": True}
+        for step in steps
+        if (step.id in done) != (step.id in shown)
+    ]
+    # No message: a new line above the list would move the steps under a thumb (the count keeps its height).
+    context = {"changed": changed, "progress": _progress(steps, done)}
+    response = render(request, "setup_game.html#poll", context)
+    add_never_cache_headers(response)
     return response
 
 
@@ -448,6 +466,7 @@ urlpatterns = [
     path("setup/", setup_options, name="setup-options"),
     path("setup/game", setup_game, name="setup-game"),
     path("setup/ticks", setup_ticks, name="setup-ticks"),
+    path("setup/ticks/state", setup_ticks_state, name="setup-ticks-state"),
     path("setup/sheet.pdf", setup_sheet, name="setup-sheet"),
     path("api/v1/setup", api_setup, name="api-setup"),
 ]

@@ -40,6 +40,7 @@ def test_create_share_and_track_in_the_browser(live_server: Any, page: Any, scre
     page.click("button[aria-label='plus 3 IKI for Anaïs']")
     page.wait_for_function("document.querySelector('#score-1').textContent.trim() === '3'", timeout=SYNC_MS)
     page.click("#next")
+    page.click("#ask-go-on")  # the month's New Character is due: Next asks first (issue 20)
     page.wait_for_selector(".phase-steps li.current:has-text('B · Actions')")
     screenshot(page, "games-page")
 

@@ -148,6 +148,7 @@ def test_offline_taps_wait_in_the_outbox_and_land_once(
     _screens(one, screenshot, "tracker-offline")
     # Meanwhile another phone moves the game on: the offline phase tap is now stale.
     two.click("#next")
+    two.click("#ask-go-on")  # the New Character of month 1 is not revealed: Next asks first (issue 20)
     _wait_text(viewer, ".phase-steps li.current", "B · Actions")
     context.set_offline(False)
     one.locator("#outbox.conflict").wait_for(timeout=10_000)
@@ -239,7 +240,7 @@ def test_the_home_page_lists_this_phones_recent_games(
     assert "Score sheet: Anaïs" in page.locator("#recent").inner_text()
 
 
-def test_recording_a_hire_moves_the_marker_on_every_phone_and_flags_what_the_rules_refuse(
+def test_recording_a_hire_moves_the_marker_on_every_phone_and_asks_before_moving_a_card(
     live_server: Any, new_context: Any, screenshot: Any
 ) -> None:
     game = _game()
@@ -252,7 +253,8 @@ def test_recording_a_hire_moves_the_marker_on_every_phone_and_flags_what_the_rul
     _wait_text(viewer, "#fire-2", "2")  # the printed gain moved David's marker, seen by every phone
     assert abs(one.evaluate("window.scrollY") - y) <= 1
     one.locator(".slot:has(#record-characters) [data-answer]", has_text="Record: Hired or drafted").wait_for()
-    # The same card for another player: kept, and flagged by the rules validator (RULINGS R13).
+    # The same card for another player (a picker made before David's hire): nothing beyond its supply (issue 19,
+    # RULINGS R1): the tracker asks whether to move it from David, and moves it when the table says so.
     two.click("#record-seat-3 summary")
     two.evaluate("document.querySelector('#record-characters').scrollIntoView({block: 'center'})")
     two.select_option("#record-characters >> xpath=../select[@name='seat']", "3")
@@ -262,9 +264,14 @@ def test_recording_a_hire_moves_the_marker_on_every_phone_and_flags_what_the_rul
         " s.add(o); s.value = 'firefighter'; }"
     )
     two.click("#record-characters-go")
-    two.locator("#record-seat-3 [data-code=duplicate-component]").wait_for(timeout=SYNC_MS)
-    two.locator("#record-seat-3").scroll_into_view_if_needed()
+    two.locator("#record-question", has_text="David holds Firefighter").wait_for(timeout=SYNC_MS)
+    assert two.locator("[data-code=duplicate-component]").count() == 0
+    two.locator("#record-question").scroll_into_view_if_needed()
     _screens(two, screenshot, "tracker-record-flag")
+    two.click("#record-question button:has-text('Move it to Dominique')")
+    _wait_text(viewer, "#fire-3", "2")  # Dominique's marker moved by its gain; David's stays (never down)
+    two.locator("#record-seat-3", has_text="Firefighter").wait_for(timeout=SYNC_MS)
+    assert _text(viewer, "#fire-2") == "2"
 
 
 def test_a_poll_keeps_the_part_being_read_in_place(live_server: Any, new_context: Any) -> None:
@@ -274,5 +281,129 @@ def test_a_poll_keeps_the_part_being_read_in_place(live_server: Any, new_context
     one.evaluate("document.querySelector('#log-title').scrollIntoView({block: 'center'})")
     top = _top(one, "#log-title")
     two.click("#next")
+    two.click("#ask-go-on")
     _wait_text(one, ".phase-steps li.current", "B · Actions")
     assert abs(_top(one, "#log-title") - top) <= 1
+
+
+# --- issue 20: a due reveal stays due; Next and End the game ask first -------------------------------------------
+
+
+def _move(game: Game, month: int, phase: str, *, reveal: tuple[str, ...] = ()) -> None:
+    """Move the game on as a table would (no question asked), revealing the keys in ``reveal`` once due."""
+    from companion.models.games import apply_change
+    from scoring.calendar import due_reveals
+
+    game.refresh_from_db()
+    while (game.month, game.phase) != (month, phase):
+        for key in set(reveal) & set(due_reveals(game.month, game.phase_enum, game.options, game.setup)):
+            if key not in game.revealed:
+                game = apply_change(game.pk, op="reveal", who="test", key=key)
+        game = apply_change(game.pk, op="next", who="test", seen=game.version)
+
+
+def test_a_missed_reveal_is_still_offered_two_months_later_and_next_asks(
+    live_server: Any, new_context: Any, screenshot: Any
+) -> None:
+    from scoring.calendar import personality_names
+    from scoring.components import Season
+
+    game = _game()
+    summer = personality_names(Season.SUMMER, game.setup)
+    _move(game, 3, "C", reveal=("new-character-1", "new-character-2", "new-character-3"))
+    one, _, viewer, _ = _table(live_server, new_context, game)
+    one.evaluate("document.querySelector('#next').scrollIntoView({block: 'center'})")
+    top = _top(one, "#next")
+    one.click("#next")
+    question = one.locator("#next-ask-question")
+    question.wait_for()
+    assert _text(one, "#next-ask-question") == (
+        "The Summer personalities and river tokens are not revealed yet: reveal them now?"
+    )
+    assert abs(_top(one, "#next-ask") - top) <= 1  # the question stands where the thumb tapped
+    for button in ("#ask-reveal", "#ask-go-on"):
+        box = one.locator(button).bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44
+    _screens(one, screenshot, "tracker-next-asks")
+    one.click("#ask-go-on")
+    _wait_text(one, "#month-title", "Month 4 · Summer · phase A")
+    # Two months later the Summer reveal is still offered under "Now", with the month it fell due.
+    _move(game, 5, "B", reveal=("new-character-4", "new-character-5"))
+    one.reload()
+    viewer.reload()
+    assert _text(one, "#due-since-season-summer") == "due since month 3"
+    assert one.locator("#reveal-season-summer").is_visible()
+    assert "not revealed yet" in _text(viewer, "#bridge-hidden")
+    assert viewer.locator("#reveal-season-summer").count() == 0
+    assert not any(name in viewer.content() for name in summer)
+    _screens(one, screenshot, "tracker-reveal-overdue")
+    one.click("#next")
+    one.locator("#next-ask-question", has_text="The Summer personalities").wait_for()
+    one.click("#ask-reveal")
+    viewer.locator(f"text={', '.join(summer)}").first.wait_for(timeout=SYNC_MS)  # the bridge, on every phone
+    one.locator("#next").wait_for()
+    one.click("#next")  # nothing left to reveal: Next moves on at once
+    _wait_text(one, "#month-title", "Month 5 · Summer · phase C")
+    game.refresh_from_db()
+    assert game.changes.filter(op="next").count() == 4 * 3 + 2  # 1A to 5C: every tap landed once
+    assert game.changes.filter(op="reveal", undone=False).count() == 6
+
+
+def test_next_asks_without_javascript_too(live_server: Any, new_context: Any) -> None:
+    game = _game()
+    page = new_context(java_script_enabled=False).new_page()
+    page.goto(live_server.url + game.edit_url())
+    page.click("#next")
+    page.locator("#next-ask-question", has_text="The New Character of month 1 is not revealed yet").wait_for()
+    game.refresh_from_db()
+    assert (game.month, game.phase) == (1, "A")
+    page.click("#ask-go-on")
+    page.wait_for_url("**" + game.edit_url())
+    assert "phase B" in _text(page, "#month-title")
+    assert _text(page, "#due-since-new-character-1") == "due since month 1"
+
+
+def test_end_the_game_asks_and_says_it_can_be_reopened(
+    live_server: Any, new_context: Any, screenshot: Any
+) -> None:
+    game = _game()
+    keys = tuple(f"new-character-{m}" for m in range(1, 13)) + tuple(
+        f"{k}" for k in ("season-summer", "season-autumn", "season-winter", "fire-5", "fire-8", "fire-11")
+    )
+    _move(game, 13, "new-year", reveal=keys)
+    one, _, viewer, _ = _table(live_server, new_context, game)
+    one.click("#next")
+    one.locator("#next-ask-question").wait_for()
+    assert _text(one, "#next-ask-question") == (
+        'End the game now? The tracks close for the scoring; "Undo last" reopens the game.'
+    )
+    assert _text(one, "#ask-go-on") == "End the game" and one.locator("#ask-not-yet").is_visible()
+    _screens(one, screenshot, "tracker-end-asks")
+    game.refresh_from_db()
+    assert not game.finished
+    one.click("#ask-go-on")
+    one.locator("#score-it").wait_for()
+    viewer.locator("#month-title", has_text="game over").wait_for(timeout=SYNC_MS)
+    one.click("#undo")
+    one.locator("#next").wait_for()  # reopened
+    game.refresh_from_db()
+    assert not game.finished and game.changes.filter(op="next", undone=False).count() == 12 * 3
+
+
+def test_removing_a_recorded_entry_asks_once(live_server: Any, new_context: Any, screenshot: Any) -> None:
+    from companion.models.games import apply_change
+
+    game = _game()
+    apply_change(game.pk, op="record-add", who="test", seat=2, field="characters", key="monk")
+    one, _, _, _ = _table(live_server, new_context, game)
+    one.click("#record-seat-2 summary")
+    one.click("button[aria-label='Remove Monk from David']")
+    one.locator("#remove-ask", has_text="Remove Monk from David?").wait_for()
+    assert game.seats.get(seat=2).record == {"characters": ["monk"]}  # asking wrote nothing
+    for button in ("#remove-yes", "#remove-no"):
+        box = one.locator(button).bounding_box()
+        assert box["height"] >= 44
+    _screens(one, screenshot, "tracker-remove-asks")
+    one.click("#remove-yes")
+    one.wait_for_function("!document.querySelector('#record-seat-2 .entries')")
+    assert game.changes.filter(op="record-remove").count() == 1

@@ -379,7 +379,7 @@ def test_a_set_made_against_an_unchanged_value_is_no_conflict(client: Client) ->
 
 @pytest.mark.parametrize(
     ("month", "phase", "title"),
-    [(1, "A", "Order for phase A"), (1, "B", "Firefighting order (phase B)"), (2, "C", "(phase C)")],
+    [(1, "A", "Order for phase A"), (1, "B", "Order for phase B"), (2, "C", "(phase C)")],
 )
 def test_the_order_heading_names_the_phase_that_is_on(
     client: Client, month: int, phase: str, title: str
@@ -517,3 +517,179 @@ def test_a_game_made_from_a_setup_page_takes_its_ticks(client: Client) -> None:
     forged = client.post("/games/new/", {**players, "seed": "K7MX2QPA", "table": "A" * 30})
     assert forged.status_code == 302
     assert Game.objects.order_by("-pk").first().ticks == []  # type: ignore[union-attr]
+
+
+# --- issue 20: a due reveal stays due; "Next" and "End the game" ask first -----------------------------------------
+
+
+def _next(client: Client, game: Game, *, ask: bool = True, htmx: bool = True) -> Any:
+    """The Next button's tap (it asks first: ``ask=1``), or the question's "Go on without" (no ``ask``)."""
+    game.refresh_from_db()
+    form = {"op": "next", "v": game.version, "was": f"{game.month}{game.phase}"}
+    return _change(client, game, htmx=htmx, **form, **({"ask": "1"} if ask else {}))
+
+
+def _go_to(client: Client, game: Game, month: int, phase: str) -> None:
+    """Move on without revealing anything (the answer "Go on without" every time)."""
+    game.refresh_from_db()
+    while (game.month, game.phase) != (month, phase):
+        assert _next(client, game, ask=False).status_code == 200
+        game.refresh_from_db()
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_next_asks_first_when_a_reveal_is_due_and_moves_only_when_told(client: Client, htmx: bool) -> None:
+    """RULINGS R18: the New Character is revealed at its month's start; "Next" asks before leaving it unrevealed,
+    writes nothing by asking, and answers the question on the page itself (a plain form page without JS)."""
+    game = _game(players=3, akebono=True)
+    asked = _next(client, game, htmx=htmx)
+    assert asked.status_code == 200  # a question, not a redirect: nothing was saved
+    html = asked.content.decode()
+    assert "The New Character of month 1 is not revealed yet: reveal it now?" in html
+    assert 'id="ask-reveal"' in html and 'id="ask-go-on"' in html and "Go on without" in html
+    assert ('id="next"' in html) is False  # the question stands where the Next button was
+    assert ("<html" in html) is not htmx  # the partial with JS, the whole page without
+    game.refresh_from_db()
+    assert (game.month, game.phase, game.version) == (1, "A", 1)
+    went = _next(client, game, ask=False, htmx=htmx)
+    assert went.status_code == (200 if htmx else 302)
+    game.refresh_from_db()
+    assert (game.month, game.phase) == (1, "B")
+
+
+def test_a_missed_reveal_stays_offered_in_every_later_step_until_revealed(client: Client) -> None:
+    """Issue 20: tapped past its phase, a reveal stays under "Now", marked with the month it fell due, on every
+    later step; "Next" keeps asking; the fold's words are true; the month 4 bridge is reachable."""
+    from scoring.catalogue import CHARACTER_BY_ID, PERSONALITY_BY_ID
+
+    game = _game(players=3, akebono=True)
+    summer = [PERSONALITY_BY_ID[p].name for p in game.setup["akebono"]["personalities"]["summer"]]
+    month1 = CHARACTER_BY_ID[game.setup["akebono"]["new_characters"]["1"]].name
+
+    def html(token: str) -> str:
+        return client.get(f"/games/{token}/").content.decode()
+
+    _go_to(client, game, 1, "B")
+    page = html(game.edit_token)
+    now = page.split('aria-label="Now"')[1].split("</ul>")[0]
+    assert 'id="reveal-new-character-1"' in now and "due since month 1" in now
+    fold = page.split("The whole month")[1]
+    assert 'Hidden until a player reveals it (under "Now")' in fold and 'id="reveal-' not in fold
+    view = html(game.view_token)
+    assert "due since month 1" in view and 'id="reveal-' not in view and month1 not in view
+    _go_to(client, game, 4, "A")
+    page = html(game.edit_token)
+    assert 'id="reveal-season-summer"' in page and 'id="due-since-season-summer">due since month 3' in page
+    assert 'id="bridge-hidden"' in page and not any(name in html(game.view_token) for name in summer)
+    _go_to(client, game, 5, "B")  # two months later: still offered, and Next still asks
+    page = html(game.edit_token)
+    assert 'id="reveal-season-summer"' in page and 'id="reveal-new-character-1"' in page
+    question = _next(client, game).content.decode()
+    assert "the Summer personalities and river tokens" in question and "Reveal them now?" in question
+    keys = question.split('name="key" value="')[1].split('"')[0].split()
+    assert {"season-summer", "new-character-1", "new-character-5"} <= set(keys)
+    assert _change(client, game, op="reveal", key=" ".join(keys)).status_code == 200
+    page = html(game.view_token)
+    assert all(name in page for name in summer) and month1 in page  # shown on every phone, where it was due
+    assert "On the Nihonbashi bridge:</strong> " + ", ".join(summer) in page
+    assert _next(client, game).status_code == 200
+    game.refresh_from_db()
+    assert (game.month, game.phase) == (5, "C")  # nothing left to ask: Next moved on
+    page = html(game.edit_token)
+    assert "due since" not in page.split('aria-label="Now"')[1].split("</ul>")[0]
+    assert month1 not in html(game.view_token)  # shown during the step it was revealed in only
+    assert _change(client, game, op="undo", v=game.version).status_code == 200  # undo the Next
+    game.refresh_from_db()
+    assert _change(client, game, op="undo", v=game.version).status_code == 200  # undo the reveal: all hidden
+    assert not any(name in html(game.view_token) for name in summer)
+    log = client.get(f"/games/{game.view_token}/log").content.decode()
+    assert f"Undid: Revealed for the table: {len(keys)} reveals that were due (by a phone in month 5)" in log
+    assert summer[0] not in log and month1 not in log  # the log names the reveals, never a secret
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_end_the_game_asks_once_and_says_it_can_be_reopened(client: Client, htmx: bool) -> None:
+    game = _game(players=2, akebono=False)
+    _go_to(client, game, 13, "new-year")
+    page = client.get(f"/games/{game.edit_token}/").content.decode()
+    assert 'id="next"' in page and "End the game</button>" in page
+    asked = _next(client, game, htmx=htmx).content.decode()
+    assert "End the game now?" in asked and "reopens the game" in asked
+    assert "The blocking tile of month 1" in asked  # nothing was revealed all game: asked once, together
+    assert 'id="ask-go-on"' in asked and ">End the game</button>" in asked
+    game.refresh_from_db()
+    assert not game.finished
+    assert _next(client, game, ask=False, htmx=htmx).status_code == (200 if htmx else 302)
+    game.refresh_from_db()
+    assert game.finished
+    assert _change(client, game, op="undo", v=game.version).status_code == 200
+    game.refresh_from_db()
+    assert not game.finished and game.month == 13  # reopened, as the question said
+
+
+def test_a_stale_next_is_a_conflict_not_a_question(client: Client) -> None:
+    game = _game(players=3, akebono=True)
+    _next(client, game, ask=False)
+    stale = _change(client, game, op="next", ask="1", v=1, was="1A")
+    assert stale.status_code == 409 and "ask-go-on" not in stale.content.decode()
+
+
+def test_the_seed_shows_only_on_edit_links_until_the_game_ends(client: Client) -> None:
+    """The seed regenerates every hidden draw (issue 20): a view-only page, partial, poll, share page or log
+    never prints it before the game ends; the edit page does."""
+    game = _game(players=2, akebono=True)
+    seed = game.seed
+    assert seed and seed in client.get(f"/games/{game.edit_token}/").content.decode()
+    views = [
+        f"/games/{game.view_token}/",
+        f"/games/{game.view_token}/state",
+        f"/games/{game.view_token}/share",
+        f"/games/{game.view_token}/log",
+    ]
+    for url in views:
+        for headers in ({}, HX):
+            assert seed not in client.get(url, **headers).content.decode(), url
+    _go_to(client, game, 13, "new-year")
+    assert seed not in client.get(f"/games/{game.view_token}/").content.decode()
+    _next(client, game, ask=False)
+    assert seed in client.get(f"/games/{game.view_token}/").content.decode()  # the game is over
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_removing_a_recorded_entry_asks_once(client: Client, htmx: bool) -> None:
+    game = _game(players=3, akebono=False)
+    assert _change(client, game, op="record-add", seat=1, field="characters", key="monk").status_code == 200
+    page = client.get(f"/games/{game.edit_token}/").content.decode()
+    assert 'aria-label="Remove Monk from Anaïs"' in page and 'name="ask" value="1"' in page
+    form = {"op": "record-remove", "seat": 1, "field": "characters", "key": "monk"}
+    asked = _change(client, game, htmx=htmx, ask="1", **form)
+    html = asked.content.decode()
+    assert asked.status_code == 200 and 'id="remove-ask"' in html and "Remove Monk from Anaïs?" in html
+    assert 'id="record-seat-1" open' in html  # without JS the question is not folded away
+    assert game.seats.get(seat=1).record == {"characters": ["monk"]}  # asking writes nothing
+    assert _change(client, game, htmx=htmx, **form).status_code == (200 if htmx else 302)
+    assert not game.seats.get(seat=1).record.get("characters")
+    gone = _change(client, game, ask="1", **form)  # asked about an entry another phone removed: said so
+    assert gone.status_code == 400 and "another phone removed it" in gone.content.decode()
+
+
+def test_a_reveal_of_several_keys_skips_those_revealed_meanwhile(client: Client) -> None:
+    """The question's Reveal names every due key; one another phone revealed meanwhile is skipped, not refused;
+    all revealed already is refused; a key not due yet refuses the whole tap."""
+    game = _game(players=2, akebono=True)
+    assert _change(client, game, op="reveal", key="blocking-tile-1").status_code == 200
+    both = _change(client, game, op="reveal", key="blocking-tile-1 new-character-1")
+    assert both.status_code == 200
+    game.refresh_from_db()
+    assert game.revealed == ["blocking-tile-1", "new-character-1"]
+    log = client.get(f"/games/{game.view_token}/log").content.decode()
+    assert "Revealed for the table: Reveal the New Character of month 1 (by a phone in month 1)" in log
+    again = _change(client, game, op="reveal", key="blocking-tile-1 new-character-1")
+    assert again.status_code == 400 and "Already revealed" in again.content.decode()
+    early = _change(client, game, op="reveal", key="new-character-1 fire-5")
+    assert early.status_code == 400 and "revealed yet" in early.content.decode()
+    _go_to(client, game, 1, "C")
+    pair = _change(
+        client, game, op="reveal", key="blocking-tile-1 blocking-tile-1"
+    )  # a key twice counts once
+    assert pair.status_code == 400

@@ -13,12 +13,14 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
-from companion.models.results import Group, Result
+from companion.models.results import RESTORE_DAYS, Group, Result
 from companion.models.scoresheets import ScoreSheet
 from companion.scorepad.entries import Change
 from companion.scorepad.services import record_entries
 from companion.services.result_export import BGSTATS_PUSH, bgstats_url
+from companion.services.results import keep_checked_pad
 from companion.services.stats import group_stats
 from scoring.examples import AKEBONO_FOUR_PLAYERS, WORKED_EXAMPLE
 
@@ -96,6 +98,71 @@ def test_a_removed_result_stays_removed(client: Client) -> None:
     assert "This result was removed" in html
 
 
+def test_a_removed_result_is_restored_from_its_link_for_a_while(client: Client) -> None:
+    """Issue 20: "Remove from the results" is not final: the result's edit link offers "Restore it" for
+    RESTORE_DAYS days, back into its group; every tap is idempotent; the view-only link offers nothing."""
+    sheet = sheet_of()
+    visit_result(client, sheet)
+    group = Group.objects.create(name="Thursdays")
+    Result.objects.update(group=group)
+    assert "restored from this page for 30 days" in visit_result(client, sheet)
+    for _ in range(2):  # a second tap finds it removed and changes nothing
+        assert client.post(f"/results/{sheet.token}/remove").status_code == 302
+    result = Result.objects.get()
+    assert result.removed and result.group == group
+    assert client.get(f"/groups/{group.token}/").content.decode().count("The result</a>") == 0
+    html = visit_result(client, sheet)
+    until = (result.updated + datetime.timedelta(days=RESTORE_DAYS)).strftime("%-d %b %Y")
+    assert f"It can be restored until {until} (30 days after its removal)" in html
+    assert 'id="restore-result"' in html
+    view = client.get(sheet.view_url()).content.decode()
+    assert "This result was removed" in view and "restore-result" not in view
+    assert client.post(f"/results/{sheet.view_token}/restore").status_code == 404
+    for _ in range(2):
+        response = client.post(f"/results/{sheet.token}/restore")
+        assert response.status_code == 302 and response["Location"].endswith("/result/#keep")
+    result.refresh_from_db()
+    assert not result.removed and result.group == group
+    assert client.get(f"/groups/{group.token}/").content.decode().count("The result</a>") == 1
+
+
+def test_a_result_removed_too_long_ago_is_not_restored(client: Client) -> None:
+    sheet = sheet_of()
+    visit_result(client, sheet)
+    client.post(f"/results/{sheet.token}/remove")
+    Result.objects.update(updated=timezone.now() - datetime.timedelta(days=RESTORE_DAYS, minutes=1))
+    html = visit_result(client, sheet)
+    assert "This result was removed" in html and 'id="restore-result"' not in html
+    response = client.post(f"/results/{sheet.token}/restore")
+    assert response.status_code == 400 and "no longer be restored" in response.content.decode()
+    assert Result.objects.get().removed
+
+
+PAD_PLAYERS = [
+    {
+        "name": n,
+        "colour": c,
+        "lines": {"score_track": t},
+        "total": t,
+        "rank": r,
+        "buildings": [],
+        "personalities": [],
+    }
+    for n, c, t, r in (("Anaïs", "red", 40, 1), ("David", "blue", 30, 2))
+]
+
+
+def test_a_removed_checked_pad_keeps_its_edit_page_with_restore(client: Client) -> None:
+    result = keep_checked_pad(edition="iki", players=PAD_PLAYERS, query="")
+    assert client.post(f"/results/{result.token}/remove").status_code == 302
+    page = client.get(f"/results/{result.token}/")
+    assert page.status_code == 200 and 'id="restore-result"' in page.content.decode()
+    assert "Edit the numbers" not in page.content.decode()
+    assert client.get(f"/results/view/{result.view_token}/").status_code == 404
+    assert client.post(f"/results/{result.token}/restore").status_code == 302
+    assert client.get(f"/results/view/{result.view_token}/").status_code == 200
+
+
 # --- groups ----------------------------------------------------------------------------------------------------
 
 
@@ -113,6 +180,10 @@ def test_a_result_is_filed_under_a_new_group_then_an_existing_one(client: Client
     assert group.results.count() == 2
     html = visit_result(client, first)
     assert "Thursday table" in html and "Take it out of the group" in html
+    asked = client.post(f"/results/{first.token}/ungroup", {"ask": "1"})  # the page's button asks once
+    assert asked.status_code == 200 and "Take this game out of Thursday table?" in asked.content.decode()
+    assert f'action="/results/{first.token}/ungroup"' in asked.content.decode()
+    assert group.results.count() == 2
     assert client.post(f"/results/{first.token}/ungroup").status_code == 302
     assert group.results.count() == 1
 
@@ -260,6 +331,14 @@ def test_take_out_from_the_group_page(client: Client) -> None:
     group = known_group()
     first = group.results.first()
     assert first is not None
+    page = client.get(f"/groups/{group.token}/").content.decode()
+    assert 'name="ask" value="1"' in page  # the group page's button asks first (issue 20)
+    asked = client.post(f"/groups/{group.token}/take-out", {"result": first.sheet.view_token, "ask": "1"})
+    assert asked.status_code == 200 and group.results.count() == 3  # asking writes nothing
+    question = asked.content.decode()
+    assert "Take this game out of Known?" in question and "8 Jan 2026" in question
+    assert 'id="take-out-yes"' in question and f'href="/groups/{group.token}/"' in question
+    assert 'name="ask"' not in question.split('id="take-out-confirm"')[1]  # its answer acts
     response = client.post(f"/groups/{group.token}/take-out", {"result": first.sheet.view_token})
     assert response.status_code == 302
     assert group.results.count() == 2
@@ -308,13 +387,14 @@ def test_the_api_answers_view_tokens_and_never_shows_an_edit_token(client: Clien
 
 
 def test_the_bgstats_link_follows_its_published_format(client: Client) -> None:
+    """The whole format is checked in tests/companion/test_play_time.py (issue 25)."""
     sheet = sheet_of(seed="K7MX2QPA")
     visit_result(client, sheet)
     url = bgstats_url(Result.objects.get())
     assert url.startswith(BGSTATS_PUSH + "?data=")
     data = json.loads(parse_qs(urlparse(url).query)["data"][0])
     assert data["game"] == {"name": "IKI", "highestWins": True, "noPoints": False, "sourceGameId": "iki"}
-    assert data["playDate"] == f"{sheet.created.date().isoformat()} 00:00:00"
+    assert data["playDate"] == sheet.created.strftime("%Y-%m-%d %H:%M:%S")
     assert [(p["name"], p["score"], p["rank"], p["winner"]) for p in data["players"]] == [
         ("Anaïs", 100, 1, True), ("David", 41, 2, False),
     ]  # fmt: skip

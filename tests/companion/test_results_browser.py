@@ -81,3 +81,29 @@ def test_an_akebono_group_page_at_phone_width(live_server: Any, page: Any, scree
     expect(page.locator(".rs-edition")).to_contain_text("Personalities that came with wins")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(page, "results-group-akebono")
+
+
+def test_a_removed_result_is_restored_from_its_page(live_server: Any, page: Any, screenshot: Any) -> None:
+    """Issue 20: "Remove from the results" can be taken back: the result page offers "Restore it" and says until
+    when; restored, it is back in its group's games."""
+    sheet = ScoreSheet.objects.create(table=copy.deepcopy(WORKED_EXAMPLE), colours=["red", "blue"])
+    page.goto(f"{live_server.url}/score/{sheet.token}/result/")
+    page.get_by_label("Your group's link, or a name for a new group").fill("Thursday table")
+    page.get_by_role("button", name="File it").click()
+    expect(page.locator("#keep")).to_contain_text("Kept in your group Thursday table")
+    expect(page.locator("#keep")).to_contain_text("can be restored from this page for 30 days")
+    page.click("#remove-result")
+    expect(page.locator("#removed-note")).to_contain_text("This result was removed from your results")
+    expect(page.locator("#removed-note")).to_contain_text("(30 days after its removal)")
+    restore = page.locator("#restore-result")
+    box = restore.bounding_box()
+    assert box is not None and box["height"] >= 44
+    screenshot(page, "results-removed")
+    group = Group.objects.get()
+    assert Result.objects.get().removed
+    restore.click()
+    expect(page.locator("#keep")).to_contain_text("Kept in your group Thursday table")
+    result = Result.objects.get()
+    assert not result.removed and result.group == group
+    page.goto(f"{live_server.url}{group.get_absolute_url()}")
+    expect(page.locator(".rs-games li")).to_have_count(1)

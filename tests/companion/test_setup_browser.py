@@ -1,5 +1,6 @@
-"""The setup generator in a phone-sized browser (issue 3): generate, tick steps, reveal one hidden item at a time
-with htmx, re-roll, and the share link reproduces the setup."""
+"""The setup generator in a phone-sized browser (issue 3): generate, tick steps, re-roll, and the share link
+reproduces the setup. Hidden draws are the game tracker's to reveal (issue 20): the page names none and says so;
+two phones on one share link see each other's ticks within a poll."""
 
 from __future__ import annotations
 
@@ -8,16 +9,16 @@ from typing import Any
 
 import pytest
 
-from companion.views.setup import new_table
+from companion.views.setup import POLL_MS, new_table
 from setupgen import Options, generate
+from tests.setupgen.helpers import named_hidden_draws
 
+WITHIN_A_POLL = 2 * POLL_MS + 1000  # the poll after the save, whatever its phase, and its answer
 TABLE = new_table()  # the table's own code: the ticks are saved under it, never under the seed alone
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_generate_tick_reveal_and_share(
-    live_server: Any, page: Any, new_context: Any, screenshot: Any
-) -> None:
+def test_generate_tick_and_share(live_server: Any, page: Any, new_context: Any, screenshot: Any) -> None:
     page.goto(live_server.url + "/setup/")
     page.get_by_text("2 players", exact=True).click()
     page.get_by_label("IKI Akebono").check()
@@ -30,22 +31,20 @@ def test_generate_tick_reveal_and_share(
     setup = generate(Options(players=2, akebono=True, grand_master=True), seed.group(1))
     body = page.locator("main").inner_text()
     assert "Grand Master" in body
-    assert f"Nagaya {setup.fires[0].nagaya}." not in body  # hidden until asked
+    assert named_hidden_draws(body, setup) == []  # the tracker reveals them
+    assert "The game tracker reveals each one when it is due" in page.locator("#tracker-line").inner_text()
+    assert page.get_by_role("link", name=re.compile("Reveal")).count() == 0
     screenshot(page, "setup-game-top")
 
     tick = page.locator("#tick-general-board")
     tick.check()
     assert tick.is_checked()
-
-    page.get_by_role("link", name="Reveal: Fire at the end of month 5 (strength 4)").click()
-    secret = page.locator("#hidden-fire-5 .setup-secret")
-    secret.wait_for()
-    assert f"Nagaya {setup.fires[0].nagaya}" in secret.inner_text()
-    assert tick.is_checked()  # htmx swapped the one item: the ticks are kept
-    assert page.locator("#hidden-fire-8 .setup-secret").count() == 0
-    screenshot(page, "setup-game-revealed")
-    page.locator("#hidden-fire-5").get_by_role("link", name="Hide again").click()
-    page.locator("#hidden-fire-5").get_by_role("link", name=re.compile("Reveal")).wait_for()
+    page.locator("#setup-progress").get_by_text("Saved: “Main board” ticked.").wait_for()
+    note = page.locator("#hidden-general-fire")
+    assert note.inner_text().startswith("Hidden until due: the game tracker reveals each fire's Nagaya")
+    box = note.get_by_role("link", name="Track this game").bounding_box()
+    assert box is not None and box["height"] >= 44
+    screenshot(page, "setup-game-hidden-note")
 
     share = page.locator("#share-link").input_value()
     other = new_context().new_page()
@@ -61,14 +60,49 @@ def test_generate_tick_reveal_and_share(
     screenshot(page, "setup-game-full")
 
 
-def test_reveal_works_without_javascript(live_server: Any, new_context: Any) -> None:
+def test_the_page_names_no_hidden_draw_without_javascript(live_server: Any, new_context: Any) -> None:
     page = new_context(java_script_enabled=False).new_page()
-    page.goto(live_server.url + f"/setup/game?players=3&seed=K7MX2QPA&table={TABLE}")
+    page.goto(live_server.url + f"/setup/game?players=3&seed=K7MX2QPA&table={TABLE}&show=fire-8")
     setup = generate(Options(players=3), "K7MX2QPA")
-    page.get_by_role("link", name="Reveal: Fire at the end of month 8 (strength 8)").click()
-    assert "show=fire-8" in page.url
-    assert f"Nagaya {setup.fires[1].nagaya}" in page.locator("#hidden-fire-8").inner_text()
-    assert page.locator("#hidden-fire-5 .setup-secret").count() == 0
+    body = page.locator("main").inner_text()
+    assert named_hidden_draws(body, setup) == []
+    assert "This page shows no hidden draw: the game tracker reveals each one when it is due." in body
+
+
+def test_two_phones_see_each_others_ticks_within_a_poll(
+    live_server: Any, new_context: Any, screenshot: Any
+) -> None:
+    """Issue 20: two phones on one share link (one table code); a tick or untick on one shows on the other
+    without a reload, within a poll; the count follows."""
+    url = live_server.url + f"/setup/game?players=4&akebono=1&seed=K7MX2QPA&table={TABLE}"
+    one, two = new_context().new_page(), new_context().new_page()
+    one.goto(url)
+    two.goto(url)
+    total = one.locator("#setup-progress strong").inner_text().split(" of ")[1]
+
+    def tap(page: Any, other: Any, title: str, step: str, ticked: bool, count: int) -> None:
+        """Tick (or untick) ``title`` on ``page``; once saved, ``other`` shows it and the count within a poll."""
+        box = page.get_by_label(title, exact=True)
+        box.check() if ticked else box.uncheck()
+        page.locator("#setup-progress").get_by_text(
+            f"Saved: “{title}” {'ticked' if ticked else 'unticked'}."
+        ).wait_for()
+        state = "true" if ticked else "false"
+        other.wait_for_function(
+            f"document.getElementById('tick-{step}').checked === {state}", timeout=WITHIN_A_POLL
+        )
+        other.locator("#setup-progress").get_by_text(f"{count} of {total}").wait_for(timeout=WITHIN_A_POLL)
+
+    tap(one, two, "Main board", "general-board", True, 1)
+    tap(two, one, "Sailors", "akebono-sailors", True, 2)
+    tap(one, two, "Main board", "general-board", False, 1)
+    tap(two, one, "Main board", "general-board", True, 2)  # the box the poll swapped in still saves a tap
+    screenshot(two, "setup-two-phones")
+    # A phone on another table code (another share link of the same seed) sees none of it.
+    three = new_context().new_page()
+    three.goto(live_server.url + "/setup/game?players=4&akebono=1&seed=K7MX2QPA")
+    three.wait_for_url(re.compile(r"table="))
+    assert not three.get_by_label("Main board", exact=True).is_checked()
 
 
 def test_options_form_warns_about_grand_master_live(live_server: Any, page: Any, screenshot: Any) -> None:

@@ -10,6 +10,7 @@ from pypdf import PdfReader
 
 from scoring.catalogue import BUILDING_BY_ID, CHARACTER_BY_ID, PERSONALITY_BY_ID, STARTING_TILE_BY_ID
 from setupgen import Options, generate, hidden_items
+from tests.setupgen.helpers import named_hidden_draws
 
 GM = "players=2&akebono=1&grand_master=1"
 
@@ -41,7 +42,22 @@ def test_sheet_has_public_draws_and_no_hidden_ones(seed: str) -> None:
     assert setup.akebono is not None
     assert setup.two_player is not None
     assert setup.seed in text
-    assert "Hidden information is not printed" in text
+    # Issue 20: the sheet's words match what it prints (no hidden draw), and name the tracker as the way.
+    assert (
+        "This sheet prints no hidden draw (each fire's Nagaya, the Summer, Autumn and Winter Personalities"
+        in text
+    )
+    assert "The game tracker reveals each one when it is due" in text
+    assert "“Track this game”" in text
+    assert (
+        "Hidden until due: the game tracker reveals which Summer, Autumn and Winter tokens go in the River"
+        in text
+    )
+    assert named_hidden_draws(text, setup) == []
+    for kind in ("fish", "pipe", "tobacco"):
+        assert f"Spring {kind}: board" in text
+        for season in ("Summer", "Autumn", "Winter"):
+            assert f"{season} {kind}:" not in text
     for building in setup.buildings:
         assert BUILDING_BY_ID[building].name in text
     for choice in setup.starting_characters:
@@ -75,3 +91,31 @@ def test_sheet_bad_input(query: str, words: str) -> None:
     response = Client().get(f"/setup/sheet.pdf?{query}")
     assert response.status_code == 400
     assert words in response.content.decode().replace("&#x27;", "'")
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "players=4",
+        "players=3&akebono=1",
+        "players=2",
+        "players=2&akebono=1",
+        "players=2&akebono=1&grand_master=1",
+    ],
+)
+@pytest.mark.parametrize("seed", ["K7MX2QPA", "ZZZZZZZZ"])
+def test_no_sheet_names_a_hidden_draw(query: str, seed: str) -> None:
+    """Issue 20, every option: the sheet names no hidden draw, and says what the tracker reveals instead."""
+    setup = generate(
+        Options(
+            int(query.split("&")[0].removeprefix("players=")),
+            akebono="akebono=1" in query,
+            grand_master="grand_master=1" in query,
+        ),
+        seed,
+    )
+    _, text = pdf_text(Client().get(f"/setup/sheet.pdf?{query}&seed={seed}").content)
+    assert named_hidden_draws(text, setup) == []
+    assert text.count("Hidden until due: the game tracker reveals") == sum(
+        1 for _ in {item.id.rsplit("-", 1)[0] for item in hidden_items(setup)}
+    )

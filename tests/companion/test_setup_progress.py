@@ -16,9 +16,10 @@ from django.test import Client
 
 from companion.benchmarks.polling import Browserless, served
 from companion.models.setup_progress import SetupProgress, change_ticks, tick, ticked
-from companion.views.setup import new_table, ticks_key
-from setupgen import GENERATOR_VERSION, Options, checklist, generate, hidden_items
+from companion.views.setup import POLL_MS, new_table, ticks_key
+from setupgen import GENERATOR_VERSION, Options, checklist, generate
 from tests.concurrency import THREADS, at_once, gunicorn_database_url, run_scenario
+from tests.setupgen.helpers import named_hidden_draws
 
 HX: dict[str, Any] = {"HTTP_HX_REQUEST": "true"}
 TABLE = new_table()  # the table's own code: the ticks are saved under it, never under the seed alone
@@ -122,7 +123,9 @@ def test_page_has_htmx_checkboxes_and_a_form_for_no_javascript(client: Client) -
         assert f'hx-vals=\'{{"step": "{step}"}}\'' in page
     assert page.count('hx-trigger="change"') == len(STEPS)
     assert f'hx-post="{TICKS.replace("&", "&amp;")}"' in page
-    assert re.search(r'<div role="status" aria-live="polite">\s*<p id="setup-progress"', page)
+    assert re.search(
+        r'<div role="status" aria-live="polite" id="setup-progress-status">\s*<p id="setup-progress"', page
+    )
     assert "<noscript>" in page
     assert ">Save ticks</button>" in page
     assert f"<strong>0 of {len(STEPS)}</strong> steps ticked." in page
@@ -170,7 +173,7 @@ def test_the_page_is_not_cached(client: Client) -> None:
 
 
 def test_ticks_never_reveal_hidden_items(client: Client) -> None:
-    """Ticking the steps that own hidden items shows none of them (only ``show=ITEM`` does)."""
+    """Ticking the steps that own hidden items shows none of them (the game tracker reveals them)."""
     for step in (
         "general-fire",
         "akebono-personalities",
@@ -180,8 +183,77 @@ def test_ticks_never_reveal_hidden_items(client: Client) -> None:
         assert client.post(TICKS, {"step": step, "done": step}, **HX).status_code == 200
     page = html(client.get(PAGE))
     assert len(checked(page)) == 4
-    for item in hidden_items(GM_SETUP):
-        assert item.text not in page
+    assert named_hidden_draws(page, GM_SETUP) == []
+
+
+# --- the poll: other phones' ticks -----------------------------------------------------------------------------
+
+POLL = f"/setup/ticks/state?{GM}&seed={SEED}&table={TABLE}"
+
+
+def test_the_page_polls_for_other_phones_ticks(client: Client) -> None:
+    page = html(client.get(PAGE))
+    assert f'hx-get="{POLL.replace("&", "&amp;")}"' in page
+    assert 'hx-include="#setup-ticks input[type=checkbox]"' in page
+    assert 'hx-swap="none"' in page
+    # Every POLL_MS while the page is seen, except while a tap of this phone is being saved (a stale answer).
+    trigger = (
+        f"every {POLL_MS}ms [document.visibilityState === 'visible' &amp;&amp; "
+        "!document.querySelector('#setup-ticks .htmx-request')]"
+    )
+    assert f'hx-trigger="{trigger}"' in page
+
+
+def test_poll_answers_204_while_nothing_changed(client: Client) -> None:
+    response = client.get(POLL)
+    assert response.status_code == 204
+    assert response.content == b""
+    tick(GM_KEY, "general-board", True)
+    tick(GM_KEY, "akebono-tokens", True)
+    response = client.get(f"{POLL}&done=general-board&done=akebono-tokens", **HX)
+    assert response.status_code == 204
+    assert "no-cache" in response["Cache-Control"] or "max-age=0" in response["Cache-Control"]
+
+
+def test_poll_answers_only_the_boxes_that_differ(client: Client) -> None:
+    """This phone shows Main board and Calendar ticked; another phone unticked Calendar and ticked Fire tiles."""
+    tick(GM_KEY, "general-board", True)
+    tick(GM_KEY, "general-fire", True)
+    response = client.get(f"{POLL}&done=general-board&done=general-calendar", **HX)
+    assert response.status_code == 200
+    body = html(response)
+    assert "<html" not in body
+    boxes = re.findall(r'<input type="checkbox" id="tick-([a-z0-9-]+)"[^>]*>', body)
+    assert sorted(boxes) == ["general-calendar", "general-fire"]
+    assert checked(body) == {"general-fire"}
+    assert body.count('hx-swap-oob="true"') == 2
+    assert f'hx-post="{TICKS.replace("&", "&amp;")}"' in body  # the swapped box still saves a tap
+    assert 'hx-swap-oob="innerHTML:#setup-progress-status"' in body
+    assert f"<strong>2 of {len(STEPS)}</strong> steps ticked." in body
+    assert named_hidden_draws(body, GM_SETUP) == []
+
+
+@pytest.mark.parametrize(
+    ("query", "status", "words"),
+    [
+        (f"{GM}&seed={SEED}&table=nope", 403, "no table code"),
+        (f"{GM}&seed={SEED}", 403, "no table code"),
+        (f"players=3&akebono=1&grand_master=1&seed={SEED}&table={TABLE}", 400, "for 2 players"),
+        (f"{GM}&seed=K7M&table={TABLE}", 400, "has 3 characters"),
+        (f"{GM}&table={TABLE}", 400, "the setup's seed"),
+        (f"{GM}&seed={SEED}&table={TABLE}&done=fire-5", 400, "no step 'fire-5'"),
+    ],
+)
+def test_poll_refuses_bad_input(client: Client, query: str, status: int, words: str) -> None:
+    for headers in ({}, HX):
+        response = client.get(f"/setup/ticks/state?{query}", **headers)
+        assert response.status_code == status
+        assert words in html(response).replace("&#x27;", "'")
+    assert SetupProgress.objects.count() == 0
+
+
+def test_poll_only_answers_get(client: Client) -> None:
+    assert client.post(POLL).status_code == 405
 
 
 # --- without JavaScript: the form -----------------------------------------------------------------------------
@@ -212,18 +284,14 @@ def test_no_javascript_form_keeps_ticks_another_phone_made_meanwhile(client: Cli
     assert ticked(GM_KEY) == {"general-board", "player-score"}
 
 
-def test_no_javascript_save_keeps_the_revealed_item_revealed(client: Client) -> None:
-    fire = next(item for item in hidden_items(GM_SETUP) if item.id == "fire-8")
-    page = html(client.get(f"{PAGE}&show=fire-8"))
-    assert '<input type="hidden" name="show" value="fire-8">' in page
+def test_no_javascript_save_ignores_an_old_show_field(client: Client) -> None:
+    """A page from when this page revealed items posts ``show``: the ticks are saved, nothing is revealed."""
     response = client.post(TICKS, {"done": ["general-fire"], "show": "fire-8"})
     assert response.status_code == 303
-    assert response["Location"] == f"{PAGE}&saved=1&show=fire-8#setup-progress"
+    assert response["Location"] == f"{PAGE}&saved=1#setup-progress"
     page = html(client.get(response["Location"]))
-    assert fire.text in page
     assert checked(page) == {"general-fire"}
-    assert [item.id for item in hidden_items(GM_SETUP) if item.text in page] == ["fire-8"]
-    assert 'name="show"' not in html(client.get(PAGE))
+    assert named_hidden_draws(page, GM_SETUP) == []
 
 
 def test_no_javascript_single_step_redirects_to_that_step(client: Client) -> None:
@@ -250,7 +318,6 @@ def test_htmx_form_save_answers_the_count(client: Client) -> None:
         ({"step": "<script>alert(1)</script>"}, "no step"),
         ({"done": ["general-board", "player-colour"]}, "no step 'player-colour'"),
         ({"done": ["general-board"], "seen": ["nope"]}, "no step 'nope'"),
-        ({"done": ["general-board"], "show": "fire-6"}, "no hidden item 'fire-6'"),
         # Base-game steps are not steps of an Akebono setup (it replaces them).
         ({"step": "general-buildings", "done": "general-buildings"}, "no step 'general-buildings'"),
     ],
@@ -387,9 +454,8 @@ def test_tick_reload_and_a_second_phone_sees_it(
     page.reload()
     assert page.get_by_label("Calendar", exact=True).is_checked()
     assert page.get_by_label("Main board", exact=True).is_checked()
-    # A reveal still works inside the form and does not touch the ticks.
-    page.get_by_role("link", name="Reveal: Fire at the end of month 5 (strength 4)").click()
-    page.locator("#hidden-fire-5 .setup-secret").wait_for()
+    # Where the fires' Nagayas were: the tracker reveals them; nothing to reveal here.
+    assert "the game tracker reveals each fire's Nagaya" in page.locator("#hidden-general-fire").inner_text()
     assert page.get_by_label("Calendar", exact=True).is_checked()
     assert ticked(GM_KEY) == {"general-board", "general-calendar"}
 

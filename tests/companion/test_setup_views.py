@@ -11,8 +11,9 @@ import pytest
 from django.test import Client
 
 from companion.views.setup import new_table
-from scoring.catalogue import CHARACTER_BY_ID, PERSONALITY_BY_ID
-from setupgen import GENERATOR_VERSION, Options, generate, hidden_items
+from scoring.catalogue import PERSONALITY_BY_ID
+from setupgen import GENERATOR_VERSION, Options, generate
+from tests.setupgen.helpers import named_hidden_draws
 
 HX = {"HTTP_HX_REQUEST": "true"}
 GM = "players=2&akebono=1&grand_master=1"
@@ -103,60 +104,50 @@ def test_checklist_page_shows_the_public_draws(client: Client) -> None:
     assert f"Seat {setup.first_player} is the first player" in page
     assert 'type="checkbox" id="tick-general-board"' in page
     assert "/setup/sheet.pdf?players=2&amp;akebono=1&amp;grand_master=1&amp;seed=K7MX2QPA&amp;size=a4" in page
-    assert 'href="/games/new/?seed=K7MX2QPA&amp;akebono=1&amp;grand_master=1&amp;table=' in page  # issue 13
+    # Issue 13 (the table code) and issue 20 (every option of the setup): "Track this game".
+    track = (
+        f'href="/games/new/?players=2&amp;akebono=1&amp;grand_master=1&amp;seed=K7MX2QPA&amp;table={TABLE}"'
+    )
+    assert track in page
     # Re-roll: the same options without the seed.
     assert 'href="/setup/game?players=2&amp;akebono=1&amp;grand_master=1">Re-roll' in page
 
 
 @pytest.mark.parametrize("seed", ["K7MX2QPA", "22222222", "ZZZZZZZZ", "H4RT9WQE"])
 def test_hidden_information_is_not_in_the_page(client: Client, seed: str) -> None:
+    """Issue 20: no hidden draw, and no way to reveal one here; the tracker does, and the page says so."""
     setup = generate(Options(2, akebono=True, grand_master=True), seed)
     page = html(client.get(f"/setup/game?{GM}&seed={seed}&table={TABLE}"))
-    assert setup.akebono is not None
-    assert setup.two_player is not None
-    assert "breaks out in Nagaya" not in page
-    assert not re.search(r"Blocking tile [1-4]", page)
-    for season in ("summer", "autumn", "winter"):
-        for p in setup.akebono.personalities[season]:
-            assert PERSONALITY_BY_ID[p].name not in page
-    for card in setup.akebono.new_characters.values():
-        assert CHARACTER_BY_ID[card].name not in page
-    for item in hidden_items(setup):
-        assert item.text not in page
-        assert f'id="hidden-{item.id}"' in page
-        assert f"show={item.id}" in page
+    assert named_hidden_draws(page, setup) == []
+    assert not re.search(r"Nagaya [1-4]|Blocking tile [1-4]|show=|Reveal:|>Reveal<", page)
+    assert "This page shows no hidden draw. The game tracker reveals each one when it is due" in page
+    for note in (
+        "each fire",
+        "the Summer, Autumn and Winter Personalities",
+        "each month's New",
+        "which Summer",
+    ):
+        assert f"Hidden until due: the game tracker reveals {note}" in page.replace("&#x27;", "'")
 
 
-def test_show_reveals_exactly_one_item_without_javascript(client: Client) -> None:
+@pytest.mark.parametrize(
+    "param", ["show=fire-5", "hide=blocking-7", "show=new-character-3", "show=%3Cscript%3E"]
+)
+def test_an_old_reveal_address_gets_the_page_and_no_secret(client: Client, param: str) -> None:
+    """Addresses from when this page revealed items: the page without any secret, and a line saying why."""
     setup = generate(Options(2, akebono=True, grand_master=True), "K7MX2QPA")
-    page = html(client.get(f"/setup/game?{GM}&seed=K7MX2QPA&show=new-character-3&table={TABLE}"))
-    assert "<html" in page
-    items = hidden_items(setup)
-    shown = [item for item in items if item.text in page]
-    assert [item.id for item in shown] == ["new-character-3"]
-    assert CHARACTER_BY_ID[setup.akebono.new_characters[3]].name in page if setup.akebono else False
-
-
-@pytest.mark.parametrize("item", ["fire-5", "personalities-summer", "new-character-12", "blocking-7"])
-def test_htmx_show_and_hide_swap_just_that_item(client: Client, item: str) -> None:
-    setup = generate(Options(2, akebono=True, grand_master=True), "K7MX2QPA")
-    secret = next(h for h in hidden_items(setup) if h.id == item)
-    shown = client.get(f"/setup/game?{GM}&seed=K7MX2QPA&show={item}&table={TABLE}", **HX)
-    assert shown.status_code == 200
-    body = html(shown)
-    assert "<html" not in body
-    assert body.count('class="setup-hidden') == 1
-    assert f'id="hidden-{item}"' in body
-    assert secret.text in body
-    others = [h for h in hidden_items(setup) if h.id != item]
-    assert not any(h.text in body for h in others)
-    base = f"/setup/game?players=2&amp;akebono=1&amp;grand_master=1&amp;seed=K7MX2QPA&amp;table={TABLE}"
-    assert f'href="{base}#hidden-{item}"' in body
-    assert f'hx-get="{base}&amp;hide={item}"' in body
-    hidden = html(client.get(f"/setup/game?{GM}&seed=K7MX2QPA&hide={item}&table={TABLE}", **HX))
-    assert secret.text not in hidden
-    assert f'href="{base}&amp;show={item}#hidden-{item}"' in hidden
-    assert f'hx-get="{base}&amp;show={item}"' in hidden
+    response = client.get(f"/setup/game?{GM}&seed=K7MX2QPA&{param}&table={TABLE}")
+    assert response.status_code == 200
+    page = html(response)
+    assert "the game tracker reveals each one when it is due. Open “Track this game”." in page
+    assert named_hidden_draws(page, setup) == []
+    assert "<script>" not in page
+    # An old page's htmx "Reveal" button: the whole checklist comes back, in place of the old one.
+    partial = client.get(f"/setup/game?{GM}&seed=K7MX2QPA&{param}&table={TABLE}", **HX)
+    assert partial.status_code == 200
+    assert partial["HX-Retarget"] == "#setup"
+    assert named_hidden_draws(html(partial), setup) == []
+    assert "<html" not in html(partial)
 
 
 @pytest.mark.parametrize(
@@ -183,19 +174,6 @@ def test_bad_options_get_the_form_back_with_a_message(client: Client, query: str
     assert partial.status_code == 400
     assert "<html" not in html(partial)
     assert words in html(partial).replace("&#x27;", "'")
-
-
-@pytest.mark.parametrize("param", ["show=fire-6", "hide=blocking-13", "show=%3Cscript%3E"])
-def test_unknown_hidden_items_are_refused(client: Client, param: str) -> None:
-    for headers in ({}, HX):
-        response = client.get(f"/setup/game?players=4&seed=K7MX2QPA&{param}&table={TABLE}", **headers)
-        assert response.status_code == 400
-        assert "<script>" not in html(response)
-
-
-def test_blocking_tiles_only_with_two_players(client: Client) -> None:
-    assert client.get(f"/setup/game?players=4&seed=K7MX2QPA&show=blocking-1&table={TABLE}").status_code == 400
-    assert client.get(f"/setup/game?players=2&seed=K7MX2QPA&show=blocking-1&table={TABLE}").status_code == 200
 
 
 # --- the JSON API ---------------------------------------------------------------------------------------------
@@ -266,6 +244,7 @@ def test_htmx_checklist_partial(client: Client) -> None:
     assert 'id="setup"' in body
     assert "Akebono setup" in body
     assert response["HX-Push-Url"] == f"/setup/game?players=4&akebono=1&seed=K7MX2QPA&table={TABLE}"
+    assert "HX-Retarget" not in response  # only an old reveal button's request is retargeted
 
 
 @pytest.mark.parametrize("query", ["players=4&akebono=1", "players=2&akebono=1&grand_master=1", "players=3"])
@@ -276,3 +255,64 @@ def test_no_player_facing_page_links_the_json_that_shows_every_hidden_draw(
     for url in (f"/setup/?{query}", f"/setup/game?{query}&seed=K7MX2QPA&table={TABLE}", "/", "/games/new/"):
         html = client.get(url).content.decode()
         assert "/api/v1/setup" not in html, url
+
+
+# --- issue 20: nothing a setup phone is sent names a hidden draw ------------------------------------------------
+
+ALL_OPTIONS = [
+    ("players=4", Options(4)),
+    ("players=3", Options(3)),
+    ("players=2", Options(2)),
+    ("players=4&akebono=1", Options(4, akebono=True)),
+    ("players=3&akebono=1", Options(3, akebono=True)),
+    ("players=2&akebono=1", Options(2, akebono=True)),
+    (GM, Options(2, akebono=True, grand_master=True)),
+]
+
+
+@pytest.mark.parametrize(("query", "options"), ALL_OPTIONS, ids=[q for q, _ in ALL_OPTIONS])
+@pytest.mark.parametrize("seed", ["K7MX2QPA", "22222222", "H4RT9WQE"])
+def test_nothing_a_setup_phone_gets_names_a_hidden_draw(
+    client: Client, query: str, options: Options, seed: str
+) -> None:
+    """Every answer a phone gets on the setup side, for every option set: the page and its htmx partial (ticked
+    and not), an old reveal address, a tick's answer, the poll's answer, the options page and its partial, the
+    new-game form "Track this game" opens, and the PDF sheet (decoded with pypdf). The page loads no JSON."""
+    from tests.companion.test_setup_pdf import pdf_text
+
+    setup = generate(options, seed)
+    page_url = f"/setup/game?{query}&seed={seed}&table={TABLE}"
+    ticks = f"/setup/ticks?{query}&seed={seed}&table={TABLE}"
+    steps_with_hidden = [
+        "general-fire",
+        *(["akebono-personalities", "akebono-new-characters", "akebono-tokens"] if options.akebono else []),
+        *(["two-player-blocking-tiles"] if options.players == 2 else []),
+    ]
+    answers: dict[str, str] = {
+        "page": html(client.get(page_url)),
+        "partial": html(client.get(page_url, **HX)),
+    }
+    for step in steps_with_hidden:
+        answers[f"tick {step}"] = html(client.post(ticks, {"step": step, "done": step}, **HX))
+    answers["poll"] = html(client.get(f"/setup/ticks/state?{query}&seed={seed}&table={TABLE}", **HX))
+    answers["ticked page"] = html(client.get(page_url))
+    answers["ticked partial"] = html(client.get(page_url, **HX))
+    for item in (
+        "fire-5",
+        "fire-11",
+        "personalities-winter",
+        "new-character-12",
+        "blocking-12",
+        "tokens-autumn",
+    ):
+        answers[f"show {item}"] = html(client.get(f"{page_url}&show={item}"))
+        answers[f"htmx show {item}"] = html(client.get(f"{page_url}&show={item}", **HX))
+    answers["options"] = html(client.get(f"/setup/?{query}&seed={seed}"))
+    answers["options partial"] = html(client.get(f"/setup/?{query}&seed={seed}", **HX))
+    answers["new game"] = html(client.get(f"/games/new/?{query}&seed={seed}&table={TABLE}"))
+    answers["sheet"] = pdf_text(client.get(f"/setup/sheet.pdf?{query}&seed={seed}").content)[1]
+    assert "checked" in answers["ticked page"] and 'id="tick-general-fire"' in answers["poll"]
+    for name, text in answers.items():
+        assert named_hidden_draws(text, setup) == [], name
+        assert not re.search(r"Nagaya [1-4]|Blocking tile [1-4]", text), name
+        assert "/api/" not in text and ".json" not in text, name

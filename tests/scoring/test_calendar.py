@@ -31,7 +31,9 @@ from scoring.calendar import (
     move_marker,
     neutral_placer,
     next_step,
+    overdue_reveals,
     phase_a_order,
+    reveal_name,
     trade_income,
 )
 
@@ -224,6 +226,62 @@ def test_a_revealed_set_decides_what_every_phone_shows() -> None:
     assert early.hidden and not early.due
 
 
+#: Issue 20: a reveal due in an earlier step and not made stays due, with the month it fell due; one this step
+#: offers itself (the month's blocking tile again at the Grand Master's move, phase C) is left to that step.
+OVERDUE = [
+    (1, Phase.A, frozenset(), {}),
+    (1, Phase.B, frozenset(), {"blocking-tile-1": 1, "new-character-1": 1}),
+    (1, Phase.C, frozenset(), {"new-character-1": 1}),
+    (4, Phase.A, frozenset({"blocking-tile-1", "blocking-tile-2", "blocking-tile-3"}), {
+        "new-character-1": 1, "new-character-2": 2, "new-character-3": 3, "season-summer": 3}),
+    (
+        6,
+        Phase.B,
+        frozenset({"season-summer", "fire-5", *(f"new-character-{m}" for m in range(1, 7))}),
+        {**{f"blocking-tile-{m}": m for m in range(1, 7)}},
+    ),
+    (13, Phase.NEW_YEAR, frozenset(), {"fire-11": 11, "season-autumn": 6, "new-character-12": 12}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("month", "phase", "revealed", "expected"), OVERDUE)
+def test_a_due_reveal_stays_due_until_someone_reveals_it(
+    month: int, phase: Phase, revealed: frozenset[str], expected: dict[str, int]
+) -> None:
+    overdue = overdue_reveals(month, phase, GM, SETUP, revealed=revealed)
+    found = {o.event.reveal: o.since for o in overdue}
+    assert expected.items() <= found.items()
+    assert not revealed & set(found)
+    if month < 13:
+        assert all(since <= month for since in found.values())
+    assert all(o.event.hidden and o.event.secret == () for o in overdue)  # nothing hidden is named
+    if phase is Phase.C:
+        assert f"blocking-tile-{month}" not in found  # the Grand Master's move offers it in phase C
+
+
+def test_a_reveal_made_late_stays_shown_during_its_step() -> None:
+    kept = overdue_reveals(5, Phase.A, GM, SETUP, revealed=frozenset({"fire-5"}), keep=frozenset({"fire-5"}))
+    assert "fire-5" not in {o.event.reveal for o in kept}  # not due yet: fire-5 is phase C's
+    late = overdue_reveals(6, Phase.A, GM, SETUP, revealed=frozenset({"fire-5"}), keep=frozenset({"fire-5"}))
+    fire = next(o for o in late if o.event.reveal == "fire-5")
+    assert fire.since == 5 and fire.event.secret == ("Nagaya 3 burns",) and not fire.event.hidden
+    gone = overdue_reveals(6, Phase.A, GM, SETUP, revealed=frozenset({"fire-5"}))
+    assert "fire-5" not in {o.event.reveal for o in gone}
+
+
+@pytest.mark.parametrize(
+    ("key", "words", "plural"),
+    [
+        ("season-summer", "The Summer personalities and river tokens", True),
+        ("new-character-4", "The New Character of month 4", False),
+        ("fire-8", "The fire tile of month 8", False),
+        ("blocking-tile-12", "The blocking tile of month 12", False),
+    ],
+)
+def test_a_reveal_is_named_without_its_secret(key: str, words: str, plural: bool) -> None:
+    assert reveal_name(key) == (words, plural)
+
+
 def _event_revealed(month: int, key: str, reached: Phase, revealed: frozenset[str]) -> Any:
     return next(e for e in month_events(month, GM, SETUP, reached=reached, revealed=revealed) if e.key == key)
 
@@ -404,15 +462,19 @@ def test_phase_b_plays_the_1_4_space_first_then_1_2_3_4() -> None:
     assert "phase-b-order" in cat.INFERRED
 
 
+WINTER_NOBODY = "The Mounted Samurai and the Rice Broker count in nobody's group at the end of Winter"
+
+
 @pytest.mark.parametrize(
     ("options", "month", "setup", "present", "absent"),
     [
         (BASE, 3, None, ["their Kobuns on cards of that type × the cards of that type"], ["Bathhouse"]),
-        (AKEBONO, 3, None, ["The Public Bathhouse's owner doubles"], ["no harmony"]),
+        (AKEBONO, 3, None, ["The Public Bathhouse's owner doubles"], ["nobody's group"]),
         (AKEBONO, 3, {"buildings": ["inn", "temple"]}, [], ["Bathhouse"]),
-        (AKEBONO, 12, None, ["Mounted Samurai and Rice Broker earn no harmony at the end of Winter"], []),
-        (AKEBONO, 12, SETUP, ["Mounted Samurai earns no harmony at the end of Winter"], ["Rice Broker"]),
-        (AKEBONO, 9, None, [], ["no harmony"]),
+        # RULINGS R26: both count in nobody's group; both named whatever was drawn (issue 20: nothing hidden)
+        (AKEBONO, 12, None, [WINTER_NOBODY], ["no harmony"]),
+        (AKEBONO, 12, SETUP, [WINTER_NOBODY], ["no harmony"]),
+        (AKEBONO, 9, None, [], ["nobody's group"]),
         (TWO, 6, None, ["Neutral characters count."], ["Bathhouse"]),
     ],
 )

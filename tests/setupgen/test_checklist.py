@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.catalogue import BUILDING_BY_ID, CHARACTER_BY_ID, PERSONALITY_BY_ID, STARTING_TILE_BY_ID
+from scoring.catalogue import (
+    BUILDING_BY_ID,
+    CHARACTER_BY_ID,
+    PERSONALITY_BY_ID,
+    STARTING_TILE_BY_ID,
+    TOKEN_BY_ID,
+)
 from setupgen import Options, Section, Setup, checklist, generate, hidden_item, hidden_items
 from setupgen.checklist import Step
-from tests.setupgen.helpers import seeds
+from tests.setupgen.helpers import named_hidden_draws, seeds
 
 ALL_OPTIONS = [
     Options(2),
@@ -25,6 +31,7 @@ def public_text(steps: tuple[Step, ...]) -> str:
     for step in steps:
         parts += [step.title, step.text, *step.details]
         parts += [f"{h.label} {h.due} {h.short}" for h in step.hidden]
+        parts.append(step.tracker_note)
     return "\n".join(parts)
 
 
@@ -50,8 +57,9 @@ def test_sections_come_in_rulebook_order_with_unique_ids(options: Options) -> No
     [
         (Options(4), 3),  # fires
         (Options(2), 3 + 12),  # + blocking tiles
-        (Options(4, akebono=True), 3 + 3 + 12),  # + later seasons' personalities + New Characters
-        (Options(2, akebono=True, grand_master=True), 3 + 3 + 12 + 12),
+        # + later seasons' personalities, New Characters, later seasons' River tokens (issue 20)
+        (Options(4, akebono=True), 3 + 3 + 12 + 3),
+        (Options(2, akebono=True, grand_master=True), 3 + 3 + 12 + 3 + 12),
     ],
 )
 def test_hidden_items(options: Options, count: int) -> None:
@@ -86,6 +94,24 @@ def test_hidden_information_is_only_in_hidden_items(seed: str) -> None:
     for month, value in enumerate(two.blocking_tiles, start=1):
         assert "Blocking tile 1" not in shown and "Blocking tile 4" not in shown
         assert hidden_item(setup, f"blocking-{month}").text == f"Month {month}: Blocking tile {value}."
+    # Issue 20: a later season's split between the board and the River is revealed at the season before's end.
+    for season in ("summer", "autumn", "winter"):
+        tokens = hidden_item(setup, f"tokens-{season}")
+        assert tokens.month == hidden_item(setup, f"personalities-{season}").month
+        for kind, river in ake.river_tokens[season].items():
+            assert TOKEN_BY_ID[river].name not in shown
+            assert f"{season.capitalize()} {kind}: board" in tokens.text
+            assert f"river {TOKEN_BY_ID[river].name}" in tokens.text
+    assert named_hidden_draws(shown, setup) == []
+
+
+@pytest.mark.parametrize("options", ALL_OPTIONS)
+def test_each_step_with_hidden_draws_says_the_tracker_reveals_them(options: Options) -> None:
+    for step in checklist(generate(options, "K7MX2QPA")):
+        assert bool(step.tracker_note) == bool(step.hidden)
+        if step.hidden:
+            assert step.tracker_note.startswith("Hidden until due: the game tracker reveals ")
+            assert "here" not in step.text  # the page reveals nothing: no step says "reveal ... here"
 
 
 def test_draws_are_written_into_the_steps_base() -> None:
@@ -138,7 +164,11 @@ def test_draws_are_written_into_the_steps_akebono_two_players() -> None:
         == steps["two-player-sun-moon"].text
     )
     assert "two-player-grand-master" in steps
-    assert len(steps["akebono-tokens"].details) == 12
+    assert steps["akebono-tokens"].details == tuple(
+        f"Spring {kind}: board {TOKEN_BY_ID[a].name}, {TOKEN_BY_ID[b].name}; river {TOKEN_BY_ID[river].name}"
+        for kind, river in ake.river_tokens["spring"].items()
+        for a, b in [ake.board_tokens("spring", kind)]
+    )
 
 
 def test_no_grand_master_step_without_the_variant() -> None:

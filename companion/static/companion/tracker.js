@@ -205,12 +205,18 @@
     steady(item.part, function () { message = apply(r.text); });
     var text = message ? message.textContent : "";
     if (r.status === 409) { showConflict(item, text); return; }
+    if (r.status === 200 && state.querySelector("[data-ask]")) {
+      // The tap asked first (Next with a reveal due or ending the game, removing an entry): nothing was saved,
+      // the question is shown where the tapped control was.
+      say(item.part, "", "warning"); show(); flush(); return;
+    }
     if (!message && r.status >= 400) {
       var t = document.createElement("template"); t.innerHTML = r.text;
       var m = t.content.querySelector(".message, p");
       text = m ? m.textContent : "Refused (" + r.status + ").";
     }
-    say(item.part, (text || "Saved.") + (r.status < 400 ? " " + item.label : ""), r.status < 400 ? "ok" : "error");
+    var level = r.status >= 400 ? "error" : (message && message.classList.contains("warning") ? "warning" : "ok");
+    say(item.part, (text || "Saved.") + (r.status < 400 ? " " + item.label : ""), level);
     show();
     flush();
   }

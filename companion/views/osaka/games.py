@@ -29,10 +29,10 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
 from companion.forms import messages_of
+from companion.links import shared
 from companion.live.engine import Answer, Pieces, held, mutation_id, once, pull_response
 from companion.models.osaka import OsakaEvent, OsakaGame, OsakaSeat
 from companion.pdf.osaka_sheet import PAGE_SIZES, Tally, TallyPayday, TallyPlayer, tally_sheet
-from companion.qr import qr_svg
 from companion.services.osaka import (
     ENTRY_KINDS,
     Conflict,
@@ -414,16 +414,19 @@ def game_share(request: HttpRequest, opened: Opened) -> HttpResponse:
     game = opened.game
     links = []
     if opened.access.value == "edit":
-        url = request.build_absolute_uri(game.edit_url())
-        links.append({"title": "The table: this link can change the game", "url": url, "qr": qr_svg(url)})
-    view = request.build_absolute_uri(game.view_url())
-    links.append({"title": "Onlookers: view only", "url": view, "qr": qr_svg(view)})
+        links.append(
+            {"title": "The table: this link can change the game", **shared(request, game.edit_url()).item}
+        )
+    links.append({"title": "Onlookers: view only", **shared(request, game.view_url()).item})
     private = []
     if opened.access.value == "edit":
         for seat in game.seats.all():
-            url = request.build_absolute_uri(seat.private_url())
-            qr = qr_svg(url) if seat.private_opened is None else ""
-            private.append({"seat": seat, "url": url if seat.private_opened is None else "", "qr": qr})
+            own = (
+                shared(request, seat.private_url()).item
+                if seat.private_opened is None
+                else {"url": "", "qr": ""}
+            )
+            private.append({"seat": seat, **own})
     return render(
         request,
         "osaka_game_share.html",
