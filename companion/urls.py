@@ -5,12 +5,14 @@ game's poll), right after the health check. No two modules' patterns match the s
 nothing else.
 """
 
+from companion.live import stream as live
 from companion.scorepad import views as scorepad
 from companion.views import api, checks, games, home, osaka, pads, results, setup
 
 urlpatterns = [
     *home.urlpatterns,
     *scorepad.urlpatterns,
+    *live.urlpatterns,
     *games.urlpatterns,
     *setup.urlpatterns,
     *pads.urlpatterns,

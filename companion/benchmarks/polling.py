@@ -50,10 +50,12 @@ def served(
     workers: int = WORKERS,
     config: str | None = None,
     environ: Mapping[str, str] = {},
+    asgi: bool = False,
 ) -> Iterator[tuple[str, int]]:
     """gunicorn serving the companion on 127.0.0.1; yields (host, port). Without ``database_url`` a throw-away
     SQLite file database is created and migrated. ``config``: a gunicorn config (``-c``, e.g. server hooks as
-    ``python:module``); ``environ``: more environment for gunicorn. gunicorn is always stopped on exit."""
+    ``python:module``); ``environ``: more environment for gunicorn; ``asgi``: the ASGI app under uvicorn workers (as ``manage.py table``
+    serves it, the live streams held open) instead of threaded WSGI workers. gunicorn is always stopped on exit."""
     with tempfile.TemporaryDirectory(prefix="iki-serve-") as tmp:
         # The caller's secret key, as every server of one deployment shares it: links it signs (a setup's table
         # code) are the server's own.
@@ -79,15 +81,14 @@ def served(
                 sys.executable,
                 "-m",
                 "gunicorn",
-                "companion.wsgi:application",
+                "companion.asgi:application" if asgi else "companion.wsgi:application",
                 "--bind",
                 f"127.0.0.1:{port}",
                 "--workers",
                 str(workers),
                 "--worker-class",
-                "gthread",
-                "--threads",
-                "4",
+                "uvicorn_worker.UvicornWorker" if asgi else "gthread",
+                *([] if asgi else ["--threads", "4"]),
                 "--keep-alive",
                 "30",
                 "--log-level",

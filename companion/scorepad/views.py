@@ -24,9 +24,10 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation, r
 
 from companion.forms import ScoreStartForm, whole_number
 from companion.links import shared
+from companion.live.engine import Answer, Pieces, mutation_id, once, pull_response
 from companion.models.scoresheets import NAME_MAX, ScoreSheet
 from companion.scorepad import services
-from companion.scorepad.entries import BadEntry, Change, entries_of, parse_entries
+from companion.scorepad.entries import NUMBER_LABELS, BadEntry, Change, EntryKey, entries_of, parse_entries
 from companion.scorepad.presenter import (
     STEP_BY_SLUG,
     STEPS,
@@ -41,6 +42,7 @@ from companion.scorepad.presenter import (
 from companion.scorepad.reply import pieces_for
 from companion.scorepad.services import SheetBusy, SheetError
 from companion.services.results import record_result
+from companion.tokens import new_token
 from companion.views.checks import group_context
 from scoring import catalogue as cat
 from scoring.components import SEASONS, Expansion
@@ -50,8 +52,6 @@ VIEW_ONLY: Final = (
 )
 BUSY: Final = "Other phones kept changing this sheet at the same moment; make the entry again."
 PAD_SIZES: Final = {"a4": "A4", "letter": "letter"}
-#: How often a step asks whether another phone wrote (issue 12: each phone sees the others' entries within 2 s).
-POLL_MS: Final = 1000
 _GROUP_ID: Final = re.compile(r"^p\d-group-[a-z-]{1,30}$")
 
 
@@ -124,16 +124,20 @@ def step_url(sheet: ScoreSheet, step: Step, player: int = 0, **query: str) -> st
     return f"{url}?{urlencode(params)}" if params else url
 
 
-def _render_step(request: HttpRequest, view: StepView, status: int = 200) -> HttpResponse:
+def _step_context(view: StepView) -> dict[str, Any]:
     ahead, behind = view.neighbour("next"), view.neighbour("prev")
-    context = {
+    return {
         "view": view,
         "types": TYPE_CHOICES,
-        "poll_ms": POLL_MS,
         "forward": f"Next: {_title(view, ahead)}" if ahead else "See the result",
         "back": "Back" if behind else "",
         "last": ahead is None,
+        "write_id": new_token()[:24],
     }
+
+
+def _render_step(request: HttpRequest, view: StepView, status: int = 200) -> HttpResponse:
+    context = _step_context(view)
     template = "scorepad_step.html#step" if request.htmx else "scorepad_step.html"
     response = render(request, template, context, status=status)
     response["Cache-Control"] = "no-store"
@@ -146,13 +150,15 @@ def _title(view: StepView, there: tuple[Step, int]) -> str:
     return step.title if step is not view.step else str(view.players[player]["name"])
 
 
-def _pieces(before: StepView, after: StepView, changes: list[Change], refused: bool) -> HttpResponse:
+def _pieces(
+    before: StepView, after: StepView, changes: list[Change], refused: bool, status: int = 200
+) -> HttpResponse:
     base = {"view": after, "types": TYPE_CHOICES, "oob": True}
     body = "".join(
         get_template(f"scorepad_step.html#{name}").render({**base, **extra})
         for name, extra in pieces_for(before, after, changes, refused=refused)
     )
-    return reswap(HttpResponse(body), "none")
+    return reswap(HttpResponse(body, status=status), "none")
 
 
 # --- views -------------------------------------------------------------------------------------------------------
@@ -181,13 +187,42 @@ def step(request: HttpRequest, token: str, slug: str) -> HttpResponse:
         _player(request.GET.get("p")) or 0,
         _opened(request.GET.get("open", "")),
     )
-    return _render_step(request, view)
+    return _pull(request, view) if _is_live(request) else _render_step(request, view)
+
+
+def _is_live(request: HttpRequest) -> bool:
+    """A request of the live script (companion/static/companion/live.js): answered with pieces only."""
+    return request.headers.get("X-Live") == "1"
+
+
+def _pull(request: HttpRequest, view: StepView) -> HttpResponse:
+    """A live pull: the pieces of the step whose digest the page does not hold (``h``)."""
+    pieces = Pieces()
+    get_template("scorepad_step.html#step").render({**_step_context(view), "live_pieces": pieces}, request)
+    return pull_response(request, f"sheet:{view.sheet.pk}", pieces, view.sheet.version)
 
 
 @require_POST
 def entry(request: HttpRequest, token: str, slug: str) -> HttpResponse:
-    """An entry (or Next, Back, the result): read against the fresh sheet, saved with a version-checked write."""
+    """An entry (or Next, Back, the result), applied once per write id (``lc``/``ln``, companion.live): read
+    against the fresh sheet, saved with a version-checked write."""
     post = {k: request.POST.get(k, "") for k in request.POST}
+    found = ScoreSheet.objects.filter(token=token).values_list("pk", flat=True).first()
+    if found is None:
+        raise _missing(token)
+    version = [0]
+
+    def write() -> Answer:
+        response = _entry(request, token, slug, post, version)
+        return Answer.of(response, version[0])
+
+    answer, replay = once(f"sheet:{found}", mutation_id(post), write)
+    return answer.response(replay=replay)
+
+
+def _entry(
+    request: HttpRequest, token: str, slug: str, post: dict[str, str], version: list[int]
+) -> HttpResponse:
     made: list[Change] = []
     read: list[ScoreSheet] = []
 
@@ -195,6 +230,8 @@ def entry(request: HttpRequest, token: str, slug: str) -> HttpResponse:
         _step(slug, sheet.akebono)
         made[:] = parse_entries(post, sheet.names)  # again if another phone wrote meanwhile
         read[:] = [_as_read(sheet)]
+        if _is_live(request) and not post.get("force"):
+            _check_stale(sheet, made, post)
         return made
 
     shown, opened = _player(post.get("p")), _opened(post.get("open", ""))
@@ -202,23 +239,51 @@ def entry(request: HttpRequest, token: str, slug: str) -> HttpResponse:
         sheet = services.record_entries(token=token, changes=changes)
     except ScoreSheet.DoesNotExist:
         raise _missing(token) from None
-    except (SheetBusy, BadEntry) as exc:
-        bad, status = (BUSY, 409) if isinstance(exc, SheetBusy) else (str(exc), 400)
+    except (SheetBusy, BadEntry, Stale) as exc:
+        bad, status = (str(exc), 400) if isinstance(exc, BadEntry) else (str(exc) or BUSY, 409)
         sheet = _sheet(token)
-        return _render_step(
-            request, StepView(sheet, _step(slug, sheet.akebono), shown or 0, opened, bad), status
-        )
+        version[0] = sheet.version
+        refused = StepView(sheet, _step(slug, sheet.akebono), shown or 0, opened, bad)
+        if _is_live(request):
+            calm = StepView(sheet, refused.step, refused.player, opened)
+            return _pieces(calm, refused, [], refused=True, status=status)
+        return _render_step(request, refused, status)
+    version[0] = sheet.version
     player = shown if shown is not None else (made[0].player if made else 0)
     view = StepView(sheet, _step(slug, sheet.akebono), player, opened)
     if post.get("go") in ("next", "prev", "result"):
         return _go(request, view, post["go"], _kept(post))
-    if request.htmx and made and post.get("v") == str(read[0].version):
-        # The page showed the sheet just before these changes: only what they changed.
+    if (
+        (request.htmx or _is_live(request))
+        and made
+        and (_is_live(request) or post.get("v") == str(read[0].version))
+    ):
+        # The page showed the sheet just before these changes: only what they changed. (A live page that was
+        # behind pulls the rest: the answer's version says it.)
         before = StepView(read[0], view.step, player, opened)
         return _pieces(before, view, made, refused=bool(post.get("refused")))
+    if _is_live(request):
+        return _pieces(view, view, [], refused=bool(post.get("refused")))
     if request.htmx:
         return _render_step(request, view)
     return _back_to_entry(view, made, opened, _kept(post))
+
+
+class Stale(Exception):
+    """A typed number replaces a value another phone changed since this page showed it: a conflict (409)."""
+
+
+def _check_stale(sheet: ScoreSheet, made: list[Change], post: Mapping[str, str]) -> None:
+    """A live "set" carries the value it replaces (``was-``): when the sheet holds neither that nor the new value,
+    another phone changed it first, and the person decides (docs/sync.md "Conflicts")."""
+    for change in made:
+        if change.op != "set":
+            continue
+        key = EntryKey(change.player, change.field).html_id
+        now = sheet.table["players"][change.player].get(change.field, 0)
+        if str(now) not in (post.get(f"was-{key}"), str(change.value)):
+            name = sheet.names[change.player]
+            raise Stale(f"Another phone changed {name}'s {NUMBER_LABELS[change.field]} to {now} first.")
 
 
 def _kept(post: Mapping[str, str]) -> dict[str, str]:
@@ -302,15 +367,25 @@ def result(request: HttpRequest, token: str) -> HttpResponse:
     updated when it changed since."""
     sheet = _sheet(token)
     record_result(sheet=sheet)
-    return render(request, "scorepad_result.html", _result_context(request, sheet, can_edit=True))
+    return _result_page(request, sheet, can_edit=True)
 
 
 @require_safe
 def sheet_view(request: HttpRequest, token: str) -> HttpResponse:
     """``/score/view/<token>/``: the view-only link: the result and the PDF, no link to an entry."""
-    return render(
-        request, "scorepad_result.html", _result_context(request, _viewed_sheet(token), can_edit=False)
-    )
+    return _result_page(request, _viewed_sheet(token), can_edit=False)
+
+
+def _result_page(request: HttpRequest, sheet: ScoreSheet, *, can_edit: bool) -> HttpResponse:
+    """The result page, or for a live pull (the page follows the sheet) the result piece when it changed."""
+    if not _is_live(request):
+        return render(request, "scorepad_result.html", _result_context(request, sheet, can_edit=can_edit))
+    if request.GET.get("v") == str(sheet.version):
+        return HttpResponse(status=204, headers={"Cache-Control": "no-store"})
+    pieces = Pieces()
+    context = {**_result_context(request, sheet, can_edit=can_edit), "live_pieces": pieces}
+    get_template("scorepad_result.html#result").render(context, request)
+    return pull_response(request, f"sheet:{sheet.pk}", pieces, sheet.version)
 
 
 def _error_page(request: HttpRequest, status: int, message: str) -> HttpResponse:

@@ -59,7 +59,8 @@ def entry_url(sheet: ScoreSheet, slug: str) -> str:
 
 
 def text(response: Any) -> str:
-    return html.unescape(response.content.decode())
+    """The answer's markup, without the live engine's digests (``data-h``, companion/live/engine.py)."""
+    return re.sub(r' data-h="[0-9a-f]+"', "", html.unescape(response.content.decode()))
 
 
 def msg_of(body: str, html_id: str) -> str:

@@ -23,12 +23,14 @@ from typing import Any, Final
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import get_template
 from django.urls import path, reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
 from companion.forms import messages_of
 from companion.links import shared
+from companion.live.engine import Answer, Pieces, held, mutation_id, once, pull_response
 from companion.models.osaka import OsakaEvent, OsakaGame, OsakaSeat
 from companion.pdf.osaka_sheet import PAGE_SIZES, Tally, TallyPayday, TallyPlayer, tally_sheet
 from companion.services.osaka import (
@@ -217,22 +219,55 @@ def game_state(request: HttpRequest, token: str) -> HttpResponse:
 
 @_opened(edit=False)
 def _fresh_state(request: HttpRequest, opened: Opened) -> HttpResponse:
+    if _is_live(request):
+        pieces = _pieces(request, opened)
+        return pull_response(request, f"osaka:{opened.game.pk}", pieces, opened.game.version)
     response = render(request, "osaka_game.html#state", _state_context(request, opened))
     response["Cache-Control"] = "no-store"
     return response
 
 
 def _answer_write(request: HttpRequest, opened: Opened, write: Callable[[], OsakaGame]) -> HttpResponse:
-    """Run a write; htmx gets the fresh state (400 refused, 409 stale), a plain form a redirect back."""
-    try:
-        write()
-    except Conflict as exc:
-        return _state_response(request, _refresh(opened), status=409, message=str(exc), level="warning")
-    except Refused as exc:
-        return _state_response(request, _refresh(opened), status=400, message=str(exc), level="error")
-    if request.htmx:
-        return _state_response(request, _refresh(opened))
-    return redirect("osaka-game", _token(opened))
+    """Run a write once per write id (``lc``/``ln``, companion.live): the live script gets the pieces that
+    changed (400 refused, 409 stale, with the message), htmx the fresh state, a plain form a redirect back."""
+
+    def answer() -> Answer:
+        try:
+            write()
+        except Conflict as exc:
+            return _answer(request, _refresh(opened), status=409, message=str(exc), level="warning")
+        except Refused as exc:
+            return _answer(request, _refresh(opened), status=400, message=str(exc), level="error")
+        if request.htmx or _is_live(request):
+            return _answer(request, _refresh(opened))
+        return Answer.of(redirect("osaka-game", _token(opened)), opened.game.version)
+
+    done, replay = once(f"osaka:{opened.game.pk}", mutation_id(request.POST), answer)
+    return done.response(replay=replay)
+
+
+def _is_live(request: HttpRequest) -> bool:
+    """A request of the live script (companion/static/companion/live.js): answered with pieces only."""
+    return request.headers.get("X-Live") == "1"
+
+
+def _answer(
+    request: HttpRequest, opened: Opened, *, status: int = 200, message: str = "", level: str = ""
+) -> Answer:
+    if not _is_live(request):
+        return Answer.of(
+            _state_response(request, opened, status=status, message=message, level=level), opened.game.version
+        )
+    pieces = _pieces(request, opened, message, level)
+    body = "".join(p.html for p in pieces.missing(held(request.POST.get("h", ""))))
+    return Answer(status, body, opened.game.version)
+
+
+def _pieces(request: HttpRequest, opened: Opened, message: str = "", level: str = "") -> Pieces:
+    pieces = Pieces()
+    context = {**_state_context(request, opened, message, level), "live_pieces": pieces}
+    get_template("osaka_game.html#state").render(context, request)
+    return pieces
 
 
 def _refresh(opened: Opened) -> Opened:

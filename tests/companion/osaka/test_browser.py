@@ -183,6 +183,7 @@ def test_a_tap_updates_in_place(live_server: Any, page: Any) -> None:
 
 
 def test_a_tap_without_connection_waits_in_the_outbox(live_server: Any, new_context: Any) -> None:
+    """The outbox of companion/static/companion/live.js, one per game (tests/companion/live has the rest)."""
     game = _game()
     context = new_context()
     page = context.new_page()
@@ -190,26 +191,22 @@ def test_a_tap_without_connection_waits_in_the_outbox(live_server: Any, new_cont
     page.click("#change-1 summary")
     context.set_offline(True)
     page.click("#take-1-blue-go")
-    expect(page.locator("#outbox")).to_have_text(
-        "1 tap is waiting for the connection: it will be sent by itself.", timeout=SYNC_MS
-    )
+    expect(page.locator(".live-status")).to_have_text("Not saved yet: 1 waiting.", timeout=SYNC_MS)
     assert game.seats.get(seat=1).blue == 0
-    waiting = page.evaluate("() => JSON.parse(localStorage.getItem('osaka-outbox'))[0]")
+    waiting = page.evaluate(f"() => JSON.parse(localStorage.getItem('live-outbox:osaka-{game.pk}'))[0]")
     context.set_offline(False)  # the "online" event sends it
-    expect(page.locator("#outbox")).to_be_hidden(timeout=8000)
+    expect(page.locator(".live-status")).to_be_hidden(timeout=8000)
     expect(page.locator("#tok-1-blue")).to_have_text("1", timeout=SYNC_MS)
-    # The same write once more (its answer was lost, say): its client id makes it count once.
-    status = page.evaluate(
+    # The same write once more (its answer was lost, say): its client id and counter make it count once.
+    replay = page.evaluate(
         """async (item) => {
-            const headers = JSON.parse(document.body.getAttribute('hx-headers'));
-            headers['Content-Type'] = 'application/x-www-form-urlencoded';
-            return (await fetch(item.url, {method: 'POST', headers, body: item.body})).status;
+            const r = await fetch(item.url, {method: 'POST', body: item.body,
+                headers: {'X-Live': '1', 'Content-Type': 'application/x-www-form-urlencoded'}});
+            return [r.status, r.headers.get('X-Live-Replay')];
         }""",
         waiting,
     )
-    assert (
-        status == 200
-    )  # answered (fetch follows the plain form's redirect back to the game); nothing applied again
+    assert replay == [200, "1"]  # the first answer again; nothing applied again
     assert game.seats.get(seat=1).blue == 1
     assert game.events.filter(kind="token").count() == 1
 

@@ -128,7 +128,8 @@ def test_game_page(client: Client, htmx: bool) -> None:
     page = response.content.decode()
     assert ('<div id="state"' in page) and ("<html" in page) is not htmx
     assert 'id="start-form"' in page and 'id="enter-payday"' in page
-    assert f'hx-get="/osaka/games/{game.edit_token}/state?v={game.version}"' in page
+    assert f'data-live-pull="/osaka/games/{game.edit_token}/state"' in page
+    assert f'data-live-stream="/live/osaka/{game.edit_token}"' in page
 
 
 @pytest.mark.parametrize("token", ["nope", "x" * 30, "a" * 200, "%00"])

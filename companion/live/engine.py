@@ -1,0 +1,221 @@
+"""Writes applied at most once, the poke, and the pieces of an answer (docs/sync.md).
+
+A phone's write carries its client id (``lc``, 8-32 letters, digits, ``-`` or ``_``) and that client's counter
+(``ln``, counting up from 1). :func:`once` runs the write in one transaction with a :class:`Mutation` row holding
+the answer: the same (thing, client, counter) sent again gets that stored answer and changes nothing (two copies
+racing: the second one's row breaks the unique constraint, its transaction is rolled back, and it reads the
+first one's answer). The poke (``pg_notify``) is sent in the same transaction: PostgreSQL delivers it at commit.
+
+Pieces: a page marks the parts a change may alter with ``{% piece %}...{% endpiece %}`` (each one element with an
+``id``). Each piece gets ``data-h``, a digest of what it shows (its own markup, a nested piece counted by its
+id only, so a change inside it sends it alone; CSRF tokens, versions and rendered client ids left out, since they
+differ on every render). Pieces carry double-quoted ids. A pull names the digests
+the page holds (``h``) and gets only the pieces whose digest it does not hold, never the page.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Max
+from django.http import HttpRequest, HttpResponse
+
+from companion.models.live import Mutation
+
+CHANNEL: Final = "live"
+CLIENT_RE: Final = re.compile(r"[A-Za-z0-9_-]{8,32}")
+MAX_COUNTER: Final = 2**31 - 1
+#: The most digests a pull may name (a walk-through step holds about 80 pieces).
+MAX_HELD: Final = 400
+VERSION_HEADER: Final = "X-Live-Version"
+
+
+@dataclass(frozen=True, slots=True)
+class MutationId:
+    client: str
+    counter: int
+
+
+def mutation_id(data: Mapping[str, str]) -> MutationId | None:
+    """The write's id from a form's ``lc`` and ``ln``; None when absent or malformed (the write is then applied
+    as sent, once per request, as a plain form is)."""
+    client, counter = str(data.get("lc", "")), str(data.get("ln", ""))
+    if not CLIENT_RE.fullmatch(client) or not counter.isascii() or not counter.isdigit() or len(counter) > 10:
+        return None
+    number = int(counter)
+    return MutationId(client, number) if 0 < number <= MAX_COUNTER else None
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What a write answers: status, body (pieces), and the thing's version after it."""
+
+    status: int
+    body: str
+    version: int
+    #: Where a plain form's answer sends the browser (a redirect), else "".
+    location: str = ""
+    #: The response first made (its htmx headers too); a replay is made again from the stored fields.
+    made: HttpResponse | None = field(default=None, compare=False)
+
+    @classmethod
+    def of(cls, response: HttpResponse, version: int) -> Answer:
+        body = response.content.decode()
+        return cls(response.status_code, body, version, response.get("Location", ""), response)
+
+    def response(self, *, replay: bool = False) -> HttpResponse:
+        response = self.made or HttpResponse(self.body, status=self.status)
+        if self.location:
+            response["Location"] = self.location
+        response[VERSION_HEADER] = str(self.version)
+        response["Cache-Control"] = "no-store"
+        if replay:
+            response["X-Live-Replay"] = "1"
+        return response
+
+
+def once(thing: str, mid: MutationId | None, write: Callable[[], Answer]) -> tuple[Answer, bool]:
+    """Run ``write`` once for ``mid`` on ``thing``; (its answer, whether this was a replay). ``write`` runs in the
+    transaction that stores its answer; the phones of ``thing`` are poked when it answers 2xx."""
+    for attempt in (1, 2):
+        try:
+            with transaction.atomic():
+                if mid is not None:
+                    seen = Mutation.objects.filter(
+                        thing=thing, client=mid.client, counter=mid.counter
+                    ).first()
+                    if seen is not None:
+                        status, body, version = seen.status, seen.body, seen.version
+                        location = body if 300 <= status < 400 else ""
+                        return Answer(status, "" if location else body, version, location), True
+                answer = write()
+                if mid is not None:
+                    store(thing, mid, answer)
+                if answer.status < 300:
+                    poke(thing, answer.version)
+                return answer, False
+        except IntegrityError:
+            if attempt == 2 or mid is None:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def store(thing: str, mid: MutationId, answer: Answer) -> None:
+    """Keep the answer of ``mid`` (inside the write's transaction)."""
+    Mutation.objects.create(
+        thing=thing,
+        client=mid.client,
+        counter=mid.counter,
+        version=answer.version,
+        status=answer.status,
+        body=answer.location or answer.body,
+    )
+
+
+def poke(thing: str, version: int) -> None:
+    """Tell every process that ``thing`` is at ``version``: on PostgreSQL a NOTIFY sent at commit; on SQLite the
+    streams' version check finds it (companion.live.stream)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{thing} {version}"])
+
+
+# --- pieces ------------------------------------------------------------------------------------------------------
+
+_VOLATILE: Final = re.compile(
+    r'(name="(?:csrfmiddlewaretoken|cid|v|lc|ln)" value=")[^"]*"| hx-swap-oob="true"'
+)
+_FIRST_TAG: Final = re.compile(r"^(\s*<[A-Za-z][A-Za-z0-9-]*)")
+_ID: Final = re.compile(r'^\s*<[^>]*?\sid="([^"]+)"')
+
+
+def digest(html: str) -> str:
+    return hashlib.blake2b(_VOLATILE.sub(r"\1", html).encode(), digest_size=5).hexdigest()
+
+
+@dataclass(slots=True)
+class Piece:
+    id: str
+    h: str
+    html: str
+    parent: int | None
+
+
+@dataclass(slots=True)
+class Pieces:
+    """The pieces one render made (put in the template context as ``live_pieces``)."""
+
+    found: list[Piece] = field(default_factory=list)
+    _open: list[tuple[int, list[Piece]]] = field(default_factory=list)
+
+    def begin(self) -> None:
+        self._open.append((len(self.found), []))
+        self.found.append(Piece("", "", "", self._open[-2][0] if len(self._open) > 1 else None))
+
+    def end(self, html: str) -> str:
+        """Mark the piece just rendered; returns its markup with its digest."""
+        index, children = self._open.pop()
+        own = html
+        for child in children:
+            own = own.replace(child.html, f"<piece {child.id}>", 1)
+        piece = self.found[index]
+        piece.h = digest(own)
+        piece.html = _FIRST_TAG.sub(rf'\1 data-h="{piece.h}"', html, count=1)
+        piece.id = m.group(1) if (m := _ID.match(html)) else ""
+        if self._open:
+            self._open[-1][1].append(piece)
+        return piece.html
+
+    def missing(self, held: Collection[str]) -> list[Piece]:
+        """The pieces whose digest is not in ``held``, outermost first (a piece sent whole brings its own)."""
+        sent: set[int] = set()
+        out = []
+        for i, piece in enumerate(self.found):
+            if piece.parent is not None and piece.parent in sent:
+                sent.add(i)
+            elif piece.id and piece.h not in held:
+                sent.add(i)
+                out.append(piece)
+        return out
+
+
+def render_piece(context: Any, render: Callable[[], str]) -> str:
+    """``{% piece %}``: the block's markup with its digest, recorded when the context collects pieces."""
+    pieces = context.get("live_pieces")
+    if not isinstance(pieces, Pieces):
+        return pieces_html(render())
+    pieces.begin()
+    return pieces.end(render().strip())
+
+
+def pieces_html(html: str) -> str:
+    html = html.strip()
+    return _FIRST_TAG.sub(rf'\1 data-h="{digest(html)}"', html, count=1)
+
+
+def held(raw: str) -> set[str]:
+    """The digests a pull names (``h=a1b2c3d4e5.f6...``)."""
+    return set(raw.split(".")[:MAX_HELD])
+
+
+def pull_response(request: HttpRequest, thing: str, pieces: Pieces, version: int) -> HttpResponse:
+    """The answer to a pull: the pieces the page lacks (``h``), the version they bring it to, and for each client
+    id the page still has writes of (``lc``), its last write applied (``X-Live-Done: id:counter,...``): the page
+    drops those from its outbox, so a write applied whose answer was lost is not counted again on the screen."""
+    body = "".join(p.html for p in pieces.missing(held(request.GET.get("h", ""))))
+    response = Answer(200, body, version).response()
+    clients = [c for c in request.GET.get("lc", "").split(".")[:4] if CLIENT_RE.fullmatch(c)]
+    if clients:
+        done = (
+            Mutation.objects.filter(thing=thing, client__in=clients)
+            .values("client")
+            .annotate(last=Max("counter"))
+            .order_by()
+        )
+        response["X-Live-Done"] = ",".join(f"{row['client']}:{row['last']}" for row in done)
+    return response

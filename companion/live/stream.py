@@ -1,0 +1,160 @@
+"""The Server-Sent Events stream of one shared thing: ``GET /live/<kind>/<token>`` (docs/sync.md "Push").
+
+The stream sends the thing's version when it opens and each time it moves (``data: 12``); the page then pulls the
+pieces it lacks. A comment every :data:`KEEPALIVE_S` keeps proxies from closing an idle stream. An open stream is
+a waiting coroutine (Django async view under an ASGI server): no thread, and no database query of its own:
+
+- PostgreSQL: one ``LISTEN live`` connection per process (psycopg 3, async) hears every write's ``NOTIFY``
+  (companion.live.engine.poke) and wakes the streams of that thing.
+- SQLite (one machine): one task per process reads the versions of every thing with an open stream, one query per
+  kind every :data:`CHECK_S`, and wakes the streams whose thing moved.
+
+Served by a WSGI server (``runserver``), the view answers 204: the browser stops trying and the page polls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import logging
+from collections.abc import AsyncIterator
+from typing import Any, Final
+
+from asgiref.sync import sync_to_async
+from django.core.handlers.asgi import ASGIRequest
+from django.db import DatabaseError, connection
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.urls import path
+
+from companion.live.engine import CHANNEL
+from companion.live.kinds import KINDS, key
+
+log = logging.getLogger(__name__)
+KEEPALIVE_S: Final = 20.0
+CHECK_S: Final = 0.1
+RETRY_MS: Final = 2000
+
+
+class Hub:
+    """This process's open streams by thing, and the one task that learns when a thing moves."""
+
+    def __init__(self) -> None:
+        self.queues: dict[str, set[asyncio.Queue[int]]] = {}
+        self.versions: dict[str, int] = {}
+        self.task: asyncio.Task[None] | None = None
+
+    def publish(self, thing: str, version: int) -> None:
+        self.versions[thing] = max(version, self.versions.get(thing, 0))
+        for queue in self.queues.get(thing, ()):
+            queue.put_nowait(version)
+
+    @contextlib.contextmanager
+    def watch(self, thing: str, version: int) -> Any:
+        queue: asyncio.Queue[int] = asyncio.Queue()
+        self.queues.setdefault(thing, set()).add(queue)
+        self.versions.setdefault(thing, version)
+        if self.task is None or self.task.done():
+            # Its own context: not the request's that opened it (asgiref ties that one's sync calls to the request).
+            work = self._listen() if _postgres() else self._check()
+            self.task = asyncio.create_task(work, context=contextvars.Context())
+        try:
+            yield queue
+        finally:
+            waiting = self.queues.get(thing, set())
+            waiting.discard(queue)
+            if not waiting:
+                self.queues.pop(thing, None)
+                self.versions.pop(thing, None)
+
+    async def _check(self) -> None:
+        """SQLite: every CHECK_S, one query per kind for every thing with an open stream; stops when none is."""
+        while self.queues:
+            by_kind: dict[str, list[int]] = {}
+            for thing in list(self.queues):
+                kind, _, pk = thing.partition(":")
+                by_kind.setdefault(kind, []).append(int(pk))
+            for kind, pks in by_kind.items():
+                try:
+                    found = await sync_to_async(KINDS[kind].versions, thread_sensitive=False)(pks)
+                except DatabaseError as exc:  # a locked or lost database: the next check asks again
+                    log.warning("live: version check failed (%s)", exc)
+                    continue
+                for number, now in found.items():
+                    if now != self.versions.get(key(kind, number)):
+                        self.publish(key(kind, number), now)
+            await asyncio.sleep(CHECK_S)
+
+    async def _listen(self) -> None:
+        """PostgreSQL: LISTEN on one connection; on a lost connection, connect again and wake every stream
+        (a poke may have been missed: the pages pull, and get nothing when nothing changed)."""
+        import psycopg
+
+        while self.queues:
+            try:
+                async with await psycopg.AsyncConnection.connect(_conninfo(), autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    for thing, version in list(self.versions.items()):
+                        self.publish(thing, version)
+                    async for note in conn.notifies():
+                        name, _, moved = note.payload.rpartition(" ")
+                        self.publish(name, int(moved))
+            except (psycopg.Error, OSError, ValueError) as exc:
+                log.warning("live: LISTEN connection lost (%s); again in 1 s", exc)
+                await asyncio.sleep(1)
+
+
+def _postgres() -> bool:
+    return connection.vendor == "postgresql"
+
+
+def _conninfo() -> str:
+    from psycopg.conninfo import make_conninfo
+
+    s = connection.settings_dict
+    parts = {"dbname": s["NAME"], "user": s["USER"], "password": s["PASSWORD"], "host": s["HOST"]}
+    parts["port"] = str(s["PORT"] or "")
+    return make_conninfo(**{k: v for k, v in parts.items() if v})
+
+
+_hubs: dict[int, Hub] = {}
+
+
+def hub() -> Hub:
+    """The hub of the running event loop (one per ASGI worker process)."""
+    loop = asyncio.get_running_loop()
+    return _hubs.setdefault(id(loop), Hub())
+
+
+async def events(thing: str, version: int) -> AsyncIterator[str]:
+    yield f"retry: {RETRY_MS}\ndata: {version}\n\n"
+    with hub().watch(thing, version) as queue:
+        while True:
+            try:
+                moved = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
+            except TimeoutError:
+                yield ": still here\n\n"
+                continue
+            while not queue.empty():
+                moved = max(moved, queue.get_nowait())
+            yield f"data: {moved}\n\n"
+
+
+async def stream(request: HttpRequest, kind: str, token: str) -> HttpResponse:
+    """The stream of the thing ``token`` opens (any of its links: a stream only says a version)."""
+    if kind not in KINDS or not 16 <= len(token) <= 64:
+        return HttpResponse("No such game or sheet.", status=404, content_type="text/plain")
+    found = await sync_to_async(KINDS[kind].find)(token)
+    if found is None:
+        return HttpResponse("No such game or sheet.", status=404, content_type="text/plain")
+    if not isinstance(request, ASGIRequest):
+        return HttpResponse(status=204)  # a WSGI server holds a thread per stream: the page polls instead
+    pk, version = found
+    response = StreamingHttpResponse(events(key(kind, pk), version), content_type="text/event-stream")
+    response["Cache-Control"] = "no-store"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    response["Content-Encoding"] = "identity"  # GZipMiddleware would hold the small events back
+    return response
+
+
+urlpatterns = [path("live/<slug:kind>/<str:token>", stream, name="live-stream")]

@@ -1,0 +1,103 @@
+"""The live tests' table: the app as ``manage.py table`` serves it (gunicorn with uvicorn workers, ASGI, so the
+live streams stay open) on a throw-away SQLite file database, or on the PostgreSQL test database when the suite
+runs on PostgreSQL. The tests make their games and sheets through the pages and read the database with SQL."""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from companion.benchmarks.polling import ROOT, Browserless, served
+from tests.concurrency import gunicorn_database_url
+
+#: A gunicorn config (server hooks) whose workers die right after a write marked "die" commits.
+DIES = "python:tests.companion.live.dies"
+
+
+@dataclass
+class Table:
+    base: str
+    host: str
+    port: int
+    sqlite: Path | None
+
+    def sql(self, query: str, *params: Any) -> list[tuple[Any, ...]]:
+        if self.sqlite is not None:
+            with sqlite3.connect(self.sqlite) as db:
+                return list(db.execute(query, params))
+        with connection.cursor() as cursor:
+            cursor.execute(query.replace("?", "%s"), params)
+            return list(cursor.fetchall())
+
+    def client(self) -> Browserless:
+        return Browserless(self.host, self.port)
+
+    def osaka(self, names: tuple[str, ...] = ("Ann", "Ben")) -> tuple[str, str]:
+        """A new Osaka game through its form: (edit token, view token)."""
+        phone = self.client()
+        phone.request("GET", "/osaka/games/new/")
+        traders = ("white", "pink", "gray", "tan")
+        form = {f"name{i + 1}": n for i, n in enumerate(names)} | {
+            f"trader{i + 1}": traders[i] for i in range(len(names))
+        }
+        status, headers, body = phone.request("POST", "/osaka/games/new/", form)
+        found = re.search(r"/osaka/games/([A-Za-z0-9_-]+)/share", headers.get("location", ""))
+        assert status == 302 and found, body[:300]
+        edit = found.group(1)
+        view = self.sql("SELECT view_token FROM companion_osakagame WHERE edit_token = ?", edit)[0][0]
+        return edit, str(view)
+
+    def sheet(self, names: tuple[str, ...] = ("Aya", "Ben")) -> str:
+        """A new score sheet through the start form: its token."""
+        phone = self.client()
+        phone.request("GET", "/score/")
+        colours = ("red", "blue", "green", "yellow")
+        form = {f"name-{i}": n for i, n in enumerate(names)} | {
+            f"colour-{i}": colours[i] for i in range(len(names))
+        }
+        status, headers, body = phone.request(
+            "POST", "/score/", form | {"edition": "base", "setup_kind": "none"}
+        )
+        found = re.search(r"/score/([A-Za-z0-9_-]+)/track/", headers.get("location", ""))
+        assert status == 302 and found, body[:300]
+        return found.group(1)
+
+    def sheet_value(self, token: str, player: int, field: str) -> Any:
+        import json
+
+        table = self.sql('SELECT "table" FROM companion_scoresheet WHERE token = ?', token)[0][0]
+        data = json.loads(table) if isinstance(table, str) else table
+        return data["players"][player][field]
+
+
+def _table(tmp_path: Path, config: str | None) -> Iterator[Table]:
+    if connection.vendor == "postgresql":
+        with served(gunicorn_database_url(), workers=1, asgi=True, config=config) as (host, port):
+            yield Table(f"http://{host}:{port}", host, port, None)
+        return
+    path = tmp_path / "db.sqlite3"
+    env = dict(os.environ, DATABASE_URL=f"sqlite:///{path}", DJANGO_SETTINGS_MODULE="companion.settings")
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
+    with served(f"sqlite:///{path}", workers=1, asgi=True, config=config) as (host, port):
+        yield Table(f"http://{host}:{port}", host, port, path)
+
+
+@pytest.fixture
+def table(tmp_path: Path, transactional_db: Any) -> Iterator[Table]:
+    yield from _table(tmp_path, None)
+
+
+@pytest.fixture
+def dying_table(tmp_path: Path, transactional_db: Any) -> Iterator[Table]:
+    """The table whose server dies between a write marked "die" and its answer (tests/companion/live/dies.py)."""
+    yield from _table(tmp_path, DIES)

@@ -1,0 +1,118 @@
+"""companion.live.engine and the stream view, without a browser: write ids, a write applied once, the pieces a
+pull gets, the stream's answers (docs/sync.md)."""
+
+from __future__ import annotations
+
+import gzip
+import re
+from typing import Any
+
+import pytest
+from django.template import Context, Template
+from django.test import Client
+
+from companion.live.engine import Answer, Pieces, mutation_id, once
+from companion.models.live import Mutation
+from companion.services.osaka import NewPlayer, create_game
+
+pytestmark = pytest.mark.django_db
+
+LIVE = {"HTTP_X_LIVE": "1"}
+
+
+@pytest.mark.parametrize(
+    ("lc", "ln", "expected"),
+    [
+        ("abcdefgh", "1", ("abcdefgh", 1)),
+        ("a" * 32, "2147483647", ("a" * 32, 2147483647)),
+        ("short", "1", None),  # a client id under 8 characters
+        ("a" * 33, "1", None),  # over 32
+        ("abc defgh", "1", None),  # not a letter, digit, - or _
+        ("abcdefgh", "0", None),  # counters start at 1
+        ("abcdefgh", "-1", None),
+        ("abcdefgh", "2147483648", None),  # over 2**31 - 1
+        ("abcdefgh", "１", None),  # not ASCII
+        ("abcdefgh", "", None),
+    ],
+)
+def test_a_write_id(lc: str, ln: str, expected: tuple[str, int] | None) -> None:
+    found = mutation_id({"lc": lc, "ln": ln})
+    assert (None if found is None else (found.client, found.counter)) == expected
+
+
+def test_a_write_runs_once_per_id_and_a_replay_gets_the_first_answer() -> None:
+    runs: list[int] = []
+
+    def write() -> Answer:
+        runs.append(1)
+        return Answer(200, f"answer {len(runs)}", len(runs) + 1)
+
+    mid = mutation_id({"lc": "phone-one", "ln": "1"})
+    first, replay = once("osaka:1", mid, write)
+    again, replayed = once("osaka:1", mid, write)
+    assert (first.body, replay) == ("answer 1", False)
+    assert (again.body, again.version, replayed) == ("answer 1", 2, True)
+    assert runs == [1]
+    other, _ = once("osaka:2", mid, write)  # the same id on another thing is another write
+    assert other.body == "answer 2" and Mutation.objects.count() == 2
+    once("osaka:1", None, write)  # no id: applied as sent, nothing kept
+    assert runs == [1, 1, 1] and Mutation.objects.count() == 2
+
+
+def test_a_refused_write_is_kept_as_refused() -> None:
+    mid = mutation_id({"lc": "phone-one", "ln": "7"})
+    once("sheet:1", mid, lambda: Answer(400, "no", 1))
+    answer, replay = once("sheet:1", mid, lambda: Answer(200, "yes", 2))
+    assert (answer.status, answer.body, replay) == (400, "no", True)
+
+
+PAGE = Template(
+    '{% load live %}{% piece %}<section id="outer"><h2>{{ title }}</h2>'
+    '{% piece %}<p id="inner">{{ n }}</p>{% endpiece %}'
+    '<input type="hidden" name="csrfmiddlewaretoken" value="{{ token }}"></section>{% endpiece %}'
+    '{% piece %}<p id="other">{{ other }}</p>{% endpiece %}'
+)
+
+
+def _render(**values: Any) -> Pieces:
+    pieces = Pieces()
+    PAGE.render(Context({**values, "live_pieces": pieces}))
+    return pieces
+
+
+def test_a_pull_gets_only_the_pieces_whose_data_changed() -> None:
+    held = {p.h for p in _render(title="A", n=1, other="x", token="t1").found}
+    assert [p.id for p in _render(title="A", n=1, other="x", token="t2").missing(held)] == []  # CSRF ignored
+    assert [p.id for p in _render(title="A", n=2, other="x", token="t1").missing(held)] == ["inner"]
+    assert [p.id for p in _render(title="B", n=2, other="y", token="t1").missing(held)] == ["outer", "other"]
+    sent = _render(title="A", n=2, other="x").missing(held)[0]
+    assert sent.html == f'<p data-h="{sent.h}" id="inner">2</p>'
+
+
+def test_the_stream_of_a_thing() -> None:
+    game = create_game(players=[NewPlayer("Ann", "white"), NewPlayer("Ben", "pink")])
+    client = Client()
+    assert client.get(f"/live/osaka/{game.view_token}").status_code == 204  # WSGI: the page polls instead
+    assert client.get(f"/live/osaka/{'x' * 24}").status_code == 404
+    assert client.get(f"/live/nothing/{game.edit_token}").status_code == 404
+
+
+def test_an_osaka_pull_answers_only_what_changed_and_the_writes_done() -> None:
+    game = create_game(players=[NewPlayer("Ann", "white"), NewPlayer("Ben", "pink")])
+    client = Client()
+    url = f"/osaka/games/{game.edit_token}/state"
+    assert client.get(f"{url}?v=1", **LIVE).status_code == 204
+    whole = client.get(f"{url}?v=0", **LIVE).content.decode()
+    held = ".".join(re.findall(r'data-h="([0-9a-f]+)"', whole))
+    client.get(f"/osaka/games/{game.edit_token}/")
+    r = client.post(
+        f"/osaka/games/{game.edit_token}/change",
+        {"op": "token", "seat": 1, "colour": "red", "delta": 1, "lc": "phone-one", "ln": "3", "h": held},
+        **LIVE,
+    )
+    assert r.status_code == 200 and r["X-Live-Version"] == "2"
+    assert 'id="seat-1"' in r.content.decode() and 'id="seat-2"' not in r.content.decode()
+    assert len(gzip.compress(r.content)) < 2048  # pieces, not the page: under 2 kB on the wire (issue 21)
+    pulled = client.get(f"{url}?v=1&h={held}&lc=phone-one", **LIVE)
+    assert pulled["X-Live-Done"] == "phone-one:3"
+    assert 'id="seat-1"' in pulled.content.decode() and 'id="start-first"' not in pulled.content.decode()
