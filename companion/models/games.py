@@ -73,6 +73,8 @@ class Game(models.Model):
     ticks = models.JSONField(default=list)
     #: Set by a change whose answer deserves a warning (a record's immediate IKI below 0); not stored.
     warned = False
+    #: The seats as a change left them (apply_change), so its answer reads them again from no query; not stored.
+    seat_list: list[Seat] | None = None
     #: The score sheet made from this game ("Score the game"); the game page links its edit or view-only page.
     scoresheet = models.OneToOneField(
         "companion.ScoreSheet", null=True, blank=True, on_delete=models.SET_NULL, related_name="game"
@@ -311,10 +313,15 @@ def apply_change(
     if client_id is not None and not CLIENT_ID_RE.fullmatch(client_id):
         raise Refused("The change's id is not one this app makes.")
     with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+        # The game's row and its seats in one query, held until the change is stored.
+        seats = list(Seat.objects.select_related("game").select_for_update().filter(game_id=game_id))
+        if not seats:
+            raise Refused("There is no such game.")
+        game = seats[0].game
+        for s in seats:
+            s.game = game
         if client_id and game.changes.filter(client_id=client_id).exists():
             raise Replayed(game)
-        seats = list(game.seats.all())
         if op in SET_OPS and seen != game.version:
             target = next((s for s in seats if s.seat == seat), None)
             if was is None or was != seen_value(game, op, target) or op == "undo":
@@ -349,7 +356,15 @@ def apply_change(
             undo=undo,
             client_id=client_id or "",
         )
+    game.seat_list = seats
     return game
+
+
+def seats_of(game: Game) -> list[Seat]:
+    """The game's seats, in seat order: those a change just stored, else one query."""
+    if game.seat_list is None:
+        game.seat_list = list(game.seats.all())
+    return game.seat_list
 
 
 def _before(s: Seat) -> dict[str, Any]:

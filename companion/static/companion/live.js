@@ -192,7 +192,9 @@
     data.set("lc", client);
     data.set("ln", String(n));
     if (data.has("cid")) data.set("cid", `${client}-${n}`);
-    if (data.has("v")) data.set("v", String(version()));
+    // A form kept while another phone changed it (a held piece) still says the version it was made against.
+    const piece = form.closest("[data-h]");
+    if (data.has("v") && !(piece && held_notes[piece.id])) data.set("v", String(version()));
     if (document.querySelector("[data-live] details")) data.set("open", opened());
     const spec = submitter && submitter.dataset.bump;
     const by = submitter ? parseInt(submitter.dataset.by, 10) || 0 : 0;
@@ -201,6 +203,7 @@
       body: new URLSearchParams(data).toString(),
       bump: spec && by ? spec.split(" ").map((id) => [id, by]) : [],
       label: form.dataset.liveSet || (field ? labelOf(field) : ""),
+      force: form.dataset.liveForce || "",
     };
     lastTap = submitter || document.activeElement;
     bump(item, 1);
@@ -272,7 +275,7 @@
     conflicts.push(item);
     const what = item.label || "this";
     note(`Another phone changed it first: ${what} was not saved.`, [
-      ["Apply it anyway", () => {
+      [item.force || "Apply it anyway", () => {
         counter += 1;
         const body = new URLSearchParams(item.body);
         body.set("ln", String(counter));
