@@ -75,8 +75,11 @@
   const held = () => Array.from((root() || first).querySelectorAll("[data-h]"), (e) => e.dataset.h).join(".");
   const opened = () => Array.from(document.querySelectorAll("[data-live] details[open][id]"), (d) => d.id).join(" ");
   const fields = (el) => el.querySelectorAll("input:not([type=hidden]), select, textarea");
+  // A select none of whose options is marked selected shows its first: that is not a change.
+  const picked = (f) => Math.max(0, Array.from(f.options).findIndex((o) => o.defaultSelected));
   const dirty = (f) => f.tagName === "SELECT"
-    ? Array.from(f.options).some((o) => o.selected !== o.defaultSelected)
+    ? (f.multiple ? Array.from(f.options).some((o) => o.selected !== o.defaultSelected)
+      : f.options.length > 0 && f.selectedIndex !== picked(f))
     : (f.type === "checkbox" || f.type === "radio") ? f.checked !== f.defaultChecked : f.value !== f.defaultValue;
   const shown = (f) => f.tagName === "SELECT" ? (f.selectedOptions[0] || {}).text || "" : f.value;
   const labelOf = (f) => {
@@ -186,6 +189,12 @@
     for (const twin of form.querySelectorAll('input[name^="was-"]')) {
       const f = form.elements[twin.name.slice(4)];
       if (f && "value" in f) { twin.value = f.value; if (f.defaultValue !== undefined) f.defaultValue = f.value; }
+    }
+    // What was sent is no longer unsaved input: the tap's own answer may replace its form.
+    for (const f of fields(form)) {
+      if (f.tagName === "SELECT") for (const o of f.options) o.defaultSelected = o.selected;
+      else if (f.type === "checkbox" || f.type === "radio") f.defaultChecked = f.checked;
+      else f.defaultValue = f.value;
     }
     counter += 1;
     const n = counter;
