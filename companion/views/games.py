@@ -351,62 +351,66 @@ def _record_context(game: Game, seats: list[Seat], season: Season | None) -> dic
         if any(s.record for s in seats)
         else {}
     )
-    return {
-        "record_groups": [
-            (
-                "characters",
-                "Hired or drafted",
-                [
-                    ("Offered now", _choices(now, CHARACTER_BY_ID, held)),
-                    ("Starting characters (drafted)", _choices(starting, CHARACTER_BY_ID, held)),
-                    ("Other characters", _choices(others, CHARACTER_BY_ID, held)),
-                ],
-            ),
-            (
-                "tokens",
-                "Fish, pipe or tobacco bought",
-                [
-                    ("This season", _choices(token_now, TOKEN_BY_ID, held)),
-                    ("Other seasons", _choices(token_rest, TOKEN_BY_ID, held)),
-                ],
-            ),
-            (
-                "retirement_tokens",
-                "Retired (its token)",
-                [
-                    (
-                        "Tokens",
-                        _choices(retirement, RETIREMENT_TOKEN_BY_ID, set()),
-                    )
-                ],
-            ),
-            (
-                "buildings",
-                "Built",
-                [("In this game", _choices(setup.get("buildings") or [], BUILDING_BY_ID, held))],
-            ),
-        ]
-        + (
+    groups: list[tuple[str, str, list[tuple[str, list[tuple[str, str]]]]]] = [
+        (
+            "characters",
+            "Hired or drafted",
+            [
+                ("Offered now", _choices(now, CHARACTER_BY_ID, held)),
+                ("Starting characters (drafted)", _choices(starting, CHARACTER_BY_ID, held)),
+                ("Other characters", _choices(others, CHARACTER_BY_ID, held)),
+            ],
+        ),
+        (
+            "tokens",
+            "Fish, pipe or tobacco bought",
+            [
+                ("This season", _choices(token_now, TOKEN_BY_ID, held)),
+                ("Other seasons", _choices(token_rest, TOKEN_BY_ID, held)),
+            ],
+        ),
+        (
+            "retirement_tokens",
+            "Retired (its token)",
             [
                 (
-                    "boats",
-                    "Boat built",
-                    [("Boats", _choices((b.id for b in BOATS if b.buildable), BOAT_BY_ID, held))],
-                ),
-                (
-                    "personalities",
-                    "Met",
-                    [("Revealed so far", _choices(met_pool, PERSONALITY_BY_ID, held))],
-                ),
-            ]
-            + [
-                (records.SPEND_PIPE, "Spent a pipe", [("Activated", spenders)])
-                for spenders in [records.pipe_spenders(seats, setup)]
-                if spenders
-            ]
-            if game.akebono
-            else []
+                    "Tokens",
+                    _choices(retirement, RETIREMENT_TOKEN_BY_ID, set()),
+                )
+            ],
         ),
+        (
+            "buildings",
+            "Built",
+            [("In this game", _choices(setup.get("buildings") or [], BUILDING_BY_ID, held))],
+        ),
+    ] + (
+        [
+            (
+                "boats",
+                "Boat built",
+                [("Boats", _choices((b.id for b in BOATS if b.buildable), BOAT_BY_ID, held))],
+            ),
+            (
+                "personalities",
+                "Met",
+                [("Revealed so far", _choices(met_pool, PERSONALITY_BY_ID, held))],
+            ),
+        ]
+        + [
+            (records.SPEND_PIPE, "Spent a pipe", [("Activated", spenders)])
+            for spenders in [records.pipe_spenders(seats, setup)]
+            if spenders
+        ]
+        if game.akebono
+        else []
+    )
+    return {
+        # Each picker's first choice is marked selected: a picker nobody touched is not unsaved input (live.js).
+        "record_groups": [
+            (field, label, options, next((i for _, choices in options for i, _ in choices), ""))
+            for field, label, options in groups
+        ],
         "record_labels": records.FIELD_LABELS,
         "losses": records.LOSSES,
         "resources": records.RESOURCES,

@@ -75,11 +75,8 @@
   const held = () => Array.from((root() || first).querySelectorAll("[data-h]"), (e) => e.dataset.h).join(".");
   const opened = () => Array.from(document.querySelectorAll("[data-live] details[open][id]"), (d) => d.id).join(" ");
   const fields = (el) => el.querySelectorAll("input:not([type=hidden]), select, textarea");
-  // A select none of whose options is marked selected shows its first: that is not a change.
-  const picked = (f) => Math.max(0, Array.from(f.options).findIndex((o) => o.defaultSelected));
   const dirty = (f) => f.tagName === "SELECT"
-    ? (f.multiple ? Array.from(f.options).some((o) => o.selected !== o.defaultSelected)
-      : f.options.length > 0 && f.selectedIndex !== picked(f))
+    ? Array.from(f.options).some((o) => o.selected !== o.defaultSelected)
     : (f.type === "checkbox" || f.type === "radio") ? f.checked !== f.defaultChecked : f.value !== f.defaultValue;
   const shown = (f) => f.tagName === "SELECT" ? (f.selectedOptions[0] || {}).text || "" : f.value;
   const labelOf = (f) => {
