@@ -16,13 +16,14 @@ next phase, undo) carry the version the phone saw; a stale version raises :class
 
 from __future__ import annotations
 
+import contextlib
 import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -312,7 +313,10 @@ def apply_change(
         raise Refused("Unknown change.")
     if client_id is not None and not CLIENT_ID_RE.fullmatch(client_id):
         raise Refused("The change's id is not one this app makes.")
-    with transaction.atomic():
+    # Inside a write's transaction (companion.live.engine.once) the change joins it, with no savepoint of its own:
+    # every refusal below is raised before the first write, so nothing is left half done.
+    joined = connection.in_atomic_block
+    with contextlib.nullcontext() if joined else transaction.atomic():
         # The game's row and its seats in one query, held until the change is stored.
         seats = list(Seat.objects.select_related("game").select_for_update().filter(game_id=game_id))
         if not seats:
