@@ -48,7 +48,8 @@ NAME_COLUMN = 40
 SCORE_MAX = 999
 CLIENT_ID_MAX = 40
 CLIENT_ID_RE = re.compile(rf"[A-Za-z0-9_-]{{1,{CLIENT_ID_MAX}}}")
-"""A write's client-made id (tracker.js makes 24 hex digits): ASCII only, so every database stores it."""
+"""A write's client-made id (the older tracker script made 24 hex digits; the live engine's writes carry lc/ln
+instead): ASCII only, so every database stores it."""
 QUICK_SCORES = (1, 2, 3, 5, -1)
 """Colours a player may pick (the same as the scoring walk-through offers), used for a swatch only."""
 SUMMARY_MAX = 200
