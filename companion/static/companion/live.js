@@ -1,4 +1,5 @@
-/* The live-table client (issue 21, docs/sync.md): one script for every shared thing (a score sheet, an Osaka game).
+/* The live-table client (issue 21, docs/sync.md): one script for every shared thing (a score sheet, an Osaka game,
+   a tracked IKI game).
 
    The page's live root ([data-live="<thing>"]) names its stream (data-live-stream), its pull address
    (data-live-pull) and the version it shows (data-live-version); every part a change may alter is a piece: an
@@ -7,7 +8,8 @@
    Push: a tap on a [data-live-form] (or a change inside [data-live-change]) becomes a write with this page's client
    id and the next counter (lc, ln; cid too), kept in an outbox (localStorage, one key per thing) until the server
    answers, sent in order. Additive taps (data-bump, data-by) show their new value at once, marked waiting.
-   A 409 (someone changed it first) waits alone for "Apply it anyway" / "Drop it"; later taps go on.
+   A 409 (someone changed it first) waits alone for "Apply it anyway" (or the form's data-live-force, saying what
+   it does) / "Drop it"; later taps go on.
    Poke and pull: the stream says the thing's version; when it moved, the page asks for the pieces it lacks
    (h = the digests it holds). No stream (a proxy, a WSGI server): the page polls every 1.5 s by itself.
    A piece holding a focused or unsaved field is not replaced: the bar offers the other phone's value. The tapped
