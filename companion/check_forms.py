@@ -13,12 +13,14 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from companion.forms import PlayersForm, whole_number
+from companion.views.setup import FALSE_WORDS, TRUE_WORDS
 from scoring.errors import quote
 from scoring.first_edition import Player2015
 from scoring.padcheck import Pad, PadPlayer
 from scoring.rules import MAX_PLAYERS, TRACK_MAX
 from scoring.score import AKEBONO_LINES, BASE_LINES, LINE_LABELS
 from scoring.table import Setup
+from setupgen import Options, OptionsError, SeedError, generate
 
 #: A number no pad line comes close to: beyond it a typed value is refused as a typing slip.
 PAD_MAX: Final = 999
@@ -49,6 +51,24 @@ class PadNumber(forms.CharField):
         return number
 
 
+class Flag(forms.CharField):
+    """An option of the setup page's query, read as that page reads it (``1``/``true``/``on``/``yes`` or
+    ``0``/``false``/``off``/``no``/blank)."""
+
+    def __init__(self, *, what: str, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        super().__init__(**kwargs)
+        self.what = what
+
+    def to_python(self, value: Any) -> bool:
+        text = super().to_python(value).strip().lower()
+        if text in TRUE_WORDS:
+            return True
+        if text in FALSE_WORDS:
+            return False
+        raise ValidationError(f"{self.what} must be 1 or 0 (or true/false), not {quote(text)}")
+
+
 class CheckStartForm(PlayersForm):
     """The players, in seating order, and the edition of the pad."""
 
@@ -62,24 +82,33 @@ class CheckStartForm(PlayersForm):
     seed = forms.CharField(
         required=False, max_length=40, error_messages={"max_length": "Setup code: a seed has 8 characters."}
     )
+    grand_master = Flag(what="grand_master")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         data["edition"] = data.get("edition") or "base"
         data["setup"] = None
         code = (data.get("seed") or "").strip()
-        if code and "players" in data:
-            data["setup"] = self._setup(code, len(data["players"]), data["edition"] == "akebono")
+        if "players" in data and "grand_master" in data:
+            options = self._options(len(data["players"]), data["edition"] == "akebono", data["grand_master"])
+            if code and options is not None:
+                data["setup"] = self._setup(code, options)
         return data
 
-    def _setup(self, code: str, players: int, akebono: bool) -> Setup | None:
-        """The setup a seed code made (RULINGS R19: the same seed and options make the same setup): its buildings
-        and, with Akebono, its personalities and boat sides narrow the pad's lines."""
-        from setupgen import Options, OptionsError, SeedError, generate
-
+    def _options(self, players: int, akebono: bool, grand_master: bool) -> Options | None:
+        """The setup's options, Grand Master included (RULINGS R24), as the setup page takes them."""
         try:
-            made = generate(Options(players=players, akebono=akebono), seed=code)
-        except (SeedError, OptionsError) as exc:
+            return Options(players=players, akebono=akebono, grand_master=grand_master)
+        except OptionsError as exc:
+            self.add_error("grand_master" if grand_master else "seed", ValidationError(f"Setup: {exc}."))
+            return None
+
+    def _setup(self, code: str, options: Options) -> Setup | None:
+        """The setup a seed code made (RULINGS R19, R24: the same seed and options make the same setup): its
+        buildings and, with Akebono, its personalities and boat sides narrow the pad's lines."""
+        try:
+            made = generate(options, seed=code)
+        except SeedError as exc:
             self.add_error("seed", ValidationError(f"Setup code: {exc}."))
             return None
         self.cleaned_data["seed"] = made.seed
@@ -181,8 +210,8 @@ FIELDS_2015: Final = (
     ("score_track", "IKI gained during play"),
     ("types", "Occupation types on the board and retired (0-5)"),
     ("fish_seasons", "Seasons of the fish held (0-4)"),
-    ("bonito", "Summer bonito's printed value (if held)"),
-    ("sea_bream", "Winter sea bream's printed value (if held)"),
+    ("bonito", "Bonus summer bonito's printed value (leave blank for a plain one)"),
+    ("sea_bream", "Bonus winter sea bream's printed value (leave blank for a plain one)"),
     ("pouches", "Tobacco pouches' printed values"),
     ("pipes", "Pipes held"),
     ("constructions", "Construction cards' printed values"),
@@ -222,9 +251,11 @@ class Form2015(forms.Form):
                 Player2015(
                     name=name,
                     **{k: value[k] or 0 for k in ("score_track", "types", "fish_seasons", "pipes")},
-                    **{k: value[k] or 0 for k in ("koban", "lumber", "mon", "firefighting")},
-                    bonito=value["bonito"],
-                    sea_bream=value["sea_bream"],
+                    **{k: value[k] or 0 for k in ("koban", "lumber", "mon")},
+                    firefighting=value["firefighting"],
+                    # RULINGS E4: a plain fish is typed as nothing, 0 or blank; only a bonus fish has a value
+                    bonito=value["bonito"] or None,
+                    sea_bream=value["sea_bream"] or None,
                     pouches=value["pouches"],
                     constructions=value["constructions"],
                     stack_place=value["stack"],

@@ -55,6 +55,14 @@ class Code2015(StrEnum):
     SUPPLY = "more-than-the-supply"
     TRACK = "track-out-of-range"
     STACK = "stack-place-twice"
+    TIE_NEEDS_FIREFIGHTING = "tie-needs-firefighting"
+    MANY_CONSTRUCTIONS = "many-construction-cards"
+
+
+#: 2015 E5: legal but worth a second look, or a fact missing; the pad is still added up.
+WARNING_CODES_2015: Final = frozenset({Code2015.TIE_NEEDS_FIREFIGHTING, Code2015.MANY_CONSTRUCTIONS})
+#: 2015 E5: 4 Kobuns are implied, so more construction cards than this for one player is worth a second look.
+CONSTRUCTIONS_EACH_2015: Final = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,13 +83,17 @@ class Player2015:
     koban: int = 0
     lumber: int = 0
     mon: int = 0
-    firefighting: int = 0
+    firefighting: int | None = None  # None: not typed (E5), unknown
     stack_place: int | None = None  # 1 = top of the player's firefighting space (E3)
 
 
 @dataclass(frozen=True, slots=True)
 class Problem2015(Problem[Code2015]):
-    """A problem of a 2015 pad (E1-E3), shaped as every validator's (scoring.problems)."""
+    """A problem of a 2015 pad (E1-E5), shaped as every validator's (scoring.problems)."""
+
+    @property
+    def warning(self) -> bool:
+        return self.code in WARNING_CODES_2015
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +110,7 @@ def _player_problems(p: Player2015) -> list[Problem2015]:
     out = []
     numbers = {
         "score_track": p.score_track, "types": p.types, "fish_seasons": p.fish_seasons, "pipes": p.pipes,
-        "koban": p.koban, "lumber": p.lumber, "mon": p.mon, "firefighting": p.firefighting,
+        "koban": p.koban, "lumber": p.lumber, "mon": p.mon, "firefighting": p.firefighting or 0,
         "bonito": p.bonito or 0, "sea_bream": p.sea_bream or 0,
         **{f"pouches[{i}]": v for i, v in enumerate(p.pouches)},
         **{f"constructions[{i}]": v for i, v in enumerate(p.constructions)},
@@ -119,7 +131,13 @@ def _player_problems(p: Player2015) -> list[Problem2015]:
             f"{p.name}: a bonus summer or winter fish is a fish of its season; fish of {p.fish_seasons} "
             f"season(s) cannot hold {bonus} bonus fish (2015, E1).",
         ))  # fmt: skip
-    if not 0 <= p.firefighting <= TRACK_MAX:
+    if len(p.constructions) > CONSTRUCTIONS_EACH_2015:
+        out.append(Problem2015(
+            Code2015.MANY_CONSTRUCTIONS, p.name, "constructions",
+            f"{p.name}: {len(p.constructions)} construction cards, but each needs a Kobun and a player has 4: "
+            "legal as printed, worth a second look.",
+        ))  # fmt: skip
+    if p.firefighting is not None and not 0 <= p.firefighting <= TRACK_MAX:
         out.append(Problem2015(Code2015.TRACK, p.name, "firefighting",
                                f"{p.name}: firefighting {p.firefighting} is off the 0-10 track."))  # fmt: skip
     return out
@@ -148,9 +166,10 @@ def check_2015(players: Sequence[Player2015]) -> list[Problem2015]:
         if len(holders) > 1:
             out.append(Problem2015(Code2015.BONUS_FISH_TWICE, None, fish,
                                    f"One {label} exists (2015 \"Fish Bonus\"); {', '.join(holders)} both hold it."))  # fmt: skip
-    places: dict[tuple[int, int], str] = {}
+    out += _tie_warnings(players)
+    places: dict[tuple[int | None, int], str] = {}
     for p in players:
-        if p.stack_place is None:
+        if p.stack_place is None or p.firefighting is None:
             continue
         key = (p.firefighting, p.stack_place)
         if key in places:
@@ -158,6 +177,21 @@ def check_2015(players: Sequence[Player2015]) -> list[Problem2015]:
                                    f"{p.name} and {places[key]} cannot both be place {p.stack_place} in the stack "
                                    f"on space {p.firefighting}."))  # fmt: skip
         places[key] = p.name
+    return out
+
+
+def _tie_warnings(players: Sequence[Player2015]) -> list[Problem2015]:
+    """E5: a blank firefighting power is unknown; a tie it would break is warned about (they share the place)."""
+    totals = {p.name: sum(lines_2015(p)[0].values()) for p in players}
+    out = []
+    for p in players:
+        tied = [q for q in players if q is not p and totals[q.name] == totals[p.name]]
+        if tied and p.firefighting is None:
+            out.append(Problem2015(
+                Code2015.TIE_NEEDS_FIREFIGHTING, p.name, "firefighting",
+                f"{p.name} ties on {totals[p.name]} IKI: type every tied player's firefighting power to break "
+                "the tie; until then they share the place.",
+            ))  # fmt: skip
     return out
 
 
@@ -196,17 +230,37 @@ def lines_2015(p: Player2015) -> tuple[dict[str, int], dict[str, str]]:
     return lines, words
 
 
+def _space(p: Player2015, players: Sequence[Player2015], totals: dict[str, int]) -> int:
+    """The space the tie-break reads: a tie with a blank power among its players shares the place (E5): they
+    sit together on a space of their own below the track."""
+    tied = [q for q in players if totals[q.name] == totals[p.name]]
+    if len(tied) > 1 and any(q.firefighting is None for q in tied):
+        return -1 - sorted(set(totals.values())).index(totals[p.name])
+    return p.firefighting if p.firefighting is not None else 0
+
+
 def score_2015(players: Sequence[Player2015]) -> list[Score2015]:
     """The 2015 pad of a table :func:`check_2015` accepts: each line, the total and the rank, ties broken by
     firefighting power, then the higher marker (E3, as RULINGS R12)."""
     scored = [(p, *lines_2015(p)) for p in players]
     totals = {p.name: sum(lines.values()) for p, lines, _ in scored}
+    spaces = {p.name: _space(p, players, totals) for p in players}
     table = Table(
-        players=tuple(PlayerState(name=p.name, firefighting=p.firefighting) for p in players),
-        stacks=tuple(StackPlace(p.name, p.firefighting, p.stack_place) for p in players if p.stack_place),
-    )
+        players=tuple(PlayerState(name=p.name, firefighting=spaces[p.name]) for p in players),
+        stacks=tuple(StackPlace(p.name, spaces[p.name], p.stack_place) for p in players
+                     if p.stack_place and spaces[p.name] >= 0),
+    )  # fmt: skip
     places = rank_totals(table, totals)
     return [Score2015(p.name, lines, words, totals[p.name], *places[p.name]) for p, lines, words in scored]
 
 
-__all__ = ["LINES_2015", "Code2015", "Player2015", "Problem2015", "Score2015", "check_2015", "score_2015"]
+__all__ = [
+    "LINES_2015",
+    "WARNING_CODES_2015",
+    "Code2015",
+    "Player2015",
+    "Problem2015",
+    "Score2015",
+    "check_2015",
+    "score_2015",
+]

@@ -14,6 +14,7 @@ this table; the walk-through then scores it from the components.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -32,7 +33,8 @@ from scoring.components import (
     Season,
     TokenKind,
 )
-from scoring.rules import TRACK_MAX
+from scoring.problems import join
+from scoring.rules import BUILDINGS_IN_PLAY, TRACK_MAX
 from scoring.score import AKEBONO_LINES, BASE_LINES, FISH_POINTS, MAX_FISH, VARIETY_POINTS, rank_totals
 from scoring.table import PlayerState, Setup, StackPlace, Table
 
@@ -68,6 +70,7 @@ class PadCode(StrEnum):
     TIE_NEEDS_FIREFIGHTING = "tie-needs-firefighting"
     TIE_NEEDS_STACK = "tie-needs-stack-order"
     HIGH_SCORE_TRACK = "score-track-high"
+    TABLE = "table-conflict"
 
 
 #: Codes that are warnings (legal, or a fact missing), not errors.
@@ -113,6 +116,8 @@ class PadFacts:
     pipe: bool | None = None
     firefighting: int | None = None
     last_in_firefighting: bool | None = None
+    #: The player's typed fish line: what their Restaurant scores (RULINGS R22), when it is a possible one.
+    fish: int | None = None
 
     @property
     def expansions(self) -> frozenset[Expansion]:
@@ -139,9 +144,7 @@ def _sums(options: Sequence[frozenset[int]], at_most: int) -> frozenset[int]:
 
 def score_track_values() -> Possible:
     """RULINGS R3: the IKI scored during the game, never negative."""
-    return Possible(
-        "score_track", None, "the IKI scored during the game: any whole number from 0 (RULINGS R3)"
-    )
+    return Possible("score_track", None, "the IKI scored during the game: any whole number from 0")
 
 
 def variety_values() -> Possible:
@@ -149,17 +152,18 @@ def variety_values() -> Possible:
     return Possible(
         "variety",
         frozenset(VARIETY_POINTS),
-        f"{or_list(VARIETY_POINTS[1:])} for 1-5 types, 0 with no character (RULINGS R4)",
+        f"{or_list(VARIETY_POINTS[1:])} for 1-5 types, 0 with no character",
     )
 
 
-def fish_values(facts: PadFacts) -> Possible:
-    """RULINGS R6 and R14: each season gives at most one fish (winter two, the second on New Year's Day), at most
-    4 fish, the Fisherman token counting as one; 3/6/10/15 for 1-4 seasons plus every token's own bonus."""
-    expansions = facts.expansions
+def _fish_holdings(akebono: bool) -> Mapping[int, tuple[frozenset[str], ...]]:
+    """Every fish line value with each set of fish tokens (ids) that makes it (RULINGS R6, R14): each season gives
+    at most one fish (winter two, the second on New Year's Day), at most 4 fish, the Fisherman token counting as
+    one; 3/6/10/15 for 1-4 seasons plus every token's own bonus. Each token exists once (RULINGS R22)."""
+    expansions = cat.expansions_of(["akebono"] if akebono else [])
     seasonal = {s: cat.tokens_of(TokenKind.FISH, s, expansions) for s in SEASONS}
     fisherman = list(cat.tokens_of(TokenKind.FISH, None, expansions))
-    values: set[int] = set()
+    out: dict[int, list[frozenset[str]]] = {}
     choices = [
         [(), *([(t,) for t in tokens]), *(itertools.combinations(tokens, 2) if s is Season.WINTER else [])]
         for s, tokens in seasonal.items()
@@ -169,25 +173,39 @@ def fish_values(facts: PadFacts) -> Possible:
         if len(held) > MAX_FISH:
             continue
         count = sum(1 for group in picked if group)  # a season (or the Fisherman token) counts once
-        values.add(FISH_POINTS[count] + sum(t.points for t in held))
+        value = FISH_POINTS[count] + sum(t.points for t in held)
+        out.setdefault(value, []).append(frozenset(t.id for t in held))
+    return MappingProxyType({v: tuple(sets) for v, sets in out.items()})
+
+
+#: :func:`_fish_holdings` of each edition, worked out once (the code alone decides them).
+_FISH_HOLDINGS: Final = {akebono: _fish_holdings(akebono) for akebono in (False, True)}
+
+
+def fish_holdings(akebono: bool) -> Mapping[int, tuple[frozenset[str], ...]]:
+    """Every fish line value with each set of fish tokens that makes it (see :func:`_fish_holdings`)."""
+    return _FISH_HOLDINGS[akebono]
+
+
+def fish_values(facts: PadFacts) -> Possible:
+    """RULINGS R6 and R14: the values :func:`fish_holdings` can make."""
+    expansions = facts.expansions
     bonuses = ", ".join(
         f"{t.points:+d} {t.season.value if t.season else 'Fisherman'}" for t in cat.TOKENS
         if t.kind is TokenKind.FISH and t.points and t.expansion in expansions
     )  # fmt: skip
     return Possible(
         "fish",
-        frozenset(values),
-        f"3/6/10/15 for fish of 1-4 seasons, plus each bonus fish ({bonuses}) (RULINGS R6)",
+        frozenset(fish_holdings(facts.akebono)),
+        f"3/6/10/15 for fish of 1-4 seasons, plus each bonus fish ({bonuses})",
     )
 
 
 def tobacco_values(facts: PadFacts) -> Possible:
     """RULINGS R7: the pouches' values, doubled when the player holds a pipe: then the line is even."""
     if facts.pipe:
-        return Possible(
-            "tobacco", None, "with a pipe the pouches' sum is doubled: an even number (RULINGS R7)", even=True
-        )
-    return Possible("tobacco", None, "the pouches' values: any whole number from 0 (RULINGS R7)")
+        return Possible("tobacco", None, "with a pipe the pouches' sum is doubled: an even number", even=True)
+    return Possible("tobacco", None, "the pouches' values: any whole number from 0")
 
 
 def _column_most(expansions: frozenset[Expansion]) -> int:
@@ -213,9 +231,9 @@ def building_options(building: Building, facts: PadFacts) -> frozenset[int]:
 
     if rule is BuildingRule.FIXED:
         return frozenset({unit})
-    if rule is BuildingRule.FISH_LINE:
-        assert fish_values(facts).values is not None
-        return fish_values(facts).values or frozenset()
+    if rule is BuildingRule.FISH_LINE:  # RULINGS R22: exactly the player's fish line
+        fish = fish_values(facts).values or frozenset()
+        return frozenset({facts.fish}) if facts.fish in fish else fish
     if rule in (BuildingRule.PER_SANDAL, BuildingRule.PER_RICE, BuildingRule.PER_PERSONALITY):
         assert cap is not None
         return times(range(cap // unit + 1))
@@ -235,9 +253,8 @@ def building_options(building: Building, facts: PadFacts) -> frozenset[int]:
 def buildings_values(facts: PadFacts) -> Possible:
     """RULINGS R8/R13: at most 4 buildings, from the setup's 6 when it is given, with Akebono at most 2 with an
     ongoing ability; each scoring one of its values."""
-    expansions = facts.expansions
     known = facts.setup.buildings if facts.setup is not None else None
-    pool = [b for b in cat.BUILDINGS if b.expansion in expansions and (not known or b.id in known)]
+    pool = building_pool(facts)
     plain = [building_options(b, facts) for b in pool if not (facts.akebono and b.ongoing)]
     ongoing = [building_options(b, facts) for b in pool if facts.akebono and b.ongoing]
     values: set[int] = set()
@@ -245,7 +262,15 @@ def buildings_values(facts: PadFacts) -> Possible:
         for with_ongoing in _sums_exactly(ongoing, n):
             values |= {with_ongoing + s for s in _sums(plain, MAX_BUILDINGS - n)}
     where = "of the setup's buildings" if known else "buildings"
-    return Possible("buildings", frozenset(values), f"the values of at most 4 {where} (RULINGS R8, R13)")
+    restaurant = any(b.rule is BuildingRule.FISH_LINE for b in pool)
+    tail = ", the Restaurant scoring the fish line" if restaurant and facts.fish is not None else ""
+    return Possible("buildings", frozenset(values), f"the values of at most 4 {where}{tail}")
+
+
+def building_pool(facts: PadFacts) -> list[Building]:
+    """The buildings a player may hold: the setup's when it is given, else the edition's."""
+    known = facts.setup.buildings if facts.setup is not None else None
+    return [b for b in cat.BUILDINGS if b.expansion in facts.expansions and (not known or b.id in known)]
 
 
 def _sums_exactly(options: Sequence[frozenset[int]], n: int) -> frozenset[int]:
@@ -257,9 +282,7 @@ def _sums_exactly(options: Sequence[frozenset[int]], n: int) -> frozenset[int]:
 
 def resources_values() -> Possible:
     """RULINGS R9: 3 per koban, 1 per wood, 1 per full 4 mon: any whole number from 0."""
-    return Possible(
-        "resources", None, "3 per koban, 1 per wood, 1 per 4 mon: any whole number from 0 (RULINGS R9)"
-    )
+    return Possible("resources", None, "3 per koban, 1 per wood, 1 per 4 mon: any whole number from 0")
 
 
 def personality_options(personality: Personality, facts: PadFacts) -> frozenset[int]:
@@ -276,21 +299,39 @@ def personality_options(personality: Personality, facts: PadFacts) -> frozenset[
     return frozenset({0, points})
 
 
+def _bridge(facts: PadFacts) -> tuple[tuple[str, ...] | None, bool]:
+    setup = facts.setup
+    bridge = setup.personalities if setup is not None else None
+    return bridge, setup is None or setup.boat_sides.get(FERRY) != "A"
+
+
+def personality_pool(facts: PadFacts) -> list[Personality]:
+    """The end-game personalities a player may have met (RULINGS R10, R13): the setup's when it is given and the
+    Ferry boat's side is known to be A; otherwise any (side B opens the season's pool)."""
+    bridge, ferry_b_possible = _bridge(facts)
+    pool = [p for p in cat.PERSONALITIES if not bridge or ferry_b_possible or p.id in bridge]
+    return [p for p in pool if p.rule is not PersonalityRule.NONE]
+
+
 def personalities_values(facts: PadFacts) -> Possible:
     """RULINGS R10/R13: the end-game personalities the player may have met: the setup's when it is given and the
     Ferry boat's side is known to be A; otherwise any (side B opens the season's pool)."""
-    setup = facts.setup
-    bridge = setup.personalities if setup is not None else None
-    ferry_b_possible = setup is None or setup.boat_sides.get(FERRY) != "A"
-    pool = [p for p in cat.PERSONALITIES if not bridge or ferry_b_possible or p.id in bridge]
-    scoring = [p for p in pool if p.rule is not PersonalityRule.NONE]
+    scoring = personality_pool(facts)
+    bridge, ferry_b_possible = _bridge(facts)
     values = _sums([personality_options(p, facts) for p in scoring], len(scoring))
     names = ", ".join(f"{p.name} {p.points if p.rule is not PersonalityRule.BOATS_AND_BUILDINGS else '2 × …'}"
                       for p in scoring)  # fmt: skip
     where = "met on the bridge" if bridge and not ferry_b_possible else "met"
-    return Possible(
-        "personalities", frozenset(values), f"the end-game personalities {where}: {names} (RULINGS R10)"
-    )
+    last = [p.name for p in scoring if p.rule is PersonalityRule.LAST_IN_FIREFIGHTING]
+    pipes = [p.name for p in scoring if p.rule in (PersonalityRule.PIPES_AT_LEAST, PersonalityRule.FULL_SET)]
+    why = "".join(
+        f"; {join(names)} {'scores' if len(names) == 1 else 'score'} nothing ({reason})"
+        for names, reason, out in ((last, "another player is below on the firefighting track",
+                                    facts.last_in_firefighting is False),
+                                   (pipes, "no pipe", facts.pipe is False))
+        if names and out
+    )  # fmt: skip
+    return Possible("personalities", frozenset(values), f"the end-game personalities {where}: {names}{why}")
 
 
 def possible_lines(facts: PadFacts) -> dict[str, Possible]:
@@ -313,8 +354,8 @@ def possible_lines(facts: PadFacts) -> dict[str, Possible]:
 
 @dataclass(frozen=True, slots=True)
 class PadPlayer:
-    """One column of a typed pad. ``lines`` holds the numbers typed, by line key (a line left blank is not
-    checked); ``total`` and ``rank`` as written, when typed. ``stack_place``: 1 = top of the player's space."""
+    """One column of a typed pad. ``lines`` holds the numbers typed, by line key (a line left blank is unknown,
+    RULINGS R20); ``total`` and ``rank`` as written, when typed. ``stack_place``: 1 = top of the player's space."""
 
     name: str
     lines: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
@@ -334,39 +375,68 @@ class Pad:
 
 @dataclass(frozen=True, slots=True)
 class PadProblem:
+    """One thing the check says. ``root`` names the flagged number this one only follows from ("Anaïs's fish"):
+    such a problem is a consequence, shown with its root and not counted as one more mistake."""
+
     code: PadCode
     player: str
     line: str  # a line key, "total" or "rank"
     message: str
+    root: str = ""
 
     @property
     def error(self) -> bool:
-        return self.code not in WARNING_CODES
+        return self.code not in WARNING_CODES and not self.root
+
+    @property
+    def consequence(self) -> bool:
+        return bool(self.root)
 
     def as_dict(self) -> dict[str, str]:
-        return {"code": self.code.value, "player": self.player, "line": self.line, "message": self.message}
+        out = {"code": self.code.value, "player": self.player, "line": self.line, "message": self.message}
+        return {**out, "follows_from": self.root} if self.root else out
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerCheck:
+    """One player's place. ``sum``: the total the place is judged on (the typed total, else the typed lines'
+    sum); ``known`` is False while neither the total nor every line is typed (RULINGS R20): then ``sum`` is
+    only the typed lines' and ``rank`` is 0."""
+
     name: str
-    sum: int  # the typed lines added up
-    rank: int  # by that sum, with the tie-break (RULINGS R12)
+    sum: int
+    rank: int  # by the judged totals, with the tie-break (RULINGS R12)
     tie_break: str | None
+    known: bool = True
 
 
 @dataclass(frozen=True, slots=True)
 class PadCheck:
     players: tuple[PlayerCheck, ...]
     problems: tuple[PadProblem, ...]
+    #: Whether any number (a line, a total, a place) is typed: before that there is nothing to judge.
+    typed: bool = True
 
     @property
     def errors(self) -> tuple[PadProblem, ...]:
         return tuple(p for p in self.problems if p.error)
 
     @property
+    def consequences(self) -> tuple[PadProblem, ...]:
+        return tuple(p for p in self.problems if p.consequence)
+
+    @property
+    def warnings(self) -> tuple[PadProblem, ...]:
+        return tuple(p for p in self.problems if p.code in WARNING_CODES and not p.root)
+
+    @property
     def ok(self) -> bool:
         return not self.errors
+
+    @property
+    def complete(self) -> bool:
+        """Every player's total is known: the pad can be kept as a result."""
+        return all(p.known for p in self.players)
 
     def in_doubt(self, player: str) -> dict[str, PadProblem]:
         """The first error of each line of one player, by line key."""
@@ -381,35 +451,58 @@ def lines_of(pad: Pad) -> tuple[str, ...]:
     return AKEBONO_LINES if pad.akebono else BASE_LINES
 
 
+def _last_in_firefighting(pad: Pad, player: PadPlayer) -> bool | None:
+    """RULINGS R23: certainly not last once another known position is lower, or on the same space with a lower
+    stack place; certainly last only when every position (and a shared last space's stack) is known."""
+    me = player.firefighting
+    if me is None:
+        return None
+    others = [p for p in pad.players if p is not player]
+    for q in others:
+        if q.firefighting is not None and q.firefighting < me:
+            return False
+        lower_in_stack = (q.stack_place or 0) > (player.stack_place or 0)
+        if q.firefighting == me and None not in (q.stack_place, player.stack_place) and lower_in_stack:
+            return False
+    if any(q.firefighting is None for q in others):
+        return None
+    sharing = [q for q in others if q.firefighting == me]
+    if (player.stack_place is None and sharing) or any(q.stack_place is None for q in sharing):
+        return None
+    return True
+
+
 def facts_of(pad: Pad, player: PadPlayer) -> PadFacts:
-    """The facts of one column: its own pipe and position, and whether it is last in firefighting (known only
-    when every position is given and the stack settles a shared last space, RULINGS R12)."""
-    positions = [p.firefighting for p in pad.players]
-    last: bool | None = None
-    if player.firefighting is not None and all(f is not None for f in positions):
-        lowest = min(f for f in positions if f is not None)
-        sharing = [p for p in pad.players if p.firefighting == lowest]
-        if player.firefighting != lowest:
-            last = False
-        elif len(sharing) == 1:
-            last = True
-        elif all(p.stack_place is not None for p in sharing):
-            last = player.stack_place == max(p.stack_place or 0 for p in sharing)
+    """The facts of one column: its own pipe, position and fish line (the Restaurant's value, RULINGS R22), and
+    whether it is last in firefighting order (Ryōkan, RULINGS R23)."""
     return PadFacts(
         akebono=pad.akebono,
         setup=pad.setup,
         pipe=player.pipe,
         firefighting=player.firefighting,
-        last_in_firefighting=last,
+        last_in_firefighting=_last_in_firefighting(pad, player),
+        fish=player.lines.get("fish"),
     )
 
 
 def impossible_message(possible: Possible, value: int) -> str:
-    """``variety 12 is impossible: 1, 4, 9, 16 or 25 for 1-5 types, 0 with no character (RULINGS R4); nearest: 9
-    or 16``."""
+    """``variety 12 is impossible: 1, 4, 9, 16 or 25 for 1-5 types, 0 with no character; nearest: 9 or 16``."""
     near = possible.nearest(value)
     tail = f"; nearest possible: {or_list(near)}" if near and possible.values is not None else ""
     return f"{LINE_WORDS[possible.line]} {value} is impossible: {possible.rule}{tail}."
+
+
+def _reachable(possible: Sequence[Possible], target: int) -> bool:
+    """Whether some values of these lines, one each, add up to ``target``."""
+    sums = {0}
+    for line in possible:
+        values = line.values if line.values is not None else range(target + 1)
+        sums = {s + v for s in sums for v in values if v in line and s + v <= target}
+    return target in sums
+
+
+def _root(player: str, line: str) -> str:
+    return f"{player}'s {LINE_WORDS.get(line, line)}"
 
 
 def _check_player(pad: Pad, player: PadPlayer) -> list[PadProblem]:
@@ -435,30 +528,203 @@ def _check_player(pad: Pad, player: PadPlayer) -> list[PadProblem]:
                 PadCode.HIGH_SCORE_TRACK,
                 player.name,
                 "score_track",
-                f"score track {track}: over {HIGH_SCORE_TRACK}, legal but worth a second look (RULINGS R14).",
+                f"score track {track}: over {HIGH_SCORE_TRACK}, legal but worth a second look.",
             )
         )
-    added = sum(player.lines.get(line, 0) for line in lines_of(pad))
-    if player.total is not None and player.total != added:
+    if player.total is None or any(line not in player.lines for line in lines_of(pad)):
+        return problems  # RULINGS R20: a total is checked only when every line of it is typed
+    added = sum(player.lines[line] for line in lines_of(pad))
+    if player.total != added:
+        flagged = [p.line for p in problems if p.error]
+        message = f"total {player.total} is not the sum of the lines: they add up to {added}."
+        root = ""
+        rest = player.total - added + sum(player.lines[line] for line in flagged)
+        if flagged and rest >= 0 and _reachable([possible[line] for line in flagged], rest):
+            root = _root(player.name, flagged[0])
+            message += f" It follows from {root}: with a possible {LINE_WORDS[flagged[0]]} it can add up."
+        problems.append(PadProblem(PadCode.TOTAL, player.name, "total", message, root))
+    return problems
+
+
+# --- the whole table (RULINGS R22) --------------------------------------------------------------------------------
+
+#: What each line binds across the table, in the words a message uses.
+TABLE_WORDS: Final = {
+    "fish": "fish tokens (each exists once)",
+    "buildings": f"buildings ({BUILDINGS_IN_PLAY} are in play, each once)",
+    "personalities": "personalities (each exists once)",
+}
+
+
+def _minimal(sets: Iterable[frozenset[str]]) -> tuple[frozenset[str], ...]:
+    """The sets no other set is inside: holding more never helps the others (RULINGS R22)."""
+    ordered = sorted(set(sets), key=len)
+    kept: list[frozenset[str]] = []
+    for s in ordered:
+        if not any(k <= s for k in kept):
+            kept.append(s)
+    return tuple(kept)
+
+
+def _holdings(
+    ids_options: Sequence[tuple[str, frozenset[int]]], value: int, most: int
+) -> list[frozenset[str]]:
+    """Each set of at most ``most`` components whose values can add up to ``value``."""
+    out = []
+    for n in range(most + 1):
+        for picked in itertools.combinations(ids_options, n):
+            sums = {0}
+            for _, options in picked:
+                sums = {s + v for s in sums for v in options if s + v <= value}
+            if value in sums:
+                out.append(frozenset(i for i, _ in picked))
+    return out
+
+
+def building_holdings(facts: PadFacts, value: int) -> tuple[frozenset[str], ...]:
+    """The sets of the setup's buildings that can make a buildings line of ``value`` (RULINGS R8, R13, R22)."""
+    pool = building_pool(facts)
+    found = [
+        s for s in _holdings([(b.id, building_options(b, facts)) for b in pool], value, MAX_BUILDINGS)
+        if not facts.akebono or sum(1 for b in pool if b.id in s and b.ongoing) <= 2
+    ]  # fmt: skip
+    return _minimal(found)
+
+
+def personality_holdings(facts: PadFacts, value: int) -> tuple[frozenset[str], ...]:
+    """The sets of end-game personalities that can make a personalities line of ``value`` (RULINGS R10, R22)."""
+    pool = personality_pool(facts)
+    return _minimal(_holdings([(p.id, personality_options(p, facts)) for p in pool], value, len(pool)))
+
+
+def _candidates(pad: Pad, player: PadPlayer, line: str) -> tuple[frozenset[str], ...] | None:
+    """The sets of components a player's line can be made of, or None when they are too many to weigh (the
+    buildings of an Akebono game without its setup: :func:`_fewest_buildings` bounds those instead)."""
+    value = player.lines[line]
+    facts = facts_of(pad, player)
+    if line == "fish":
+        return _minimal(fish_holdings(pad.akebono).get(value, ()))
+    if line == "buildings":
+        known = pad.setup is not None and bool(pad.setup.buildings)
+        return building_holdings(facts, value) if known or not pad.akebono else None
+    return personality_holdings(facts, value)
+
+
+def _fewest_buildings(facts: PadFacts, value: int) -> int:
+    """The fewest different buildings that can make a buildings line of ``value`` (RULINGS R8)."""
+    by_count: list[set[int]] = [{0}] + [set() for _ in range(MAX_BUILDINGS)]
+    for building in building_pool(facts):
+        options = building_options(building, facts)
+        for n in range(MAX_BUILDINGS, 0, -1):
+            by_count[n] |= {s + v for s in by_count[n - 1] for v in options if s + v <= value}
+    return next((n for n, sums in enumerate(by_count) if value in sums), 0)
+
+
+def _can_share(candidates: Sequence[Sequence[frozenset[str]]], most: int | None = None) -> bool:
+    """Whether each player can hold one of their sets with no component held twice (and, with ``most``, no
+    more different components in all than that)."""
+
+    @functools.cache
+    def go(i: int, used: frozenset[str]) -> bool:
+        if most is not None and len(used) > most:
+            return False
+        if i == len(candidates):
+            return True
+        return any(go(i + 1, used | c) for c in candidates[i] if not c & used)
+
+    return go(0, frozenset())
+
+
+def _conflict(pad: Pad, line: str, flagged: set[tuple[str, str]]) -> tuple[str, ...] | None:
+    """The smallest group of players whose typed ``line`` cannot all be right together (RULINGS R22)."""
+    typed = [
+        p for p in pad.players if line in p.lines and (p.name, line) not in flagged and p.lines[line] >= 0
+    ]
+    known_setup = pad.setup is not None and bool(pad.setup.buildings)
+    if line == "buildings" and pad.akebono and not known_setup:
+        fewest = {p.name: _fewest_buildings(facts_of(pad, p), p.lines[line]) for p in typed}
+        if sum(fewest.values()) <= BUILDINGS_IN_PLAY:
+            return None
+        needed, group = 0, []
+        for name in sorted(fewest, key=lambda n: -fewest[n]):
+            needed += fewest[name]
+            group.append(name)
+            if needed > BUILDINGS_IN_PLAY:
+                break
+        return tuple(p.name for p in typed if p.name in group)
+    candidates: dict[str, tuple[frozenset[str], ...]] = {}
+    for p in typed:
+        found = _candidates(pad, p, line)
+        if found is not None and all(found):
+            candidates[p.name] = found
+    most = BUILDINGS_IN_PLAY if line == "buildings" and not known_setup else None
+    return next(
+        (group for n in range(2, len(candidates) + 1) for group in itertools.combinations(candidates, n)
+         if not _can_share([candidates[name] for name in group], most)),
+        None,
+    )  # fmt: skip
+
+
+def table_problems(pad: Pad, flagged: set[tuple[str, str]]) -> list[PadProblem]:
+    """RULINGS R22: the components that exist once bind the table. For the fish, the buildings and the
+    personalities, the smallest group of players whose typed lines cannot all be made with one of each
+    component (and, for the buildings, with the 6 in play, RULINGS R15); the problem goes to the last of them
+    (the entry that made it)."""
+    problems = []
+    for line in ("fish", "buildings", "personalities"):
+        if line not in lines_of(pad):
+            continue
+        conflict = _conflict(pad, line, flagged)
+        if conflict is None:
+            continue
+        values = {p.name: p.lines.get(line) for p in pad.players}
+        said = join(f"{name}'s {LINE_WORDS[line]} {values[name]}" for name in conflict)
+        both = "both" if len(conflict) == 2 else "all"
         problems.append(
             PadProblem(
-                PadCode.TOTAL,
-                player.name,
-                "total",
-                f"total {player.total} is not the sum of the lines: they add up to {added}.",
+                PadCode.TABLE,
+                conflict[-1],
+                line,
+                f"{said} cannot {both} be right: together they need more {TABLE_WORDS[line]} than the game has.",
             )
         )
     return problems
 
 
+# --- places (RULINGS R12, R20, R21) -------------------------------------------------------------------------------
+
+
+def _judged(pad: Pad, player: PadPlayer) -> int | None:
+    """The total a place is judged on (RULINGS R20): the typed total, else the lines' sum once all are typed."""
+    if player.total is not None:
+        return player.total
+    if all(line in player.lines for line in lines_of(pad)):
+        return sum(player.lines[line] for line in lines_of(pad))
+    return None
+
+
+def _above(pad: Pad, a: PadPlayer, b: PadPlayer) -> bool | None:
+    """Whether the tie-break puts ``a`` above ``b``; None while the typed facts do not say (RULINGS R12, R21)."""
+    if a.firefighting is None or b.firefighting is None:
+        return None
+    if a.firefighting != b.firefighting:
+        return a.firefighting > b.firefighting
+    on = [p.stack_place for p in pad.players if p.firefighting == a.firefighting]
+    if None in on or a.stack_place == b.stack_place:
+        return None
+    return (a.stack_place or 0) < (b.stack_place or 0)
+
+
 def _ranking_table(pad: Pad, sums: Mapping[str, int]) -> tuple[Table, list[PadProblem]]:
-    """The positions and stacks the tie-break reads (RULINGS R12). A tied player whose position is not given
-    shares the place: such players sit together on a space of their own, and a warning asks for the positions."""
+    """The positions and stacks the tie-break reads (RULINGS R12), for the players whose total is known. A tied
+    player whose position is not given shares the place: such players sit together on a space of their own, and
+    a warning asks for the positions (RULINGS R21: the order written at the table may stand)."""
     problems = []
     unknown_space = {total: -1 - i for i, total in enumerate(sorted(set(sums.values())))}
+    known = [p for p in pad.players if p.name in sums]
     players = []
-    for p in pad.players:
-        tied = [q for q in pad.players if sums[q.name] == sums[p.name] and q is not p]
+    for p in known:
+        tied = [q for q in known if sums[q.name] == sums[p.name] and q is not p]
         if tied and any(q.firefighting is None for q in (p, *tied)):
             space = unknown_space[sums[p.name]]
             if p.firefighting is None:
@@ -468,7 +734,8 @@ def _ranking_table(pad: Pad, sums: Mapping[str, int]) -> tuple[Table, list[PadPr
                         p.name,
                         "rank",
                         f"{p.name} ties on {sums[p.name]} IKI: give every tied player's firefighting position "
-                        "to break the tie (RULINGS R12); until then they share the place.",
+                        "(and, on a shared space, the places in its stack) to check the order you wrote; until "
+                        "then any order of the tied players can be right.",
                     )
                 )
         else:
@@ -476,7 +743,7 @@ def _ranking_table(pad: Pad, sums: Mapping[str, int]) -> tuple[Table, list[PadPr
         players.append(PlayerState(name=p.name, firefighting=space))
     stacks = tuple(
         StackPlace(p.name, q.firefighting, p.stack_place)
-        for p, q in zip(pad.players, players, strict=True)
+        for p, q in zip(known, players, strict=True)
         if p.stack_place is not None and q.firefighting >= 0
     )
     return Table(players=tuple(players), stacks=stacks), problems + _stack_problems(pad, sums)
@@ -496,45 +763,95 @@ def _stack_problems(pad: Pad, sums: Mapping[str, int]) -> list[PadProblem]:
             if p.stack_place in seen:
                 problems.append(PadProblem(PadCode.STACK_TWICE, p.name, "rank",
                                            f"{seen[p.stack_place]} and {p.name} cannot both be place "
-                                           f"{p.stack_place} in the stack on space {space} (RULINGS R13)."))  # fmt: skip
+                                           f"{p.stack_place} in the stack on space {space}."))  # fmt: skip
             seen[p.stack_place] = p.name
         for p in on:
-            tied = [q for q in on if q is not p and sums[q.name] == sums[p.name]]
+            tied = [q for q in on if q is not p and p.name in sums and sums.get(q.name) == sums[p.name]]
             if tied and p.stack_place is None:
                 problems.append(PadProblem(PadCode.TIE_NEEDS_STACK, p.name, "rank",
                                            f"{p.name} ties on {sums[p.name]} IKI on firefighting space {space}: give "
-                                           "the places in that stack (1 = top) to break the tie (RULINGS R12); "
-                                           "until then they share the place."))  # fmt: skip
+                                           "the places in that stack (1 = top) to check the order you wrote; until "
+                                           "then any order of the tied players can be right."))  # fmt: skip
     return problems
 
 
+def _place_bounds(pad: Pad, sums: Mapping[str, int], player: PadPlayer) -> tuple[int, int]:
+    """The places the player can hold, first and last (RULINGS R20, R21): players surely ahead (more IKI, or
+    a tie the typed facts break) against those who may be (an unknown total, or a tie the facts leave open)."""
+    others = [q for q in pad.players if q is not player]
+    if player.name not in sums:
+        return 1, len(pad.players)
+    mine = sums[player.name]
+    ahead = maybe = 0
+    for q in others:
+        if q.name not in sums:
+            maybe += 1
+        elif sums[q.name] > mine:
+            ahead += 1
+        elif sums[q.name] == mine:
+            above = _above(pad, q, player)
+            ahead += above is True
+            maybe += above is None
+    return 1 + ahead, 1 + ahead + maybe
+
+
+def _in_doubt(problems: Sequence[PadProblem], name: str) -> str:
+    """The root a player's judged total rests on, when one of their numbers is flagged."""
+    for p in problems:
+        if p.player == name and p.code is not PadCode.RANK and (p.error or p.root):
+            return p.root or _root(p.player, p.line)
+    return ""
+
+
+def _place_root(pad: Pad, sums: Mapping[str, int], roots: Mapping[str, str], player: PadPlayer) -> str:
+    """The flagged number a wrong place follows from: the place is possible once the totals resting on flagged
+    numbers are set free (their own, or another player's); "" when no such correction can explain it."""
+    free = {name: total for name, total in sums.items() if not roots.get(name)}
+    low, high = _place_bounds(pad, free, player)
+    if player.rank is None or not low <= player.rank <= high:
+        return ""
+    return roots.get(player.name) or next(r for r in roots.values() if r)
+
+
 def check_pad(pad: Pad) -> PadCheck:
-    """Every number of the pad that cannot be right, the totals against their lines, and the ranking by the
-    lines' sums with the tie-break (RULINGS R12) against any typed rank, all at once."""
+    """Every number of the pad that cannot be right, the totals against their lines (when all are typed), what
+    the lines imply across the table, and the places by the typed totals with the tie-break (RULINGS R12,
+    R20-R23) against any typed place, all at once. A total or a place that only follows from a flagged number
+    names it as its root (one mistake, one error)."""
     problems: list[PadProblem] = []
     for player in pad.players:
         problems.extend(_check_player(pad, player))
-    sums = {p.name: sum(p.lines.get(line, 0) for line in lines_of(pad)) for p in pad.players}
+    flagged = {(p.player, p.line) for p in problems if p.error}
+    problems.extend(table_problems(pad, flagged))
+    judged = {p.name: _judged(pad, p) for p in pad.players}
+    sums = {name: total for name, total in judged.items() if total is not None}
     table, tie_problems = _ranking_table(pad, sums)
     problems.extend(tie_problems)
     places = rank_totals(table, sums)
+    roots = {p.name: _in_doubt(problems, p.name) for p in pad.players if p.name in sums}
     checks = []
     for p in pad.players:
-        rank, words = places[p.name]
+        rank, words = places.get(p.name, (0, None))
         if any(q.code is PadCode.TIE_NEEDS_FIREFIGHTING and q.player == p.name for q in tie_problems):
             words = None
-        if p.rank is not None and p.rank != rank:
-            problems.append(
-                PadProblem(
-                    PadCode.RANK,
-                    p.name,
-                    "rank",
-                    f"{p.name} is placed {rank}, not {p.rank}"
-                    + (f": {words}." if words else f", with {sums[p.name]} IKI (RULINGS R12)."),
+        low, high = _place_bounds(pad, sums, p)
+        if p.rank is not None and not low <= p.rank <= high:
+            if low == high == rank:
+                message = f"{p.name} is placed {rank}, not {p.rank}" + (
+                    f": {words}." if words else f", with {sums[p.name]} IKI."
                 )
-            )
-        checks.append(PlayerCheck(p.name, sums[p.name], rank, words))
-    return PadCheck(tuple(checks), tuple(problems))
+            elif p.name in sums:
+                message = f"{p.name} cannot be placed {p.rank}: with {sums[p.name]} IKI the place is {low} to {high}."
+            else:
+                message = f"{p.name} cannot be placed {p.rank}: {len(pad.players)} players played."
+            root = _place_root(pad, sums, roots, p)
+            if root:
+                message += f" It follows from {root}."
+            problems.append(PadProblem(PadCode.RANK, p.name, "rank", message, root))
+        typed_sum = sum(v for line, v in p.lines.items() if line in lines_of(pad))
+        checks.append(PlayerCheck(p.name, sums.get(p.name, typed_sum), rank, words, p.name in sums))
+    typed = any(p.lines or p.total is not None or p.rank is not None for p in pad.players)
+    return PadCheck(tuple(checks), tuple(problems), typed)
 
 
 __all__ = [
@@ -547,5 +864,7 @@ __all__ = [
     "PadProblem",
     "Possible",
     "check_pad",
+    "fish_holdings",
     "possible_lines",
+    "table_problems",
 ]

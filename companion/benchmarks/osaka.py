@@ -11,6 +11,7 @@ from django.test import Client
 
 from companion.benchmarks import Report, api_beside_healthz, cpu_figure, median_seconds
 from companion.services.osaka import NewPlayer, create_game, payday_data
+from companion.services.osaka import record as record_entry
 from scoring.osaka import evaluate_payday, play, read_moment
 from scoring.osaka.examples import FOUR_PLAYERS
 
@@ -30,6 +31,12 @@ def run(report: Report) -> None:
     game = create_game(
         players=[NewPlayer(n, t) for n, t in zip(names, ("white", "pink", "gray", "tan"), strict=True)]
     )
+    # The game's start: no payday is played before it (RULINGS O7); the first tokens are red, a sinking colour.
+    record_entry(game.pk, kind="start", data={"draws": [[9, 3], [8, 3], [10, 2], [11, 3]]}, who="bench",
+                 seen=game.version)  # fmt: skip
+    for seat in range(4):
+        record_entry(game.pk, kind="token", data={"seat": seat, "colour": "red", "delta": 1}, who="bench")
+    game.refresh_from_db()
     form = {"edo1": "green", "edo2": "yellow", "sunk": ["red", "blue"]}
     for i, player in enumerate(payday_data(data)["players"]):
         for key in ("goods", "insured", "insurance"):
@@ -45,10 +52,7 @@ def run(report: Report) -> None:
         count += 1
         response = client.post(url, {**form, "v": game.version, "cid": f"bench-{count:08d}"})
         assert response.status_code == 302, response.content[:300]
-        from companion.services.osaka import (
-            record as record_entry,
-        )  # undo it: the next one replays the same log
-
+        # undo it: the next one replays the same log
         last = game.events.filter(kind="payday", undone=False).first()
         assert last is not None
         record_entry(game.pk, kind="undo", data={"target": last.version}, who="bench")
@@ -62,7 +66,7 @@ def run(report: Report) -> None:
         "tracked game: record a 4-player payday (and undo it)",
         per * 1e6,
         "µs",
-        f"log of {2 * rounds + 1} events at the end",
+        f"log of {game.events.count()} events at the end",
     )
     game.refresh_from_db()
     poll = median_seconds(

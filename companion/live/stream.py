@@ -32,7 +32,7 @@ from companion.live.kinds import KINDS, key
 
 log = logging.getLogger(__name__)
 KEEPALIVE_S: Final = 20.0
-CHECK_S: Final = 0.1
+CHECK_S: Final = 0.05
 RETRY_MS: Final = 2000
 
 

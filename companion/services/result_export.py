@@ -1,34 +1,64 @@
-"""A result or a group's history as JSON, CSV, and a BG Stats push-play link (issue 14). Nothing here ever holds
-an edit token: a result is named by its sheet's view-only link, a group by its view-only link.
+"""A result or a group's history as JSON, CSV, and a BG Stats push-play link (issues 14 and 25). Nothing here ever
+holds an edit token: a result is named by its sheet's view-only link, a group by its view-only link.
 
-BG Stats documents its push link at https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/
-("Push plays to BG Stats from other apps or websites"): ``https://app.bgstatsapp.com/createPlay.html?data=<data>``
-where ``<data>`` is URL-encoded JSON with ``playDate``, ``game`` (``name``, ``highestWins``, ``noPoints``,
-``sourceGameId``, optional ``bggId``), ``players`` (``name``, ``score``, ``rank``, ``winner``,
-``sourcePlayerId``...) and optional ``board``, ``comments``, ``durationMin``, ``location``.
+BG Stats documents its push link on its support page "Push plays to BG Stats from other apps or websites"
+(https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/):
+``https://app.bgstatsapp.com/createPlay.html?data=<data>``, where ``<data>`` is URL-encoded JSON: ``board``,
+``durationMin``, ``comments``, ``game`` (``bggId``, ``highestWins``, ``name``, ``noPoints``, ``sourceGameId``),
+``location``, ``playDate`` (``YYYY-MM-DD HH:MM:SS``, in UTC, the time the play ended), ``players`` (``startPlayer``,
+``name``, ``rank``, ``role``, ``score``, ``sourcePlayerId``, ``winner``), and the source fields BG Stats matches
+plays by: ``sourceName`` (the sending app: BG Stats remembers its game and player matches per source) and
+``sourcePlayId`` (one id per play, so that pushing the same play again is recognised, not logged twice). The page
+itself was not in the stored references; its format as written here was checked against public code that cites it
+(e.g. lindsaykwardell/clocktracker PR #299: ``startPlayer`` is required on every player).
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any, Final
 from urllib.parse import quote as urlquote
 
 from companion.models.results import Group, Result
+from companion.services.play_time import PlayTime, play_time, play_times
 from scoring.score import AKEBONO_LINES
 
 BGSTATS_PUSH: Final = "https://app.bgstatsapp.com/createPlay.html"
-#: The game's name as BG Stats shows it; no BoardGameGeek id is sent (BG Stats matches by name, and the
-#: companion does not keep a BGG id it could not check).
+#: ``sourceName``: BG Stats keys its remembered game and player matches by it, so it never changes.
+BGSTATS_SOURCE: Final = "IKI companion"
+#: The game's name as BG Stats shows it. No ``bggId`` is sent: BG Stats matches a game by ``sourceGameId`` (and
+#: its name), and no source found for this issue (the stored rulebooks, and searches of public pages and code for
+#: IKI's and IKI Akebono's BoardGameGeek pages) confirms an id; a wrong id would file plays under another game.
 BGSTATS_GAMES: Final = {"iki": "IKI", "iki-akebono": "IKI: Akebono", "iki-2015": "IKI (2015)"}
-CSV_FIELDS: Final = ("date", "game", "player", "colour", *AKEBONO_LINES, "total", "rank", "seed", "result")
+#: The side of the double-sided main board played (2022 rulebook, "Components": "1 double-sided main board";
+#: "Rules for 2 players": "Play with the 2-player side of the main board"). The 2015 edition's text says nothing of
+#: sides, so its plays send no board.
+BOARD_SIDES: Final = {2: "2-player side"}
+BOARD_SIDE_OTHERS: Final = "3-4 player side"
+#: ``playDate``'s format (UTC).
+BGSTATS_DATE: Final = "%Y-%m-%d %H:%M:%S"
+CSV_FIELDS: Final = (
+    "date", "game", "player", "colour", *AKEBONO_LINES, "total", "rank", "seed", "result", "ended", "duration_min",
+)  # fmt: skip
 
 
-def result_json(result: Result) -> dict[str, Any]:
-    """A result as the API answers it (docs/api.md)."""
+def _utc(moment: datetime) -> datetime:
+    return moment.astimezone(UTC)
+
+
+def _ended(time: PlayTime) -> str:
+    """When the game ended, as the JSON and CSV give it: ISO 8601 in UTC to the second."""
+    return _utc(time.ended).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def result_json(result: Result, time: PlayTime | None = None) -> dict[str, Any]:
+    """A result as the API answers it (docs/api.md); ``time``: its :func:`play_time`, when already read."""
+    time = time or play_time(result)
     return {
         "date": result.played.isoformat(),
         "game": result.edition,
@@ -36,6 +66,8 @@ def result_json(result: Result) -> dict[str, Any]:
         "seed": result.seed or None,
         "view_url": result.view_url(),
         "group": result.group.name if result.group is not None else None,
+        "ended": _ended(time),
+        "duration_min": time.minutes,
         "players": [
             {k: p[k] for k in ("name", "colour", "lines", "total", "rank", "buildings", "personalities")}
             for p in result.players
@@ -46,8 +78,13 @@ def result_json(result: Result) -> dict[str, Any]:
 def group_json(group: Group, results: Sequence[Result]) -> dict[str, Any]:
     return {
         "group": {"name": group.name, "view_url": group.view_url()},
-        "results": [result_json(r) for r in results],
+        "results": [result_json(r, time) for r, time in _timed(results)],
     }
+
+
+def _timed(results: Sequence[Result]) -> list[tuple[Result, PlayTime]]:
+    times = play_times(results)
+    return [(r, times[r.pk]) for r in results]
 
 
 def group_csv(results: Sequence[Result]) -> str:
@@ -55,7 +92,7 @@ def group_csv(results: Sequence[Result]) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_FIELDS)
-    for r in results:
+    for r, time in _timed(results):
         for p in r.players:
             lines = [p["lines"].get(k, "") for k in AKEBONO_LINES]
             row = [
@@ -67,35 +104,80 @@ def group_csv(results: Sequence[Result]) -> str:
                 p["total"],
                 p["rank"],
             ]
-            writer.writerow([*row, r.seed, r.view_url()])
+            minutes = "" if time.minutes is None else time.minutes
+            writer.writerow([*row, r.seed, r.view_url(), _ended(time), minutes])
     return out.getvalue()
 
 
-def bgstats_url(result: Result) -> str:
-    """The play as a BG Stats push-play link (see the module's docstring for the format)."""
-    data = {
-        "playDate": f"{result.played.isoformat()} 00:00:00",
+def _hashed(*parts: str) -> str:
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:24]
+
+
+def bgstats_player_id(result: Result, name: str) -> str:
+    """``sourcePlayerId``: the same for a name in every result of a group (a group's renames and merges make it
+    follow the player), the same for a name in every result kept outside a group; made from the group's view-only
+    token, never shown as such."""
+    scope = f"group:{result.group.view_token}" if result.group is not None else "no-group"
+    return f"player-{_hashed(scope, name)}"
+
+
+def bgstats_play_id(result: Result) -> str:
+    """``sourcePlayId``: one per result, the same however often it is pushed or rewritten by an edit."""
+    return f"result-{_hashed('result', result.public_token)}"
+
+
+def bgstats_data(result: Result, time: PlayTime | None = None) -> dict[str, Any]:
+    """The play BG Stats is sent (see the module's docstring for the format). Ranks and winners are the result's,
+    the tie-break of RULINGS R12 applied (a tie it does not break shares the place, and then both win)."""
+    time = time or play_time(result)
+    first = time.first_player
+    players = [
+        {
+            "name": p["name"],
+            "score": p["total"],
+            "rank": p["rank"],
+            "winner": p["rank"] == 1,
+            "startPlayer": first == i + 1,
+            **({"role": p["colour"]} if p["colour"] else {}),
+            "sourcePlayerId": bgstats_player_id(result, p["name"]),
+        }
+        for i, p in enumerate(result.players)  # seating order, as the tracked game's seats
+    ]
+    setup = f", setup {result.seed}" if result.seed else ""
+    data: dict[str, Any] = {
+        "sourceName": BGSTATS_SOURCE,
+        "sourcePlayId": bgstats_play_id(result),
+        "playDate": _utc(time.ended).strftime(BGSTATS_DATE),
         "game": {
             "name": BGSTATS_GAMES[result.edition],
             "highestWins": True,
             "noPoints": False,
             "sourceGameId": result.edition,
         },
-        "board": result.edition_label,
-        "comments": f"Scored with the IKI companion{f', setup {result.seed}' if result.seed else ''}.",
-        "players": [
-            {
-                "name": p["name"],
-                "score": p["total"],
-                "rank": p["rank"],
-                "winner": p["rank"] == 1,
-                "role": p["colour"],
-                "sourcePlayerId": p["name"],
-            }
-            for p in result.players
-        ],
+        "comments": f"Scored with the IKI companion{setup}.",
+        "players": players,
     }
-    return f"{BGSTATS_PUSH}?data={urlquote(json.dumps(data, ensure_ascii=False, separators=(',', ':')))}"
+    if time.minutes is not None:
+        data["durationMin"] = time.minutes
+    if result.edition != "iki-2015":
+        data["board"] = BOARD_SIDES.get(len(players), BOARD_SIDE_OTHERS)
+    return data
 
 
-__all__ = ["BGSTATS_PUSH", "bgstats_url", "group_csv", "group_json", "result_json"]
+def bgstats_url(result: Result, time: PlayTime | None = None) -> str:
+    """The play as a BG Stats push-play link: :func:`bgstats_data`, URL-encoded."""
+    text = json.dumps(bgstats_data(result, time), ensure_ascii=False, separators=(",", ":"))
+    return f"{BGSTATS_PUSH}?data={urlquote(text, safe='')}"
+
+
+__all__ = [
+    "BGSTATS_PUSH",
+    "BGSTATS_SOURCE",
+    "bgstats_data",
+    "bgstats_play_id",
+    "bgstats_player_id",
+    "bgstats_url",
+    "group_csv",
+    "group_json",
+    "result_json",
+]

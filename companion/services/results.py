@@ -157,19 +157,32 @@ def record_result(*, sheet: ScoreSheet) -> Result | None:
     return result
 
 
-def keep_checked_pad(*, edition: str, players: list[dict[str, Any]], query: str, token: str = "") -> Result:
+def keep_checked_pad(
+    *, edition: str, players: list[dict[str, Any]], query: str, token: str = "", seed: str = ""
+) -> Result:
     """Keep a checked paper pad with no error (``/check/`` or ``/check/2015/``) as a result; ``token``: the edit
-    token of the result this pad was kept as before ("Edit the numbers"), which is then rewritten instead."""
+    token of the result this pad was kept as before ("Edit the numbers"), which is then rewritten instead.
+    ``seed``: the setup's seed code the pad was checked with; its options (Grand Master included, RULINGS R24)
+    stay in ``query``, which reopens the check."""
     with transaction.atomic():
         earlier = _kept(token, "token", "token") if token else None
         if earlier is not None and earlier.sheet is None:
             Result.objects.filter(pk=earlier.pk).update(
-                edition=edition, players=players, query=query, sheet_version=earlier.sheet_version + 1
+                edition=edition,
+                players=players,
+                query=query,
+                seed=seed,
+                sheet_version=earlier.sheet_version + 1,
             )
             earlier.refresh_from_db()
             return earlier
         return Result.objects.create(
-            edition=edition, played=timezone.localdate(), players=players, query=query, sheet_version=1
+            edition=edition,
+            played=timezone.localdate(),
+            players=players,
+            query=query,
+            seed=seed,
+            sheet_version=1,
         )
 
 

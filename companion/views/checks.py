@@ -21,6 +21,7 @@ from companion.check_forms import FIELDS_2015, PIPE_CHOICES, ROW_LABELS, CheckSt
 from companion.models.scoresheets import NAME_MAX
 from companion.scorepad.services import SheetError, start_sheet
 from companion.services.results import file_result, group_by_token, keep_checked_pad, player_names
+from companion.views.setup import TRUE_WORDS
 from scoring.first_edition import LINE_LABELS_2015, Score2015, score_2015
 from scoring.first_edition import check_2015 as check_2015_pad
 from scoring.padcheck import LINE_WORDS, Pad, PadCheck, PadProblem, check_pad, facts_of, possible_lines
@@ -111,6 +112,7 @@ def _context(request: HttpRequest) -> tuple[dict[str, Any], int]:
         "result_token": request.GET.get("result", "")[:64],
         "htmx": request.htmx,
         "errors": start.messages() if start.is_bound else [],
+        "grand_master": request.GET.get("grand_master", "").strip().lower() in TRUE_WORDS,
     }
     status = 400 if start.is_bound and not start.is_valid() else 200
     if pad is None:
@@ -125,9 +127,13 @@ def _context(request: HttpRequest) -> tuple[dict[str, Any], int]:
             "akebono": start.akebono,
             "check": check,
             "rows": _player_rows(pad, typed, check),
-            "ranking": sorted(check.players, key=lambda p: (p.rank, p.name)) if check else [],
+            "ranking": sorted((p for p in check.players if p.known), key=lambda p: (p.rank, p.name))
+            if check
+            else [],
+            "unranked": [p for p in check.players if not p.known] if check else [],
             "doubts": [_doubt(p, pad) for p in check.errors] if check else [],
-            "warnings": [p for p in check.problems if not p.error] if check else [],
+            "consequences": list(check.consequences) if check else [],
+            "warnings": list(check.warnings) if check else [],
         }
     )
     return context, status
@@ -231,7 +237,8 @@ def _scored_2015(
         return start, form, None, []
     players = form.players()
     problems = check_2015_pad(players)
-    return start, form, (None if problems else score_2015(players)), problems
+    errors = [p for p in problems if not p.warning]
+    return start, form, (None if errors else score_2015(players)), problems
 
 
 @require_safe
@@ -248,7 +255,12 @@ def check_2015(request: HttpRequest) -> HttpResponse:
     context["errors"] = start.messages() if start.is_bound else []
     status = 400 if start.is_bound and not start.is_valid() else 200
     if form is not None:
-        context.update(labels=LINE_LABELS_2015, problems=problems, query=_without_result(request.GET))
+        context.update(
+            labels=LINE_LABELS_2015,
+            problems=[p for p in problems if not p.warning],
+            warnings=[p for p in problems if p.warning],
+            query=_without_result(request.GET),
+        )
         context["result_token"] = request.GET.get("result", "")[:64]
         context["rows"] = [
             {
@@ -290,7 +302,10 @@ def _kept_player(name: str, colour: str, lines: dict[str, int], total: int, rank
 
 
 def _refused(request: HttpRequest) -> HttpResponse:
-    message = "This pad still has numbers that cannot be right: check it again and fix them first."
+    message = (
+        "This pad still has numbers that cannot be right, or a player without a total: check it again and "
+        "fix them first."
+    )
     return render(request, "error.html", {"status": 400, "message": message}, status=400)
 
 
@@ -302,12 +317,12 @@ def keep(request: HttpRequest) -> HttpResponse:
     start, pad = _forms(query)
     typed = pad.pad() if pad is not None and pad.is_valid() else None
     check = check_pad(typed) if typed is not None else None
-    if pad is None or typed is None or check is None or not check.ok:
+    if pad is None or typed is None or check is None or not check.ok or not check.complete:
         return _refused(request)
     places = {p.name: p for p in check.players}
     players = [
-        _kept_player(name, colour, {line: player.lines.get(line, 0) for line in pad.lines},
-                     places[name].sum, places[name].rank)
+        _kept_player(name, colour, {line: player.lines[line] for line in pad.lines if line in player.lines},
+                     places[name].sum, player.rank or places[name].rank)
         for (_, name, colour), player in zip(pad.seats, typed.players, strict=True)
     ]  # fmt: skip
     result = keep_checked_pad(
@@ -315,6 +330,7 @@ def keep(request: HttpRequest) -> HttpResponse:
         players=players,
         query=_without_result(query),
         token=request.POST.get("result", "")[:64],
+        seed=start.cleaned_data["seed"] if start.setup is not None else "",
     )
     group = group_context(request.POST.get("group", "")).get("group")
     if group is not None:

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST, require_safe
 from companion.forms import NameField, messages_of
 from companion.links import share_url
 from companion.models.results import GROUP_NAME_MAX, Group, Result
+from companion.services.play_time import duration_words, play_times
 from companion.services.result_export import group_csv, group_json, result_json
 from companion.services.results import (
     GroupError,
@@ -227,6 +228,12 @@ def result_view(request: HttpRequest, token: str) -> HttpResponse:
 # --- a group -------------------------------------------------------------------------------------------------------
 
 
+def _with_lengths(results: list[Result]) -> list[tuple[Result, str]]:
+    """Each result with its game's length as a player reads it ("" when unknown): issue 25."""
+    times = play_times(results)
+    return [(r, duration_words(times[r.pk].minutes)) for r in results]
+
+
 @require_safe
 def group_page(request: HttpRequest, token: str) -> HttpResponse:
     """``GET /groups/<token>/``: the results and statistics; the edit link also renames and takes results out."""
@@ -237,6 +244,7 @@ def group_page(request: HttpRequest, token: str) -> HttpResponse:
         "group": group,
         "can_edit": can_edit,
         "results": list(reversed(results)),
+        "games": _with_lengths(list(reversed(results))),
         "stats": group_stats(results),
         "names": names,
         "suggestions": name_suggestions(group) if can_edit else {},

@@ -32,6 +32,12 @@ from scoring.problems import join
 #: Tokens a player may hold after a change entered by hand: 8 is reached only in a payday's step 2, which ends the
 #: game there (rulebook "the game ends immediately"); a hand-made 8th token would skip that end check.
 HAND_TOKENS_MAX: Final = END_TOKENS - 1
+#: Why a payday entered before the game's start has no effect (rulebook "PREPARATION": the start player is
+#: chosen, then "each player takes one Achievement token of their choice"; RULINGS O7: each player starts with 1).
+NOT_STARTED: Final = (
+    "not played: the game has not started yet (choose the start player, then each player takes a first "
+    "achievement token)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +143,8 @@ def replay(
             outcome = _start(entry, names, random.Random(f"{seed}:{i}"))
             if outcome.start is not None:
                 start, draws = outcome.start, entry.draws
+        elif start is None or min(total(t) for t in tokens) < 1:
+            outcome = Outcome(False, NOT_STARTED)
         else:
             outcome = _payday(entry, names, tokens)
             if outcome.payday is not None:

@@ -38,16 +38,15 @@ class Code(StrEnum):
     INSURANCE_WITHOUT_ICONS = "insurance-without-icons"
     GAME_ALREADY_OVER = "game-already-over"
     NEGATIVE = "negative-number"
+    #: RULINGS O7: a ninth achievement token is impossible (an error since 2026-11-25, a warning before).
+    TOKENS_PAST_END = "tokens-past-end"
     # warnings
     SPARE_INSURANCE = "spare-insurance"
     TOKEN_SUBSTITUTE = "token-substitute"
     NOT_ENDED = "not-ended"
-    TOKENS_PAST_END = "tokens-past-end"
 
 
-WARNING_CODES: Final = frozenset(
-    {Code.SPARE_INSURANCE, Code.TOKEN_SUBSTITUTE, Code.NOT_ENDED, Code.TOKENS_PAST_END}
-)
+WARNING_CODES: Final = frozenset({Code.SPARE_INSURANCE, Code.TOKEN_SUBSTITUTE, Code.NOT_ENDED})
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +200,8 @@ def check_played(moment: Moment, result: PaydayResult) -> Report:
 
 
 def check_ranking(standings: Sequence[Standing]) -> Report:
-    """Every error and warning of the players' final VP cards and tokens."""
+    """Every error and warning of the players' final VP cards and tokens. More than 8 tokens is an error, as in a
+    payday (RULINGS O7): it never decides a tie."""
     problems: list[Problem] = []
     for i, s in enumerate(standings):
         where = f"players[{i}]"
@@ -218,8 +218,9 @@ def check_ranking(standings: Sequence[Standing]) -> Report:
                     Code.TOKENS_PAST_END,
                     s.name,
                     f"{where}.tokens",
-                    f"{s.name} holds {s.total_tokens} achievement tokens, but the game ends after the payday that "
-                    f"gives a player the {END_TOKENS}th, and a payday gives one: worth a recount.",
+                    f"{s.name} cannot hold {s.total_tokens} achievement tokens: each player starts with 1 and "
+                    f"gains at most 1 a payday, and the game ends after the payday that gives a player the "
+                    f"{END_TOKENS}th.",
                 )
             )
     vp = sum(s.vp for s in standings)

@@ -106,3 +106,35 @@ def test_a_2015_pad_is_added_up_and_kept(live_server: Any, page: Any, screenshot
     expect(page.locator("h1")).to_contain_text("IKI 2015")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(page, "check-2015-kept")
+
+
+def test_a_grand_master_pad_with_one_mistake(live_server: Any, page: Any, screenshot: Any) -> None:
+    """Issue 19 on the phone: the Grand Master box ticked with seed QQQQ4444 lets Ikku's 6 stand; then a fish
+    line typed 2 under a total of 100 is one number in doubt, its total listed as following from it."""
+    page.goto(live_server.url + "/check/")
+    expect(page.locator("#verdict")).to_have_count(0)
+    page.get_by_label("Player 1", exact=True).fill("Anaïs")
+    page.get_by_label("Player 2", exact=True).fill("David")
+    page.locator("#colour-1").select_option("blue")
+    page.locator("label:has(input[name='edition'][value='akebono'])").click()
+    page.locator("#seed").fill("QQQQ4444")
+    page.get_by_label("The setup was made with the Grand Master variant (2 players, Akebono)").check()
+    page.locator("#check-help summary").click()
+    box = page.locator("label[for=grand_master]").bounding_box()
+    assert box is not None and box["height"] >= 44  # a thumb's target
+    screenshot(page, "check-start-grand-master")
+    page.get_by_role("button", name="Start checking").click()
+    page.wait_for_url(re.compile(r"grand_master=1"))
+    expect(page.locator("#verdict")).to_contain_text("Type your pad's numbers")
+    _type(page, 0, {"personalities": 6})
+    _settled(page)
+    expect(page.locator("#verdict")).to_contain_text("Every number can be right")
+    _type(
+        page, 0, {"score_track": 30, "variety": 9, "fish": 2, "tobacco": 4, "buildings": 26, "resources": 2}
+    )
+    _type(page, 0, {"total": 80})
+    _settled(page)
+    expect(page.locator("#verdict")).to_contain_text("1 number cannot be right")
+    expect(page.locator("#verdict")).to_contain_text("It follows from Anaïs's fish")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, "check-one-mistake")

@@ -304,7 +304,7 @@ HOSTILE = st.one_of(
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
-    field=st.sampled_from(sorted({*RULEBOOK_PAD, "seed", "group", "result", "p2-fish"})),
+    field=st.sampled_from(sorted({*RULEBOOK_PAD, "seed", "grand_master", "group", "result", "p2-fish"})),
     value=HOSTILE,
     page=st.sampled_from(["/check/", "/check/2015/"]),
     htmx=st.booleans(),

@@ -387,13 +387,14 @@ def test_the_api_answers_view_tokens_and_never_shows_an_edit_token(client: Clien
 
 
 def test_the_bgstats_link_follows_its_published_format(client: Client) -> None:
+    """The whole format is checked in tests/companion/test_play_time.py (issue 25)."""
     sheet = sheet_of(seed="K7MX2QPA")
     visit_result(client, sheet)
     url = bgstats_url(Result.objects.get())
     assert url.startswith(BGSTATS_PUSH + "?data=")
     data = json.loads(parse_qs(urlparse(url).query)["data"][0])
     assert data["game"] == {"name": "IKI", "highestWins": True, "noPoints": False, "sourceGameId": "iki"}
-    assert data["playDate"] == f"{sheet.created.date().isoformat()} 00:00:00"
+    assert data["playDate"] == sheet.created.strftime("%Y-%m-%d %H:%M:%S")
     assert [(p["name"], p["score"], p["rank"], p["winner"]) for p in data["players"]] == [
         ("Anaïs", 100, 1, True), ("David", 41, 2, False),
     ]  # fmt: skip

@@ -214,7 +214,7 @@ def test_every_step_renders_full_and_as_a_partial(client: Client, akebono: bool)
         assert 'id="step"' in body
         assert 'name="csrfmiddlewaretoken"' in body
         assert f'action="/score/{sheet.token}/{slug}/entry/"' in body
-        assert f'hx-post="/score/{sheet.token}/{slug}/entry/"' in body
+        assert f'data-live-stream="/live/sheet/{sheet.token}"' in body  # live.js sends the entries
         assert body.count('role="tab"') == 3  # one player at a time, a tab for each
         part = client.get(step(sheet, slug), **HX)
         assert part.status_code == 200
@@ -908,9 +908,7 @@ def test_a_poll_keeps_the_groups_the_phone_had_open(client: Client) -> None:
 def test_the_tabs_are_an_accessible_tab_list(client: Client) -> None:
     sheet = sheet_of(4, prefill={"David": {"score_track": 12, "fish": ["fish-summer", "fish-summer-bonus"]}})
     body = text(client.get(f"{step(sheet, 'fish')}?p=1"))
-    tabs = re.findall(
-        r'<a role="tab" id="tab-p(\d)" href="([^"]+)" hx-get="\2"[^>]*aria-selected="(true|false)"', body
-    )
+    tabs = re.findall(r'<a role="tab" id="tab-p(\d)" href="([^"]+)"[^>]*aria-selected="(true|false)"', body)
     assert [(i, selected) for i, _, selected in tabs] == [
         ("0", "false"),
         ("1", "true"),

@@ -35,6 +35,7 @@ ANSWER_GET = {
     "osaka", "osaka-payday", "osaka-sheet", "osaka-games-new", "osaka-game", "osaka-game-state", "osaka-game-share",
     "osaka-game-log", "osaka-game-sheet", "osaka-game-payday",
     "check", "check-2015", "group", "group-csv", "group-json",  # issue 14
+    "manifest", "apple-touch-icon", "apple-touch-icon-precomposed", "find",  # issue 25
 }  # fmt: skip
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from scoring.first_edition import Code2015, Player2015, check_2015, score_2015
+from scoring.first_edition import WARNING_CODES_2015, Code2015, Player2015, check_2015, score_2015
 
 
 def test_a_2015_pad_is_scored() -> None:
@@ -52,13 +52,19 @@ BROKEN: list[tuple[list[dict[str, Any]], Code2015]] = [
     ([{"constructions": (1, 2, 3, 4)}, {"constructions": (5, 6, 7)}], Code2015.SUPPLY),
     ([{"firefighting": 11}], Code2015.TRACK),
     ([{"firefighting": 3, "stack_place": 1}, {"firefighting": 3, "stack_place": 1}], Code2015.STACK),
+    # E5: warnings, the pad still adds up
+    ([{"constructions": (1, 1, 1, 1, 1)}], Code2015.MANY_CONSTRUCTIONS),
+    ([{"score_track": 40, "firefighting": 3}, {"score_track": 40}], Code2015.TIE_NEEDS_FIREFIGHTING),
 ]
 
 
 @pytest.mark.parametrize(("players", "code"), BROKEN)
 def test_each_2015_check_breaks(players: list[dict[str, Any]], code: Code2015) -> None:
-    table = [Player2015(name=f"P{i}", **fields) for i, fields in enumerate(players)]
-    assert [p.code for p in check_2015(table)] == [code]
+    typed = {} if code in WARNING_CODES_2015 else {"firefighting": 0}  # no tie warning where it is not tested
+    table = [Player2015(name=f"P{i}", **{**typed, **fields}) for i, fields in enumerate(players)]
+    found = check_2015(table)
+    assert [p.code for p in found] == [code]
+    assert all(p.warning == (code in WARNING_CODES_2015) for p in found)
 
 
 def test_every_2015_code_is_covered() -> None:
@@ -67,4 +73,19 @@ def test_every_2015_code_is_covered() -> None:
 
 def test_two_fish_of_one_season_are_not_refused_in_2015() -> None:
     """E2: the 2015 text states no one-fish-per-season rule, so fish of 4 seasons in two hands of 4 is legal."""
-    assert check_2015([Player2015(name="A", fish_seasons=4), Player2015(name="B", fish_seasons=4)]) == []
+    pad = [Player2015(name="A", fish_seasons=4), Player2015(name="B", fish_seasons=4)]
+    assert [p for p in check_2015(pad) if not p.warning] == []
+
+
+def test_a_blank_firefighting_power_leaves_a_tie_shared_with_a_warning() -> None:
+    """E5: a blank power is unknown, not 0: the tie it would break is shared and warned about; once typed, the
+    power breaks it (E3)."""
+    a = Player2015(name="A", score_track=40, firefighting=3)
+    b = Player2015(name="B", score_track=40)
+    assert {s.name: s.rank for s in score_2015([a, b])} == {"A": 1, "B": 1}
+    (warning,) = check_2015([a, b])
+    assert warning.warning and warning.player == "B"
+    assert "type every tied player's firefighting power" in warning.message
+    typed = Player2015(name="B", score_track=40, firefighting=0)
+    assert {s.name: s.rank for s in score_2015([a, typed])} == {"A": 1, "B": 2}
+    assert check_2015([a, typed]) == []

@@ -134,8 +134,8 @@ def test_a_total_that_is_not_the_sum_is_flagged() -> None:
 def tie(anais: dict[str, Any], david: dict[str, Any]) -> Pad:
     return Pad(
         players=(
-            PadPlayer(name="Anaïs", lines={"score_track": 50}, **anais),
-            PadPlayer(name="David", lines={"score_track": 50}, **david),
+            PadPlayer(name="Anaïs", lines={"score_track": 50}, total=50, **anais),
+            PadPlayer(name="David", lines={"score_track": 50}, total=50, **david),
         )
     )
 
@@ -204,5 +204,8 @@ def test_every_pad_code_is_covered() -> None:
     pads = [pad_of(WORKED_EXAMPLE, Anaïs={line: value}) for line, value, _, _ in IMPOSSIBLE]
     pads += [tie(a, d) for a, d, _, _ in TIES]
     pads.append(Pad(players=(PadPlayer(name="A", lines={"score_track": 151}, total=1), PadPlayer(name="B"))))
+    pads.append(
+        Pad(players=(PadPlayer(name="A", lines={"fish": 15}), PadPlayer(name="B", lines={"fish": 15})))
+    )
     seen = {p.code for pad in pads for p in check_pad(pad).problems}
     assert seen == set(PadCode)

@@ -184,10 +184,15 @@
   // --- push ------------------------------------------------------------------------------------------------------
   function tap(form, submitter, field) {
     const data = new FormData(form, submitter || undefined);
-    // What this tap sends is what the page now holds: a later tap does not send a typed number again.
+    // What this tap sends is what the page now holds: a later tap does not send a typed number again (a refusal
+    // puts the twin back, so the number is sent again with the next tap).
+    const twins = [];
     for (const twin of form.querySelectorAll('input[name^="was-"]')) {
       const f = form.elements[twin.name.slice(4)];
-      if (f && "value" in f) { twin.value = f.value; if (f.defaultValue !== undefined) f.defaultValue = f.value; }
+      if (!f || !("value" in f) || f.value === twin.value) continue;
+      twins.push([twin.name, twin.value]);
+      twin.value = f.value;
+      if (f.defaultValue !== undefined) f.defaultValue = f.value;
     }
     // What was sent is no longer unsaved input: the tap's own answer may replace its form.
     for (const f of fields(form)) {
@@ -212,6 +217,7 @@
       bump: spec && by ? spec.split(" ").map((id) => [id, by]) : [],
       label: form.dataset.liveSet || (field ? labelOf(field) : ""),
       force: form.dataset.liveForce || "",
+      twins,
     };
     lastTap = submitter || document.activeElement;
     bump(item, 1);
@@ -258,6 +264,7 @@
     } else if (response.status >= 400) {
       const replaced = live && !replay ? apply(html) : [];
       for (const [id, by] of item.bump || []) if (!within(replaced, id)) bumpOne(id, -by);
+      for (const [name, was] of item.twins || []) document.querySelectorAll(`[name="${name}"]`).forEach((t) => { t.value = was; });
       if (!live) note("That tap was not saved: this link cannot change it.", [["OK", () => {}]]);
     } else if (live && !replay) {
       apply(html);

@@ -138,6 +138,19 @@ def test_ranking(client: Client) -> None:
     assert post(client, RANK, {"players": [{"name": "A"}, {"name": "B", "vp": 3}]}).status_code == 400
 
 
+def test_a_ninth_token_is_a_422_in_the_ranking(client: Client) -> None:
+    """RULINGS O7: as in a payday; before, a warning that could decide a tie on VP."""
+    body = {
+        "players": [
+            {"name": "A", "vp": 20, "tokens": {"red": 9}},
+            {"name": "B", "vp": 20, "tokens": {"red": 8}},
+        ]
+    }
+    response = post(client, RANK, body)
+    assert response.status_code == 422
+    assert [e["code"] for e in response.json()["errors"]] == ["tokens-past-end"]
+
+
 @pytest.mark.parametrize("url", [PAYDAY, RANK])
 def test_only_post(client: Client, url: str) -> None:
     response = client.get(url)

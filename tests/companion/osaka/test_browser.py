@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from companion.models.osaka import OsakaGame
 from companion.services.osaka import NewPlayer, create_game, record
+from tests.companion.osaka.test_games import _begin
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -21,9 +22,10 @@ MIN_TARGET = 40
 
 
 def _settled(page: Any) -> None:
-    """Wait until htmx has nothing in flight and nothing being swapped (see test_scorepad_browser)."""
+    """Wait until htmx (the calculator) has nothing in flight and nothing being swapped (see
+    test_scorepad_browser), and no tap of the game page waits for its answer (live.js marks it)."""
     page.wait_for_function(
-        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added, .live-waiting')"
     )
 
 
@@ -112,6 +114,10 @@ def test_a_game_from_creation_to_the_first_payday(live_server: Any, page: Any, s
     page.click("#take-2-red-go")
     expect(page.locator("#tok-2-red")).to_have_text("1")
     expect(page.locator("#change-2")).to_have_attribute("open", "")  # the swap kept it open
+    for seat in (1, 3):  # each player takes a first token before the first payday (RULINGS O7)
+        page.click(f"#change-{seat} summary")
+        page.click(f"#take-{seat}-green-go")
+        expect(page.locator(f"#tok-{seat}-green")).to_have_text("1")
     _fits_the_phone(page)
     screenshot(page, "osaka-game-start")
     page.click("#enter-payday")
@@ -132,7 +138,7 @@ def test_a_game_from_creation_to_the_first_payday(live_server: Any, page: Any, s
 def test_phones_follow_each_other_and_vp_stays_on_its_own_phone(
     live_server: Any, new_context: Any, screenshot: Any
 ) -> None:
-    game = _game()
+    game = _begin(_game(), first=["yellow"] * 3)
     table = new_context().new_page()
     onlooker = new_context().new_page()
     david = new_context().new_page()
@@ -163,12 +169,13 @@ def test_phones_follow_each_other_and_vp_stays_on_its_own_phone(
 
 
 def test_a_tap_updates_in_place(live_server: Any, page: Any) -> None:
-    game = _game()
+    game = _begin(_game())
     page.goto(live_server.url + game.edit_url())
     page.click("#change-3 summary")
     button = page.locator("#take-3-yellow-go")
-    button.scroll_into_view_if_needed()
-    page.evaluate("window.scrollBy(0, -200)")
+    button.evaluate(
+        "b => b.scrollIntoView({block: 'center'})"
+    )  # wholly on screen: a focused button stays put
     before = button.bounding_box()["y"]
     button.click()
     expect(page.locator("#tok-3-yellow")).to_have_text("1")
@@ -212,8 +219,8 @@ def test_a_tap_without_connection_waits_in_the_outbox(live_server: Any, new_cont
 
 
 def test_the_end_and_the_ranking_on_every_phone(live_server: Any, new_context: Any, screenshot: Any) -> None:
-    game = _game(2)
-    for colour in ("red", "blue", "yellow", "green", "red", "blue", "yellow"):
+    game = _begin(_game(2), first=["red", "red"])
+    for colour in ("blue", "yellow", "green", "red", "blue", "yellow"):
         record(game.pk, kind="token", who="test", data={"seat": 0, "colour": colour, "delta": 1})
     onlooker = new_context().new_page()
     onlooker.goto(live_server.url + game.view_url())

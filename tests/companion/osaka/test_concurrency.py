@@ -12,6 +12,7 @@ import pytest
 
 from companion.models.osaka import OsakaGame
 from companion.services.osaka import Conflict, NewPlayer, create_game, record
+from tests.companion.osaka.test_games import _begin
 from tests.concurrency import THREADS, at_once, run_scenario
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -55,7 +56,7 @@ def scenario_one_client_id_applies_once() -> None:
 
 
 def scenario_one_payday_from_many_phones() -> None:
-    game = _game()
+    game = _begin(_game())  # RULINGS O7: no payday before the start
     seen = game.version
     data = {"arrived": ["red"], "sunk": [], "players": [{"goods": {"red": [5]}}, {}]}
     results = at_once(lambda i: record(game.pk, kind="payday", data=data, who=f"phone {i}", seen=seen))

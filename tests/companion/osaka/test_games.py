@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import io
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from pypdf import PdfReader
 
 from companion.models.osaka import OsakaEvent, OsakaGame, OsakaSeat
-from companion.services.osaka import NewPlayer, create_game
+from companion.services.osaka import NewPlayer, create_game, record
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -32,6 +33,24 @@ def _game(n: int = 3) -> OsakaGame:
     players = [NewPlayer("Anaïs", "white"), NewPlayer("David", "pink"), NewPlayer("Dominique", "gray"),
                NewPlayer("Ulric", "tan")]  # fmt: skip
     return create_game(players=players[:n])
+
+
+def _begin(game: OsakaGame, first: Sequence[str] = ()) -> OsakaGame:
+    """The game's start (rulebook "PREPARATION"): David starts (the smallest total, 8), then each player takes a
+    first achievement token (``first``: their colours, green unless told): before it no payday is played."""
+    game.refresh_from_db()
+    n = game.seats.count()
+    record(
+        game.pk,
+        kind="start",
+        data={"draws": [[9, 3], [8, 3], [10, 2], [11, 3]][:n]},
+        who="t",
+        seen=game.version,
+    )
+    for seat, colour in enumerate(first or ["green"] * n):
+        record(game.pk, kind="token", data={"seat": seat, "colour": colour, "delta": 1}, who="t")
+    game.refresh_from_db()
+    return game
 
 
 def _url(game: OsakaGame, what: str = "", token: str | None = None) -> str:
@@ -270,7 +289,7 @@ def test_the_payday_form_and_its_preview(client: Client) -> None:
 
 
 def test_recording_a_payday(client: Client) -> None:
-    game = _game()
+    game = _begin(_game())
     _take(client, game, 1, "red")
     response = _payday(client, game, {**RED, "cid": "payday-0001"})
     assert response.status_code == 302 and response["Location"] == _url(game) + "#latest"
@@ -287,8 +306,25 @@ def test_recording_a_payday(client: Client) -> None:
     assert htmx.status_code == 204 and htmx["HX-Redirect"].endswith("#latest")
 
 
-def test_a_payday_entered_on_two_phones_counts_once(client: Client) -> None:
+def test_a_payday_before_the_start_is_refused(client: Client) -> None:
+    """RULINGS O7: each player starts with 1 token, taken once the start player is chosen ("PREPARATION"); a
+    payday entered before is refused and nothing is saved (it was recorded before)."""
     game = _game()
+    response = _payday(client, game, {**RED, "cid": "payday-early"})
+    assert response.status_code == 400 and "the game has not started yet" in text(response)
+    game.refresh_from_db()
+    assert _change(client, game, **_draws(game, (9, 3), (8, 3), (10, 2))).status_code == 200
+    for seat in (1, 2):
+        _take(client, game, seat, "green")
+    refused = _payday(client, game, {**RED, "cid": "payday-early2"})  # Dominique has no token yet
+    assert refused.status_code == 400 and "each player takes a first achievement token" in text(refused)
+    assert not game.events.filter(kind="payday").exists()
+    _take(client, game, 3, "green")
+    assert _payday(client, game, {**RED, "cid": "payday-now"}).status_code == 302
+
+
+def test_a_payday_entered_on_two_phones_counts_once(client: Client) -> None:
+    game = _begin(_game())
     seen = game.version
     assert client.post(_url(game, "payday"), {**RED, "v": seen, "cid": "phone-one-1"}).status_code == 302
     second = client.post(_url(game, "payday"), {**RED, "v": seen, "cid": "phone-two-1"}, **HX)
@@ -311,14 +347,14 @@ def test_a_payday_entered_on_two_phones_counts_once(client: Client) -> None:
     ],
 )
 def test_a_payday_refused(client: Client, change: dict[str, Any], status: int, message: str) -> None:
-    game = _game()
+    game = _begin(_game())
     response = client.post(_url(game, "payday"), {**RED, "v": game.version, **change})
     assert response.status_code == status and message in text(response)
     assert not game.events.filter(kind="payday").exists()
 
 
 def test_undo_any_payday_replays_the_later_ones(client: Client) -> None:
-    game = _game()
+    game = _begin(_game())
     _payday(client, game, {"edo1": "red", "p0-goods_red_5": 1})  # Anaïs: 5 -> 1 VP, +1 red token
     _payday(client, game, {"edo1": "red", "p0-goods_red_5": 2})  # Anaïs: (5 + 1) x 2 = 12 -> 15: 3 VP
     assert _seat(game, 1).vp == 4
@@ -333,10 +369,9 @@ def test_undo_any_payday_replays_the_later_ones(client: Client) -> None:
 
 
 def test_the_end_the_ranking_and_vp_kept_secret_until_then(client: Client) -> None:
-    game = _game()
-    for colour in ("red", "blue", "yellow", "green", "red", "blue", "yellow"):
+    game = _begin(_game(), first=["red", "green", "green"])
+    for colour in ("blue", "yellow", "green", "red", "blue", "yellow"):
         _take(client, game, 1, colour)  # Anaïs at 7 tokens
-    _take(client, game, 2, "green")
     _payday(client, game, {"edo1": "green", "p1-goods_green_5": 2})  # David: (5 + 1) x 2 = 12 -> 15: 3 VP
     anais, david = _seat(game, 1), _seat(game, 2)
     for token in (game.edit_token, game.view_token, david.private_token):
@@ -364,13 +399,13 @@ def test_the_end_the_ranking_and_vp_kept_secret_until_then(client: Client) -> No
 
 
 def test_the_tie_break_in_words(client: Client) -> None:
-    game = _game(2)
-    for colour in ("red", "blue", "yellow", "green", "red", "blue", "yellow"):
+    game = _begin(_game(2), first=["red", "red"])
+    for colour in ("blue", "yellow", "green", "red", "blue", "yellow"):
         _take(client, game, 1, colour)
     _payday(client, game, {"edo1": "green", "p0-goods_green_2": 1, "p1-goods_green_3": 1})  # 1 VP each
     body = text(client.get(_url(game)))
     assert (
-        "Anaïs: Tied with David on 1 VP; more achievement tokens rank first (Anaïs 8, David 1), so Anaïs is 1st (RULINGS O5)."
+        "Anaïs: Tied with David on 1 VP; more achievement tokens rank first (Anaïs 8, David 2), so Anaïs is 1st (RULINGS O5)."
         in body
     )
 
@@ -379,7 +414,7 @@ def test_the_tie_break_in_words(client: Client) -> None:
 
 
 def test_the_log_never_shows_vp(client: Client) -> None:
-    game = _game()
+    game = _begin(_game())
     _payday(client, game, {"edo1": "red", "p0-goods_red_5": 3})
     log = client.get(_url(game, "log", game.view_token))
     assert log.status_code == 200
@@ -402,12 +437,12 @@ def test_a_lost_own_link_is_replaced_and_logged(client: Client) -> None:
 
 
 def test_the_filled_tally_sheet(client: Client) -> None:
-    game = _game()
+    game = _begin(_game())
     _payday(client, game, {"edo1": "red", "p0-goods_red_5": 3})
     during = client.get(_url(game, "sheet.pdf"))
     assert during.status_code == 200 and during["Content-Type"] == "application/pdf"
     text_ = " ".join(PdfReader(io.BytesIO(during.content)).pages[0].extract_text().split())
-    assert "Anaïs 1 0 0 0 1" in text_ and "VP counts stay secret until the end" in text_
+    assert "Anaïs 1 0 0 1 2" in text_ and "VP counts stay secret until the end" in text_
     assert client.get(_url(game, "sheet.pdf?size=a3")).status_code == 400
 
 

@@ -111,8 +111,9 @@ CASES: list[tuple[str, Callable[[Data], None], Code, str | None, str]] = [
     # the ranking
     ("negative VP cards", ranking(player(1, vp=-2)), Code.NEGATIVE, "Bo", "players[1].vp"),
     ("more VP cards than cards", ranking(player(1, vp=90)), Code.OVER_SUPPLY, None, "players"),
-    ("no one reached 8 tokens", ranking(player(0, tokens={"red": 7})), Code.NOT_ENDED, None, "players"),
+    # RULINGS O7: a ninth token is an error in the ranking as in a payday (a warning before, deciding a tie)
     ("9 tokens", ranking(player(0, tokens={"red": 9})), Code.TOKENS_PAST_END, "Ann", "players[0].tokens"),
+    ("no one reached 8 tokens", ranking(player(0, tokens={"red": 7})), Code.NOT_ENDED, None, "players"),
 ]  # fmt: skip
 
 
@@ -177,3 +178,12 @@ def test_goods_of_other_colours_count_for_the_supply_only() -> None:
     assert report_of(data) == Report((), ())
     player(1, goods={"yellow": [2], "blue": [5]})(data)
     assert [p.code for p in report_of(data).errors] == [Code.OVER_SUPPLY]
+
+
+def test_a_ninth_token_is_an_error_in_the_ranking() -> None:
+    """RULINGS O7: impossible (1 at the start, at most 1 a payday, the game ends at 8), so it never breaks a tie."""
+    data = valid_ranking()
+    data["players"][0]["tokens"] = {"red": 9}
+    report = report_of(data)
+    assert [p.code for p in report.errors] == [Code.TOKENS_PAST_END]
+    assert not report.valid

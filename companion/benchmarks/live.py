@@ -1,0 +1,299 @@
+"""The live-table engine where a player feels it (issue 21, docs/benchmarks.md "Live"): Chromium at 390x844
+against gunicorn with uvicorn workers (as ``manage.py table`` serves the app), on a throw-away SQLite file.
+
+- A tap: click -> its DOM change on the tapping phone, an Osaka token +1 and a walk-through +1 (median of 30),
+  beside an in-page ``fetch('/healthz')`` in the same run (target <= 2x); the answer's bytes on the wire (<= 2 kB).
+- With every answer held back 200 ms: click -> the new value shown (optimistic; target <= 50 ms).
+- Another phone: click on one phone -> the change on another phone through the stream, 20 taps at random moments
+  (target p95 <= 300 ms).
+- Capacity (``bench live`` prints it; ``LIVE_TABLES`` sets the counts): every phone of every table holding its
+  stream (3 per table) and one tap per table every 10 s; p95 of the taps and of the pokes (target < 100 ms), the
+  load generator's share of the cores and the server's memory per open stream.
+
+Everything goes through HTTP and the browser, as phones do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import re
+import resource
+import statistics
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from companion.benchmarks import Report
+from companion.benchmarks.polling import Browserless, served
+from companion.benchmarks.walkthrough import FETCH_JS, _browser, _context, new_sheet
+
+TAPS = 30
+OTHER_TAPS = 20
+PHONES = 3
+TABLES: Sequence[int] = tuple(int(n) for n in os.environ.get("LIVE_TABLES", "100,400,1000").split(","))
+TAP_EVERY_S = 10.0
+
+#: Click -> the new value shown (optimistic) and -> the answer in place (no element marked waiting), in the page.
+TAP_JS = """async ([button, shown]) => {
+  const el = () => document.getElementById(shown);
+  const value = () => (el().tagName === 'INPUT' ? el().value : el().textContent);
+  const before = value();
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+  const t0 = performance.now();
+  document.getElementById(button).click();
+  while (value() === before) await tick();
+  const shownAt = performance.now() - t0;
+  while (document.querySelector('.live-waiting')) await tick();
+  return [shownAt, performance.now() - t0];
+}"""
+#: The watcher's clock for another phone's tap: epoch milliseconds of each change of the token count.
+WATCH_JS = """(id) => {
+  window.changes = [];
+  new MutationObserver(() => window.changes.push(performance.timeOrigin + performance.now()))
+    .observe(document.getElementById('state'), {childList: true, subtree: true, characterData: true});
+}"""
+CLICK_JS = """(id) => { const t = performance.timeOrigin + performance.now(); document.getElementById(id).click(); return t; }"""
+
+
+def new_osaka(client: Browserless, names: Sequence[str] = ("Ann", "Ben", "Cho")) -> str:
+    """An Osaka game through its form, as a phone makes it; its edit token."""
+    client.request("GET", "/osaka/games/new/")
+    traders = ("white", "pink", "gray", "tan")
+    form = {f"name{i + 1}": n for i, n in enumerate(names)} | {
+        f"trader{i + 1}": traders[i] for i in range(len(names))
+    }
+    status, headers, body = client.request("POST", "/osaka/games/new/", form)
+    found = re.search(r"/osaka/games/([A-Za-z0-9_-]+)/share", headers.get("location", ""))
+    if status != 302 or found is None:
+        raise RuntimeError(f"creating an Osaka game failed: {status} {body[:300]!r}")
+    return found.group(1)
+
+
+def _streaming(page: Any) -> None:
+    page.wait_for_function("() => document.documentElement.dataset.liveBy === 'stream'")
+
+
+def _taps(report: Report, page: Any, what: str, buttons: tuple[str, str], shown: str) -> None:
+    """TAPS taps, on the two buttons in turn (+1, then -1 where the rules cap a count), each followed by a floor
+    fetch; reports the medians and the ratios."""
+    for _ in range(5):
+        page.evaluate(FETCH_JS)
+    seen, answered, floors = [], [], []
+    for n in range(TAPS):
+        at, done = page.evaluate(TAP_JS, [buttons[n % 2], shown])
+        seen.append(at)
+        answered.append(done)
+        floors.append(page.evaluate(FETCH_JS))
+    floor = statistics.median(floors)
+    report(f"{what}: tap -> new value shown (median of {TAPS})", statistics.median(seen), "ms")
+    report(f"{what}: tap -> answer in place, DOM changed (median)", statistics.median(answered), "ms")
+    report("floor: in-page fetch('/healthz') (median)", floor, "ms")
+    report(f"{what}: answer in place / floor (target <= 2)", statistics.median(answered) / floor, "x")
+
+
+def _answer_bytes(page: Any, part: str) -> int:
+    sizes = page.evaluate(
+        "(part) => performance.getEntriesByType('resource').filter((e) => e.name.includes(part))"
+        ".map((e) => e.transferSize)",
+        part,
+    )
+    return int(statistics.median(sizes))
+
+
+def run(report: Report) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with served(workers=1, asgi=True) as (host, port), sync_playwright() as playwright:
+        base = f"http://{host}:{port}"
+        client = Browserless(host, port)
+        game = new_osaka(client)
+        sheet = new_sheet(client)
+        browser = _browser(playwright)
+        try:
+            phone = _context(browser).new_page()
+            phone.goto(f"{base}/osaka/games/{game}/")
+            _streaming(phone)
+            phone.click("#change-1 summary")
+            _taps(report, phone, "Osaka +1/-1 token", ("take-1-red-go", "give-1-red-go"), "tok-1-red")
+            report(
+                "Osaka tap's answer on the wire (target <= 2000)", _answer_bytes(phone, "/change"), "bytes"
+            )
+
+            phone.goto(f"{base}{sheet}")
+            _streaming(phone)
+            _taps(report, phone, "walk-through +1", ("p0-score_track-more",) * 2, "p0-score_track")
+            report(
+                "walk-through tap's answer on the wire (target <= 2000)",
+                _answer_bytes(phone, "/entry/"),
+                "bytes",
+            )
+
+            def held_back(route: Any) -> None:
+                time.sleep(0.2)  # a busy Wi-Fi: every answer 200 ms late
+                route.continue_()
+
+            phone.route("**/entry/", held_back)
+            shown = [phone.evaluate(TAP_JS, ["p0-score_track-more", "p0-score_track"])[0] for _ in range(10)]
+            phone.unroute("**/entry/")
+            report(
+                "answers held 200 ms: tap -> new value shown (target <= 50)", statistics.median(shown), "ms"
+            )
+
+            watcher = _context(browser).new_page()
+            watcher.goto(f"{base}/osaka/games/{game}/")
+            _streaming(watcher)
+            watcher.evaluate(WATCH_JS, "state")
+            phone.goto(f"{base}/osaka/games/{game}/")
+            _streaming(phone)
+            phone.click("#change-2 summary")
+            seen = []
+            for n in range(OTHER_TAPS):
+                time.sleep(random.uniform(0.1, 0.8))  # a tap at a random moment
+                clicked = phone.evaluate(CLICK_JS, "give-2-blue-go" if n % 2 else "take-2-blue-go")
+                watcher.wait_for_function(f"() => window.changes.length > {n}")
+                seen.append(watcher.evaluate(f"window.changes[{n}]") - clicked)
+                watcher.wait_for_function(
+                    f"() => document.getElementById('tok-2-blue').textContent == '{(n + 1) % 2}'"
+                )
+                watcher.evaluate(f"window.changes.length = {n + 1}")  # one change counted per tap
+            seen.sort()
+            report("another phone sees a tap: median (20 taps)", statistics.median(seen), "ms")
+            report("another phone sees a tap: p95 (target <= 300)", seen[int(0.95 * len(seen)) - 1], "ms")
+        finally:
+            browser.close()
+    capacity(report)
+
+
+# --- capacity ----------------------------------------------------------------------------------------------------
+
+
+async def _stream(host: str, port: int, token: str, pokes: list[float], ready: asyncio.Event) -> None:
+    reader, writer = await asyncio.open_connection(host, port)
+    writer.write(
+        f"GET /live/osaka/{token} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode()
+    )
+    await writer.drain()
+    first = True
+    try:
+        while line := await reader.readline():
+            if line.startswith(b"data: "):
+                if first:
+                    first = False
+                    ready.set()
+                else:
+                    pokes.append(time.monotonic())
+    finally:
+        writer.close()
+
+
+async def _tap(host: str, port: int, token: str, cookie: str) -> float:
+    body = "op=token&seat=1&colour=red&delta=1"
+    started = time.monotonic()
+    reader, writer = await asyncio.open_connection(host, port)
+    writer.write(
+        (
+            f"POST /osaka/games/{token}/change HTTP/1.1\r\nHost: {host}\r\nCookie: csrftoken={cookie}\r\n"
+            f"X-CSRFToken: {cookie}\r\nX-Live: 1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n{body}"
+        ).encode()
+    )
+    await writer.drain()
+    status = await reader.readline()
+    await reader.read()
+    writer.close()
+    if b" 200 " not in status:
+        raise RuntimeError(f"a tap failed: {status!r}")
+    return started
+
+
+def _rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def _worker_pid(port: int) -> int:
+    """The uvicorn worker serving ``port`` (the gunicorn master's only child)."""
+    masters = [
+        p for p in Path("/proc").iterdir() if p.name.isdigit() and f"127.0.0.1:{port}".encode() in _cmdline(p)
+    ]
+    for master in masters:
+        children = Path(f"/proc/{master.name}/task/{master.name}/children")
+        if children.exists() and children.read_text().split():
+            return int(children.read_text().split()[0])
+    raise RuntimeError("no worker found")
+
+
+def _cmdline(p: Path) -> bytes:
+    try:
+        return (p / "cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+async def _load(host: str, port: int, tokens: list[str], cookie: str) -> tuple[list[float], list[float], int]:
+    pokes: dict[str, list[float]] = {t: [] for t in tokens}
+    readies = []
+    streams = []
+    for token in tokens:
+        for _ in range(PHONES):
+            ready = asyncio.Event()
+            readies.append(ready)
+            streams.append(asyncio.create_task(_stream(host, port, token, pokes[token], ready)))
+    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
+    rss = _rss_kib(_worker_pid(port))
+    taps: list[float] = []
+    poke_ms: list[float] = []
+    tapped: dict[str, float] = {}
+
+    async def one(token: str, delay: float) -> None:
+        await asyncio.sleep(delay)
+        started = await _tap(host, port, token, cookie)
+        taps.append((time.monotonic() - started) * 1000)
+        tapped[token] = started
+
+    spacing = TAP_EVERY_S / len(tokens)
+    await asyncio.gather(*(one(t, i * spacing) for i, t in enumerate(tokens)))
+    await asyncio.sleep(1.0)
+    for token, started in tapped.items():
+        poke_ms += [(at - started) * 1000 for at in pokes[token]]
+    missing = len(tokens) * PHONES - len(poke_ms)
+    for task in streams:
+        task.cancel()
+    await asyncio.gather(*streams, return_exceptions=True)
+    if missing:
+        poke_ms += [float("inf")] * missing
+    return taps, poke_ms, rss
+
+
+def capacity(report: Report) -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 16384)), hard))
+    reached = 0
+    with served(workers=1, asgi=True) as (host, port):
+        client = Browserless(host, port)
+        client.request("GET", "/osaka/games/new/")
+        cookie = client.cookies["csrftoken"]
+        idle = _rss_kib(_worker_pid(port))
+        tokens: list[str] = []
+        for tables in TABLES:
+            while len(tokens) < tables:
+                tokens.append(new_osaka(client))
+            cpu, wall = time.process_time(), time.monotonic()
+            taps, pokes, rss = asyncio.run(_load(host, port, tokens, cookie))
+            share = (time.process_time() - cpu) / (time.monotonic() - wall) / (os.cpu_count() or 1)
+            taps.sort()
+            pokes.sort()
+            p95_tap, p95_poke = taps[int(0.95 * len(taps)) - 1], pokes[int(0.95 * len(pokes)) - 1]
+            streams = tables * PHONES
+            report(f"{tables} tables, {streams} streams: taps p95 (target < 100)", p95_tap, "ms")
+            report(f"{tables} tables: pokes p95 (target < 100)", p95_poke, "ms")
+            report(f"{tables} tables: load generator's share of the cores", share * 100, "%")
+            report(f"{tables} tables: server memory per open stream", (rss - idle) / streams, "KiB")
+            if p95_tap < 100 and p95_poke < 100:
+                reached = tables
+    report("capacity: most tables with taps and pokes p95 < 100 ms", reached, "tables")

@@ -1,0 +1,175 @@
+"""Issue 25 on a 390x844 phone: the app installs (a valid manifest, its icons fetched), the BG Stats link of a
+result decodes to the whole play, and the main pages stay within the screen in dark mode and at 200% text."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_the_manifest_is_valid_and_its_icons_load(live_server: Any, page: Any) -> None:
+    page.goto(f"{live_server.url}/")
+    href = page.locator('link[rel="manifest"]').get_attribute("href")
+    assert href == "/manifest.webmanifest"
+    cdp = page.context.new_cdp_session(page)
+    found = cdp.send("Page.getAppManifest")
+    assert found["url"].endswith("/manifest.webmanifest")
+    assert found["errors"] == [], found["errors"]  # Chromium parsed it without a complaint
+    data = json.loads(found["data"])
+    assert (data["start_url"], data["display"], data["short_name"]) == ("/", "standalone", "IKI")
+    response = page.request.get(f"{live_server.url}{href}")
+    assert response.status == 200 and response.headers["content-type"] == "application/manifest+json"
+    sizes = set()
+    for icon in data["icons"]:
+        fetched = page.request.get(f"{live_server.url}{icon['src']}")
+        assert fetched.status == 200, icon["src"]
+        assert fetched.headers["content-type"] == icon["type"]
+        sizes.add((icon["sizes"], icon.get("purpose", "any")))
+    assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes
+    assert page.request.get(f"{live_server.url}/apple-touch-icon.png").status == 200
+
+
+def test_the_bgstats_link_on_the_result_page_decodes_to_the_whole_play(live_server: Any, page: Any) -> None:
+    from django.test import Client
+
+    from companion.models.results import Result
+    from tests.companion.test_play_time import ENDED, play_to_the_end
+    from tests.factories import make_game
+
+    game = play_to_the_end(make_game(("Anaïs", "Ben", "Chie", "Dai")))
+    assert Client().post(f"/games/{game.edit_token}/end").status_code == 302
+    game.refresh_from_db()
+    assert game.scoresheet is not None
+    page.goto(f"{live_server.url}/score/{game.scoresheet.token}/result/")
+    expect(page.locator(".rs-length")).to_have_text("Game length: 1 h 32 min")
+    link = page.get_by_role("link", name="Send to BG Stats")
+    expect(link).to_be_visible()
+    href = link.get_attribute("href")
+    assert href is not None and href.startswith("https://app.bgstatsapp.com/createPlay.html?data=")
+    data = json.loads(parse_qs(urlparse(href).query)["data"][0])
+    result = Result.objects.get()
+    assert data["playDate"] == ENDED.strftime("%Y-%m-%d %H:%M:%S") and data["durationMin"] == 92
+    assert data["sourceName"] == "IKI companion" and data["sourcePlayId"].startswith("result-")
+    assert data["game"] == {"name": "IKI", "highestWins": True, "noPoints": False, "sourceGameId": "iki"}
+    assert data["board"] == "3-4 player side" and "setup K7MX2QPA" in data["comments"]
+    assert [p["name"] for p in data["players"]] == ["Anaïs", "Ben", "Chie", "Dai"]
+    assert [p["startPlayer"] for p in data["players"]].count(True) == 1
+    assert data["players"][game.first_player - 1]["startPlayer"]
+    for sent, kept in zip(data["players"], result.players, strict=True):
+        assert (sent["score"], sent["rank"], sent["winner"], sent["role"]) == (
+            kept["total"], kept["rank"], kept["rank"] == 1, kept["colour"],
+        )  # fmt: skip
+        assert sent["sourcePlayerId"].startswith("player-")
+
+
+def _main_pages() -> dict[str, str]:
+    """The pages a table uses most, with real addresses: a setup, a tracked game, a walk-through step and its
+    result, a checked pad, a group, and Traders of Osaka's calculator and tracked game."""
+    import copy
+
+    from django.test import Client
+
+    from companion.models.results import Group, Result
+    from companion.models.scoresheets import ScoreSheet
+    from companion.services.osaka import NewPlayer as OsakaPlayer
+    from companion.services.osaka import create_game as create_osaka_game
+    from scoring.examples import AKEBONO_FOUR_PLAYERS
+    from tests.factories import make_game
+
+    game = make_game(("Anaïs", "Benedetta", "Chie", "Dai"), akebono=True)
+    sheet = ScoreSheet.objects.create(
+        table=copy.deepcopy(AKEBONO_FOUR_PLAYERS), colours=["red", "blue", "green", "yellow"]
+    )
+    Client().get(f"/score/{sheet.token}/result/")
+    group = Group.objects.create(name="Thursday evenings")
+    Result.objects.update(group=group)
+    osaka = create_osaka_game(players=[OsakaPlayer("Anaïs", "white"), OsakaPlayer("David", "pink")])
+    return {
+        "home": "/",
+        "setup": "/setup/",
+        "setup-game": "/setup/game?players=4&akebono=1&seed=K7MX2QPA",
+        "games-new": "/games/new/",
+        "game": f"/games/{game.edit_token}/",
+        "score-new": "/score/",
+        "score-step": f"/score/{sheet.token}/buildings/",
+        "score-result": f"/score/{sheet.token}/result/",
+        "check": "/check/",
+        "group": group.get_absolute_url(),
+        "osaka": "/osaka/",
+        "osaka-payday": "/osaka/payday/",
+        "osaka-game": f"/osaka/games/{osaka.edit_token}/",
+    }
+
+
+WIDEST = (
+    "[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > 391)"
+    ".map(e => e.tagName + '.' + e.className + '#' + e.id).slice(0, 12)"
+)
+
+
+@pytest.mark.parametrize("text", ["100%", "200%"])
+def test_dark_mode_and_large_text_leave_no_horizontal_scroll(
+    live_server: Any, new_context: Any, screenshot: Any, text: str
+) -> None:
+    pages = _main_pages()
+    page = new_context(color_scheme="dark").new_page()
+    if text == "200%":  # the phone's text size setting: the browser's default font size doubled (16 -> 32 px)
+        page.context.new_cdp_session(page).send(
+            "Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 26}}
+        )
+    failures = {}
+    for name, url in pages.items():
+        page.goto(f"{live_server.url}{url}")
+        expect(page.locator("main")).to_be_visible()
+        root = page.evaluate("getComputedStyle(document.documentElement).fontSize")
+        assert root == ("36px" if text == "200%" else "18px"), (name, root)  # the text follows the setting
+        background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(22, 20, 18)", (name, background)  # the dark theme
+        if page.evaluate("document.documentElement.scrollWidth") > 390:
+            failures[name] = page.evaluate(WIDEST)
+        screenshot(page, f"phone-dark-{text[:-1]}-{name}")
+    assert failures == {}, json.dumps(failures, indent=1)
+
+
+def test_find_a_game_by_its_code_from_the_home_page(live_server: Any, page: Any, screenshot: Any) -> None:
+    from tests.factories import make_game
+
+    game = make_game(("Anaïs", "Ben", "Chie"))
+    page.goto(f"{live_server.url}/")  # a phone with no recent items: the list is hidden, the form is not
+    expect(page.locator("#recent")).to_be_hidden()
+    field = page.get_by_label("Paste a link, or type the code under a QR code")
+    field.fill("no such code")
+    page.get_by_role("button", name="Find").click()
+    expect(page.locator("#find-errors")).to_contain_text("Nothing here has this link or code")
+    expect(page.get_by_label("Paste a link, or type the code under a QR code")).to_have_value("no such code")
+    screenshot(page, "phone-find-unknown")
+    page.get_by_label("Paste a link, or type the code under a QR code").fill(
+        f"http://192.168.1.20:8000{game.view_url()}"
+    )
+    page.get_by_role("button", name="Find").click()
+    page.wait_for_url(f"**{game.view_url()}")
+    expect(page.locator("main")).to_contain_text("Anaïs")
+    page.goto(f"{live_server.url}/")
+    expect(page.locator("#recent")).to_contain_text("Anaïs, Ben, Chie")  # the game is a recent item again
+    screenshot(page, "phone-home-find")
+
+
+@pytest.mark.parametrize("name", ["app", "setup", "osaka", "checks"])
+def test_a_minified_stylesheet_has_the_same_rules(page: Any, name: str) -> None:
+    """collectstatic saves stylesheets minified (companion/storage.py): Chromium reads the very same rules."""
+    from pathlib import Path
+
+    from companion.storage import minified
+
+    css = (Path(__file__).resolve().parents[2] / f"companion/static/companion/{name}.css").read_text()
+    rules = """(css) => { const sheet = new CSSStyleSheet(); sheet.replaceSync(css);
+      return [...sheet.cssRules].map((r) => r.cssText); }"""
+    written, served = page.evaluate(rules, css), page.evaluate(rules, minified(css))
+    assert len(written) > 10 and served == written
+    assert len(minified(css)) < len(css) * 0.9
