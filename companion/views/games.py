@@ -505,7 +505,7 @@ def _state_response(
 
 def _page_context(request: HttpRequest, game: Game, can_edit: bool) -> dict[str, Any]:
     setup = game.setup if isinstance(game.setup, dict) else {}
-    seats = list(game.seats.all())
+    seats = seats_of(game)
     by_seat = {s.seat: s.name for s in seats}
     starting = []
     for choice in setup.get("starting_characters") or []:
