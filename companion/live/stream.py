@@ -1,4 +1,4 @@
-"""The Server-Sent Events stream of one shared thing: ``GET /live/<kind>/<token>`` (docs/sync.md "Push").
+"""The Server-Sent Events stream of one shared thing: ``GET /live/<kind>/<token>`` (``live-stream-<kind>``) (docs/sync.md "Push").
 
 The stream sends the thing's version when it opens and each time it moves (``data: 12``); the page then pulls the
 pieces it lacks. A comment every :data:`KEEPALIVE_S` keeps proxies from closing an idle stream. An open stream is
@@ -157,4 +157,7 @@ async def stream(request: HttpRequest, kind: str, token: str) -> HttpResponse:
     return response
 
 
-urlpatterns = [path("live/<slug:kind>/<str:token>", stream, name="live-stream")]
+#: ``live-stream-sheet``, ``live-stream-osaka``...: one address per kind of shared thing.
+urlpatterns = [
+    path(f"live/{kind}/<str:token>", stream, {"kind": kind}, name=f"live-stream-{kind}") for kind in KINDS
+]

@@ -151,7 +151,8 @@ def test_one_games_waiting_taps_never_show_on_another(table: Table, new_context:
     assert _tokens(table, second, 1, "red") == 1
     assert _tokens(table, first, 1, "red") == 0
     context.unroute(f"**/osaka/games/{first}/change")
-    expect(page.locator(".live-status")).to_be_hidden(timeout=8000)  # sent again by its own game's page
+    expect(page.locator("#seat-1")).not_to_have_class("osaka-seat live-waiting", timeout=8000)  # sent again
+    expect(page.locator(".live-status")).to_be_hidden()
     assert _tokens(table, first, 1, "red") == 1
 
 

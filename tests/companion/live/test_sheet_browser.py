@@ -151,7 +151,8 @@ def test_an_unanswered_conflict_holds_no_later_tap(table: Table, new_context: An
     other.request("POST", f"/score/{token}/track/entry/", {TRACK: "7", f"was-{TRACK}": "0"})
     context.set_offline(False)
     expect(page.get_by_role("button", name="Apply it anyway")).to_be_visible(timeout=8000)
-    expect(page.locator(".live-status")).to_be_hidden(timeout=8000)  # the +1 did not wait for the answer
+    expect(page.locator(f"#e-{TRACK}")).to_have_class("sp-number", timeout=8000)  # the +1 did not wait
+    expect(page.locator(".live-status")).to_be_hidden()
     assert table.sheet_value(token, 0, "score_track") == 8
     expect(page.locator(f"#{TRACK}")).to_have_value("8")
     screenshot(page, "live-sheet-conflict")
