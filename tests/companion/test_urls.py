@@ -36,6 +36,7 @@ ANSWER_GET = {
     "osaka-game-log", "osaka-game-sheet", "osaka-game-payday",
     "check", "check-2015", "group", "group-csv", "group-json",  # issue 14
     "manifest", "apple-touch-icon", "apple-touch-icon-precomposed", "find",  # issue 25
+    "live-stream-game",  # issue 21: the tracked game's stream (204 under WSGI: the page polls)
 }  # fmt: skip
 
 
