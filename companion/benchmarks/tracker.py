@@ -2,7 +2,8 @@
 
 Under gunicorn on loopback (as :mod:`companion.benchmarks.polling`), through HTTP only:
 
-- the game page, the fresh state partial and one write (+1 IKI) at 30 log entries and again at 3,000: the cost
+- the game page, the fresh state partial, one write (+1 IKI, htmx) and the page followed by the live script's
+  write (+1 IKI with the page's digests: the answer is its pieces) at 30 log entries and again at 3,000: the cost
   must not grow with the log (a render reads a bounded number of rows);
 - the bytes of the tracker's first load, gzip: the page (as the server sends it) plus its CSS and scripts
   (compressed here as a gzip-serving static server would), against the 30 KiB budget of issue 12.
@@ -46,7 +47,23 @@ def _requests(client: Browserless, token: str) -> dict[str, Callable[[], None]]:
         form = {"op": "score-add", "seat": "1", "value": "1"}
         assert client.request("POST", f"/games/{token}/change", form, {"HX-Request": "true"})[0] == 200
 
-    return {"page": page, "state partial": state, "write (+1)": write}
+    counter = iter(range(1, 10**6))
+    client_id = f"bench{token[:8]}"
+
+    def live() -> None:
+        _, _, body = client.request("GET", f"/games/{token}/")
+        held = ".".join(re.findall(r'data-h="([0-9a-f]+)"', body.decode()))
+        form = {"op": "score-add", "seat": "1", "value": "1", "lc": client_id, "ln": next(counter), "h": held}
+        status, _, answer = client.request("POST", f"/games/{token}/change", form, LIVE)
+        assert status == 200
+        LIVE_SIZES.append(len(gzip.compress(answer)))
+
+    return {"page": page, "state partial": state, "write (+1)": write, "page + live write (+1)": live}
+
+
+LIVE = {"X-Live": "1"}
+#: The gzip size of each live write's answer (its pieces), for the report.
+LIVE_SIZES: list[int] = []
 
 
 def _costs(client: Browserless, small: str, large: str) -> dict[str, tuple[float, float]]:
@@ -91,6 +108,12 @@ def run(report: Report) -> None:
         for what, (few, many) in _costs(client, small, large).items():
             report(f"{what} at {SMALL} log entries", few, "ms")
             report(f"{what} at {LARGE} log entries", many, "ms", f"x{many / few:.2f}")
+        report(
+            "live write's answer (+1, its pieces, gzip)",
+            statistics.median(LIVE_SIZES),
+            "B",
+            "issue 21: <= 2 kB",
+        )
         sizes = _first_load(client, small)
         for name, size in sizes.items():
             report(f"first load: {name} (gzip)", size / 1024, "KiB")

@@ -1,7 +1,7 @@
 """The shared things a phone can follow (docs/sync.md "Joining the engine"): how a token finds one (its key and
 version, one indexed query) and how the versions of many are read at once (the SQLite version check).
 
-A new kind (the tracked game, a setup table code) adds one :class:`Kind` here with its token lookup."""
+A new kind (a setup table code) adds one :class:`Kind` here with its token lookup."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from django.db import models
 
+from companion.models.games import Game
 from companion.models.osaka import OsakaGame, OsakaSeat
 from companion.models.scoresheets import ScoreSheet
 
@@ -43,7 +44,12 @@ def _osaka(token: str) -> tuple[int, int] | None:
     return found
 
 
+def _game(token: str) -> tuple[int, int] | None:
+    return _first(Game.objects.filter(models.Q(edit_token=token) | models.Q(view_token=token)))
+
+
 KINDS: dict[str, Kind] = {
+    "game": Kind(_game, Game),
     "sheet": Kind(_sheet, ScoreSheet),
     "osaka": Kind(_osaka, OsakaGame),
 }

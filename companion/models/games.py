@@ -16,13 +16,14 @@ next phase, undo) carry the version the phone saw; a stale version raises :class
 
 from __future__ import annotations
 
+import contextlib
 import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -47,7 +48,8 @@ NAME_COLUMN = 40
 SCORE_MAX = 999
 CLIENT_ID_MAX = 40
 CLIENT_ID_RE = re.compile(rf"[A-Za-z0-9_-]{{1,{CLIENT_ID_MAX}}}")
-"""A write's client-made id (tracker.js makes 24 hex digits): ASCII only, so every database stores it."""
+"""A write's client-made id (the older tracker script made 24 hex digits; the live engine's writes carry lc/ln
+instead): ASCII only, so every database stores it."""
 QUICK_SCORES = (1, 2, 3, 5, -1)
 """Colours a player may pick (the same as the scoring walk-through offers), used for a swatch only."""
 SUMMARY_MAX = 200
@@ -73,6 +75,8 @@ class Game(models.Model):
     ticks = models.JSONField(default=list)
     #: Set by a change whose answer deserves a warning (a record's immediate IKI below 0); not stored.
     warned = False
+    #: The seats as a change left them (apply_change), so its answer reads them again from no query; not stored.
+    seat_list: list[Seat] | None = None
     #: The score sheet made from this game ("Score the game"); the game page links its edit or view-only page.
     scoresheet = models.OneToOneField(
         "companion.ScoreSheet", null=True, blank=True, on_delete=models.SET_NULL, related_name="game"
@@ -310,11 +314,19 @@ def apply_change(
         raise Refused("Unknown change.")
     if client_id is not None and not CLIENT_ID_RE.fullmatch(client_id):
         raise Refused("The change's id is not one this app makes.")
-    with transaction.atomic():
-        game = Game.objects.select_for_update().get(pk=game_id)
+    # Inside a write's transaction (companion.live.engine.once) the change joins it, with no savepoint of its own:
+    # every refusal below is raised before the first write, so nothing is left half done.
+    joined = connection.in_atomic_block
+    with contextlib.nullcontext() if joined else transaction.atomic():
+        # The game's row and its seats in one query, held until the change is stored.
+        seats = list(Seat.objects.select_related("game").select_for_update().filter(game_id=game_id))
+        if not seats:
+            raise Refused("There is no such game.")
+        game = seats[0].game
+        for s in seats:
+            s.game = game
         if client_id and game.changes.filter(client_id=client_id).exists():
             raise Replayed(game)
-        seats = list(game.seats.all())
         if op in SET_OPS and seen != game.version:
             target = next((s for s in seats if s.seat == seat), None)
             if was is None or was != seen_value(game, op, target) or op == "undo":
@@ -349,7 +361,15 @@ def apply_change(
             undo=undo,
             client_id=client_id or "",
         )
+    game.seat_list = seats
     return game
+
+
+def seats_of(game: Game) -> list[Seat]:
+    """The game's seats, in seat order: those a change just stored, else one query."""
+    if game.seat_list is None:
+        game.seat_list = list(game.seats.all())
+    return game.seat_list
 
 
 def _before(s: Seat) -> dict[str, Any]:

@@ -22,11 +22,13 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import get_template
 from django.urls import path, reverse
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from companion.forms import NewGameForm, PlayersForm, WhoForm, clean_text, whole_number
 from companion.links import shared
+from companion.live.engine import Answer, Pieces, held, mutation_id, once, pull_response
 from companion.models import game_records as records
 from companion.models.games import (
     QUICK_SCORES,
@@ -34,6 +36,7 @@ from companion.models.games import (
     SCORE_MAX,
     SEAT_OPS,
     Asked,
+    Change,
     Conflict,
     Game,
     NewPlayer,
@@ -44,6 +47,7 @@ from companion.models.games import (
     create_game,
     game_by_token,
     scoring_setup,
+    seats_of,
     seen_value,
     setup_steps,
     turn_order,
@@ -156,30 +160,44 @@ def _int_or_none(raw: str | None) -> int | None:
     return value if value is not None and abs(value) < 10**6 else None
 
 
-def _revealed_this_step(game: Game) -> frozenset[str]:
+#: The most reveals one step can hold (every hidden draw of a game is fewer), with the "Next" before them.
+STEP_CHANGES = 40
+
+
+def _revealed_this_step(game: Game, last: list[Change]) -> frozenset[str]:
     """The reveals made since the table reached its current step (after the last "Next" not undone): an overdue
-    reveal tapped now stays shown under "Now" until the table moves on. Two indexed queries."""
-    start = game.changes.filter(op="next", undone=False).values_list("version", flat=True).first() or 0
+    reveal tapped now stays shown under "Now" until the table moves on. Read from the last changes when they
+    reach back to that "Next", else one indexed query."""
+    rows: Iterable[tuple[str, Any]] = [(c.op, c.undo) for c in last if not c.undone]
+    if not any(op == "next" for op, _ in rows) and len(last) >= LOG_ON_PAGE:
+        rows = game.changes.filter(undone=False, op__in=("next", "reveal")).values_list("op", "undo")[
+            :STEP_CHANGES
+        ]
     keys: set[str] = set()
-    for undo in game.changes.filter(op="reveal", undone=False, version__gt=start).values_list(
-        "undo", flat=True
-    ):
-        made = undo.get("revealed") if isinstance(undo, dict) else None
+    for op, undo in rows:
+        if op == "next":
+            break
+        made = undo.get("revealed") if op == "reveal" and isinstance(undo, dict) else None
         keys.update([made] if isinstance(made, str) else made or [])
     return frozenset(keys)
 
 
-def _overdue(game: Game, revealed: frozenset[str]) -> list[dict[str, Any]]:
-    """The reveals due before this step that nobody made (and those made during it), for "Now"."""
+def _overdue(game: Game, revealed: frozenset[str], last: list[Change]) -> list[dict[str, Any]]:
+    """The reveals due before this step that nobody made (and those made during it), for "Now". The changes
+    are read only when a reveal due before this step was made (it may have been made during it)."""
     if game.finished:
         return []
+    made = {
+        o.event.reveal
+        for o in overdue_reveals(game.month, game.phase_enum, game.options, game.setup, revealed=frozenset())
+    }
     overdue = overdue_reveals(
         game.month,
         game.phase_enum,
         game.options,
         game.setup,
         revealed=revealed,
-        keep=_revealed_this_step(game),
+        keep=_revealed_this_step(game, last) if made & revealed else frozenset(),
     )
     return [{"since": o.since, "event": o.event, "name": reveal_name(o.event.reveal)[0]} for o in overdue]
 
@@ -222,7 +240,7 @@ def _state_context(
     """Everything the state partial shows. Hidden setup information is only what the table revealed (issue 13,
     item 4). Reads a bounded number of rows whatever the log's length: the last changes and one ``exists``.
     ``ask``: the question "Next" asks first (:func:`_ask`)."""
-    seats = list(game.seats.all())
+    seats = seats_of(game)
     by_seat = {s.seat: s for s in seats}
     phase = game.phase_enum
     revealed = frozenset(game.revealed)
@@ -245,6 +263,11 @@ def _state_context(
         income = [(s, trade_income(s.trade)) for s in seats]
     token = game.edit_token if can_edit else game.view_token
     changes = list(game.changes.all()[:LOG_ON_PAGE])
+    # Anything to undo: seen in the last changes, else (all of them undone or undos) one query.
+    can_undo = any(not c.undone and c.op not in ("create", "undo") for c in changes) or (
+        len(changes) >= LOG_ON_PAGE
+        and game.changes.filter(undone=False).exclude(op__in=("create", "undo")).exists()
+    )
     steps = setup_steps(game) if can_edit else {}
     return {
         "game": game,
@@ -256,7 +279,7 @@ def _state_context(
         "phases": table_phases(game.month),
         "events": events,
         "current_events": step_events(events, phase),
-        "overdue": _overdue(game, revealed),
+        "overdue": _overdue(game, revealed, changes),
         "bridge_hidden": bridge_hidden,
         "ask": ask if can_edit else None,
         "order": order,
@@ -267,7 +290,7 @@ def _state_context(
         "bridge": bridge,
         "income": income,
         "changes": changes,
-        "can_undo": game.changes.filter(undone=False).exclude(op__in=("create", "undo")).exists(),
+        "can_undo": can_undo,
         "next_was": seen_value(game, "next", None),
         "steps": [(step, title, step in game.ticks) for step, title in steps.items()],
         **(_record_context(game, seats, season) if can_edit and game.scoresheet_id is None else {}),
@@ -278,6 +301,9 @@ def _state_context(
         "message": message,
         "level": level,
         "who": _who(request),
+        # Every render collects its pieces: a nested piece counts in its parent's digest by its id alone, on the
+        # first load as in an answer (companion.live.engine).
+        "live_pieces": Pieces(),
     }
 
 
@@ -328,62 +354,66 @@ def _record_context(game: Game, seats: list[Seat], season: Season | None) -> dic
         if any(s.record for s in seats)
         else {}
     )
-    return {
-        "record_groups": [
-            (
-                "characters",
-                "Hired or drafted",
-                [
-                    ("Offered now", _choices(now, CHARACTER_BY_ID, held)),
-                    ("Starting characters (drafted)", _choices(starting, CHARACTER_BY_ID, held)),
-                    ("Other characters", _choices(others, CHARACTER_BY_ID, held)),
-                ],
-            ),
-            (
-                "tokens",
-                "Fish, pipe or tobacco bought",
-                [
-                    ("This season", _choices(token_now, TOKEN_BY_ID, held)),
-                    ("Other seasons", _choices(token_rest, TOKEN_BY_ID, held)),
-                ],
-            ),
-            (
-                "retirement_tokens",
-                "Retired (its token)",
-                [
-                    (
-                        "Tokens",
-                        _choices(retirement, RETIREMENT_TOKEN_BY_ID, set()),
-                    )
-                ],
-            ),
-            (
-                "buildings",
-                "Built",
-                [("In this game", _choices(setup.get("buildings") or [], BUILDING_BY_ID, held))],
-            ),
-        ]
-        + (
+    groups: list[tuple[str, str, list[tuple[str, list[tuple[str, str]]]]]] = [
+        (
+            "characters",
+            "Hired or drafted",
+            [
+                ("Offered now", _choices(now, CHARACTER_BY_ID, held)),
+                ("Starting characters (drafted)", _choices(starting, CHARACTER_BY_ID, held)),
+                ("Other characters", _choices(others, CHARACTER_BY_ID, held)),
+            ],
+        ),
+        (
+            "tokens",
+            "Fish, pipe or tobacco bought",
+            [
+                ("This season", _choices(token_now, TOKEN_BY_ID, held)),
+                ("Other seasons", _choices(token_rest, TOKEN_BY_ID, held)),
+            ],
+        ),
+        (
+            "retirement_tokens",
+            "Retired (its token)",
             [
                 (
-                    "boats",
-                    "Boat built",
-                    [("Boats", _choices((b.id for b in BOATS if b.buildable), BOAT_BY_ID, held))],
-                ),
-                (
-                    "personalities",
-                    "Met",
-                    [("Revealed so far", _choices(met_pool, PERSONALITY_BY_ID, held))],
-                ),
-            ]
-            + [
-                (records.SPEND_PIPE, "Spent a pipe", [("Activated", spenders)])
-                for spenders in [records.pipe_spenders(seats, setup)]
-                if spenders
-            ]
-            if game.akebono
-            else []
+                    "Tokens",
+                    _choices(retirement, RETIREMENT_TOKEN_BY_ID, set()),
+                )
+            ],
         ),
+        (
+            "buildings",
+            "Built",
+            [("In this game", _choices(setup.get("buildings") or [], BUILDING_BY_ID, held))],
+        ),
+    ] + (
+        [
+            (
+                "boats",
+                "Boat built",
+                [("Boats", _choices((b.id for b in BOATS if b.buildable), BOAT_BY_ID, held))],
+            ),
+            (
+                "personalities",
+                "Met",
+                [("Revealed so far", _choices(met_pool, PERSONALITY_BY_ID, held))],
+            ),
+        ]
+        + [
+            (records.SPEND_PIPE, "Spent a pipe", [("Activated", spenders)])
+            for spenders in [records.pipe_spenders(seats, setup)]
+            if spenders
+        ]
+        if game.akebono
+        else []
+    )
+    return {
+        # Each picker's first choice is marked selected: a picker nobody touched is not unsaved input (live.js).
+        "record_groups": [
+            (field, label, options, next((i for _, choices in options for i, _ in choices), ""))
+            for field, label, options in groups
+        ],
         "record_labels": records.FIELD_LABELS,
         "losses": records.LOSSES,
         "resources": records.RESOURCES,
@@ -464,8 +494,10 @@ def _state_response(
     level: str = "",
     ask: dict[str, Any] | None = None,
     question: Mapping[str, Any] | None = None,
+    answer_at: str = "",
 ) -> HttpResponse:
-    context = _state_context(request, game, can_edit, message, level, ask) | {"question": question}
+    context = _state_context(request, game, can_edit, message, level, ask)
+    context |= {"question": question, "answer_at": answer_at}
     template = "games.html#state" if request.htmx else "games.html"
     if not request.htmx:
         context.update(_page_context(request, game, can_edit))
@@ -476,7 +508,7 @@ def _state_response(
 
 def _page_context(request: HttpRequest, game: Game, can_edit: bool) -> dict[str, Any]:
     setup = game.setup if isinstance(game.setup, dict) else {}
-    seats = list(game.seats.all())
+    seats = seats_of(game)
     by_seat = {s.seat: s.name for s in seats}
     starting = []
     for choice in setup.get("starting_characters") or []:
@@ -680,6 +712,8 @@ def game_state(request: HttpRequest, token: str) -> HttpResponse:
 
 @_game_view(edit=False)
 def _fresh_state(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
+    if _is_live(request):
+        return pull_response(request, f"game:{game.pk}", _pieces(request, game, can_edit, {}), game.version)
     context = _state_context(request, game, can_edit)
     response = render(request, "games.html#state", context)
     response["Cache-Control"] = "no-store"
@@ -689,8 +723,15 @@ def _fresh_state(request: HttpRequest, game: Game, can_edit: bool) -> HttpRespon
 @require_POST
 @_game_view(edit=True)
 def game_change(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
-    """One change. ``cid``: the phone's id of this write (applied once; a replay answers the current state);
-    ``v``/``was``: what a set change was made against (409 when it changed meanwhile, docs/sync.md)."""
+    """One change, applied at most once per write id (``lc``/``ln``, companion.live; docs/sync.md). ``cid``: the
+    older per-write id (applied once; a replay answers the current state); ``v``/``was``: what a set change was
+    made against (409 when it changed meanwhile). The live script gets the pieces that changed, htmx the state
+    partial, a plain form a redirect back."""
+    answer, replay = once(f"game:{game.pk}", mutation_id(request.POST), lambda: _change(request, game))
+    return answer.response(replay=replay)
+
+
+def _change(request: HttpRequest, game: Game) -> Answer:
     op = request.POST.get("op", "")
     seat = _int_or_none(request.POST.get("seat"))
     value = _int_or_none(request.POST.get("value"))
@@ -702,25 +743,24 @@ def game_change(request: HttpRequest, game: Game, can_edit: bool) -> HttpRespons
     client_id = request.POST.get("cid") or None
     paid = request.POST.get("paid", "")[:80]
     move = request.POST.get("move") == "1"
+    at = _answer_at(game, op, seat)
     if op == "reveal":  # "Next" asks to reveal every reveal not made yet in one tap
         key = " ".join(request.POST.getlist("key"))[:400]
-    if op == "next" and request.POST.get("ask") and not game.finished:
-        # The Next button asks first (the "Go on without" answer posts without ``ask``); a stale tap is left to
-        # apply_change, which answers 409. Nothing is written by asking.
+    if op == "next" and request.POST.get("ask") and not request.POST.get("force") and not game.finished:
+        # The Next button asks first (the "Go on without" answer posts without ``ask``, "Apply it anyway" after a
+        # conflict with ``force``); a stale tap is left to apply_change, which answers 409. Asking writes nothing.
         ask = _ask(game) if seen == game.version or was == seen_value(game, "next", None) else None
         if ask is not None:
-            return _state_response(request, game, True, ask=ask)
-    held = game.seats.filter(seat=seat).first() if op == "record-remove" and request.POST.get("ask") else None
-    if held is not None and key in records.entries(held).get(field, []):
+            return _answer(request, game, ask=ask)
+    held_seat = (
+        game.seats.filter(seat=seat).first() if op == "record-remove" and request.POST.get("ask") else None
+    )
+    if held_seat is not None and key in records.entries(held_seat).get(field, []):
         # The × of a recorded entry asks once (issue 20); its answer "Remove" posts without ``ask``. An entry
         # already gone is left to apply_change, which says so.
-        return _state_response(
-            request, game, True, ask={"remove": True, "seat": seat, "field": field, "key": key}
-        )
+        return _answer(request, game, ask={"remove": True, "seat": seat, "field": field, "key": key})
     if op in SEAT_OPS and op not in ("fire-add", "trade-add", "fire-top") and value is None:
-        return _state_response(
-            request, game, True, status=400, message="Enter a whole number.", level="error"
-        )
+        return _answer(request, game, status=400, message="Enter a whole number.", level="error", at=at)
     try:
         game = apply_change(
             game.pk,
@@ -744,23 +784,82 @@ def game_change(request: HttpRequest, game: Game, can_edit: bool) -> HttpRespons
             "fields": {"op": op, "seat": seat, "field": field, "key": key},
             "choices": exc.question.choices,
         }
-        return _state_response(
-            request, exc.game, True, message=exc.question.text, level="warning", question=question
+        return _answer(
+            request, exc.game, message=exc.question.text, level="warning", question=question, at=at
         )
     except Conflict as exc:
-        return _state_response(request, exc.game, True, status=409, message=str(exc), level="warning")
+        return _answer(request, exc.game, status=409, message=str(exc), level="warning", at=at)
     except Replayed as exc:
-        return _state_response(request, exc.game, True, message=str(exc), level="ok")
+        return _answer(request, exc.game, message=str(exc), level="ok", at=at)
     except Refused as exc:
         game.refresh_from_db()
-        return _state_response(request, game, True, status=400, message=str(exc), level="error")
-    if request.htmx:
+        return _answer(request, game, status=400, message=str(exc), level="error", at=at)
+    if request.htmx or _is_live(request):
         saved = "Saved."
         if op in RECORD_OPS:  # what a record did, its immediate IKI included (issue 19)
             last = game.changes.first()
             saved = f"Saved: {last.summary}." if last is not None else saved
-        return _state_response(request, game, True, message=saved, level="warning" if game.warned else "ok")
-    return redirect("game", game.edit_token)
+        return _answer(request, game, message=saved, level="warning" if game.warned else "ok", at=at)
+    return Answer.of(redirect("game", game.edit_token), game.version)
+
+
+def _answer_at(game: Game, op: str, seat: int | None) -> str:
+    """The answer slot beside the control a change was made with (``answer-<slot>`` in games.html): the answer
+    is written where the thumb is. "" (the top of the state) when the page shows no such slot."""
+    if seat is None or not 1 <= seat <= game.players:
+        seat = None
+    records_shown = game.scoresheet_id is None
+    if op in ("score-add", "fire-add", "trade-add"):
+        return f"row-{seat}" if seat else ""
+    if op in ("score-set", "fire-set", "trade-set", "fire-top"):
+        return f"exact-{seat}" if seat and not game.finished else ""
+    if op in ("record-remove", "lost", "resources"):
+        return f"record-{seat}" if seat and records_shown else ""
+    if op == "record-add" and not records_shown:
+        return ""
+    return {"next": "controls", "undo": "controls", "reveal": "month", "record-add": "record-add"}.get(
+        op, "ticks" if op in ("tick", "untick") else ""
+    )
+
+
+def _is_live(request: HttpRequest) -> bool:
+    """A request of the live script (companion/static/companion/live.js): answered with pieces only."""
+    return request.headers.get("X-Live") == "1"
+
+
+def _answer(
+    request: HttpRequest,
+    game: Game,
+    *,
+    status: int = 200,
+    message: str = "",
+    level: str = "",
+    ask: dict[str, Any] | None = None,
+    question: Mapping[str, Any] | None = None,
+    at: str = "",
+) -> Answer:
+    """A change's answer: for the live script only the pieces the page lacks (``h``), else the state."""
+    said: dict[str, Any] = {"message": message, "level": level, "ask": ask, "question": question}
+    if not _is_live(request):  # htmx: the state partial, the answer at its top
+        return Answer.of(_state_response(request, game, True, status=status, **said), game.version)
+    said["answer_at"] = at
+    pieces = _pieces(request, game, True, said)
+    body = "".join(p.html for p in pieces.missing(held(request.POST.get("h", ""))))
+    return Answer(status, body, game.version)
+
+
+def _pieces(request: HttpRequest, game: Game, can_edit: bool, said: Mapping[str, Any]) -> Pieces:
+    pieces = Pieces()
+    context = _state_context(
+        request, game, can_edit, said.get("message", ""), said.get("level", ""), said.get("ask")
+    )
+    context |= {
+        "question": said.get("question"),
+        "answer_at": said.get("answer_at", ""),
+        "live_pieces": pieces,
+    }
+    get_template("games.html#state").render(context, request)
+    return pieces
 
 
 @require_POST

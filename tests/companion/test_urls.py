@@ -37,6 +37,7 @@ ANSWER_GET = {
     "check", "check-2015", "check-2015-work", "group", "group-csv", "group-json",  # issues 14, 23
     "group-file",  # issue 24: a group's file, "Download everything"
     "manifest", "apple-touch-icon", "apple-touch-icon-precomposed", "find",  # issue 25
+    "live-stream-game",  # issue 21: the tracked game's stream (204 under WSGI: the page polls)
 }  # fmt: skip
 
 

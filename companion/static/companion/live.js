@@ -1,4 +1,5 @@
-/* The live-table client (issue 21, docs/sync.md): one script for every shared thing (a score sheet, an Osaka game).
+/* The live-table client (issue 21, docs/sync.md): one script for every shared thing (a score sheet, an Osaka game,
+   a tracked IKI game).
 
    The page's live root ([data-live="<thing>"]) names its stream (data-live-stream), its pull address
    (data-live-pull) and the version it shows (data-live-version); every part a change may alter is a piece: an
@@ -7,7 +8,8 @@
    Push: a tap on a [data-live-form] (or a change inside [data-live-change]) becomes a write with this page's client
    id and the next counter (lc, ln; cid too), kept in an outbox (localStorage, one key per thing) until the server
    answers, sent in order. Additive taps (data-bump, data-by) show their new value at once, marked waiting.
-   A 409 (someone changed it first) waits alone for "Apply it anyway" / "Drop it"; later taps go on.
+   A 409 (someone changed it first) waits alone for "Apply it anyway" (or the form's data-live-force, saying what
+   it does) / "Drop it"; later taps go on.
    Poke and pull: the stream says the thing's version; when it moved, the page asks for the pieces it lacks
    (h = the digests it holds). No stream (a proxy, a WSGI server): the page polls every 1.5 s by itself.
    A piece holding a focused or unsaved field is not replaced: the bar offers the other phone's value. The tapped
@@ -192,12 +194,20 @@
       twin.value = f.value;
       if (f.defaultValue !== undefined) f.defaultValue = f.value;
     }
+    // What was sent is no longer unsaved input: the tap's own answer may replace its form.
+    for (const f of fields(form)) {
+      if (f.tagName === "SELECT") for (const o of f.options) o.defaultSelected = o.selected;
+      else if (f.type === "checkbox" || f.type === "radio") f.defaultChecked = f.checked;
+      else f.defaultValue = f.value;
+    }
     counter += 1;
     const n = counter;
     data.set("lc", client);
     data.set("ln", String(n));
     if (data.has("cid")) data.set("cid", `${client}-${n}`);
-    if (data.has("v")) data.set("v", String(version()));
+    // A form kept while another phone changed it (a held piece) still says the version it was made against.
+    const piece = form.closest("[data-h]");
+    if (data.has("v") && !(piece && held_notes[piece.id])) data.set("v", String(version()));
     if (document.querySelector("[data-live] details")) data.set("open", opened());
     const spec = submitter && submitter.dataset.bump;
     const by = submitter ? parseInt(submitter.dataset.by, 10) || 0 : 0;
@@ -206,6 +216,7 @@
       body: new URLSearchParams(data).toString(),
       bump: spec && by ? spec.split(" ").map((id) => [id, by]) : [],
       label: form.dataset.liveSet || (field ? labelOf(field) : ""),
+      force: form.dataset.liveForce || "",
       twins,
     };
     lastTap = submitter || document.activeElement;
@@ -279,7 +290,7 @@
     conflicts.push(item);
     const what = item.label || "this";
     note(`Another phone changed it first: ${what} was not saved.`, [
-      ["Apply it anyway", () => {
+      [item.force || "Apply it anyway", () => {
         counter += 1;
         const body = new URLSearchParams(item.body);
         body.set("ln", String(counter));
