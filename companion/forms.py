@@ -207,7 +207,7 @@ class NewGameForm(PlayersForm):
     akebono = forms.BooleanField(required=False)
     grand_master = forms.BooleanField(required=False)
     seed = forms.CharField(
-        required=False, max_length=40, error_messages={"max_length": "a seed has 8 characters"}
+        required=False, max_length=40, error_messages={"max_length": "a setup code has 8 characters"}
     )
     setup_players = TypedChoiceField(
         choices=[("", "")] + [(str(n), str(n)) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)],
@@ -240,11 +240,13 @@ class ScoreStartForm(PlayersForm):
         initial="none",
         required=False,
         error_messages={
-            "invalid_choice": "Choose how to give the setup: none, a seed code, or what was in play."
+            "invalid_choice": "Choose how to give the setup: none, a setup code, or what was in play."
         },
     )
     seed = forms.CharField(
-        required=False, max_length=40, error_messages={"max_length": "Seed code: a seed has 8 characters."}
+        required=False,
+        max_length=40,
+        error_messages={"max_length": "Setup code: a setup code has 8 characters."},
     )
     grand_master = forms.BooleanField(required=False)
     buildings = MultipleChoiceField(

@@ -413,7 +413,7 @@ def _reveal(game: Game, key: str, who: str) -> tuple[str, dict[str, Any]]:
     due = due_reveals(game.month, game.phase_enum, game.options, game.setup)
     keys = list(dict.fromkeys(key.split())) or [""]
     if any(k not in due and k not in game.revealed for k in keys):
-        raise Refused("That is not revealed yet: the rules reveal it later (RULINGS R16-R18).")
+        raise Refused("That is not revealed yet: the rules reveal it later.")
     new = [k for k in keys if k not in game.revealed]
     if not new:
         raise Refused("Already revealed: every phone shows it.")
@@ -462,7 +462,7 @@ def _track(op: str, s: Seat, seats: Sequence[Seat], value: int | None) -> tuple[
         if delta is None:
             raise Refused("Choose +1, +2, +3, +5 or -1.")
         if s.score + delta < 0:
-            raise Refused(f"{s.name}'s score cannot go below 0 (RULINGS R3).")
+            raise Refused(f"{s.name}'s score cannot go below 0.")
         s.score = min(SCORE_MAX, s.score + delta)
         summary = f"{'+' if delta > 0 else ''}{delta} IKI for {s.name} (now {s.score})"
     elif op == "score-set":

@@ -63,7 +63,7 @@ def setup_sheet_pdf(setup: Setup, *, size: str = "a4") -> bytes:
     story: list[object] = [
         Paragraph("IKI setup sheet", title),
         Paragraph(
-            f"Seed <font name='{bold}'>{setup.seed}</font> · {_p(_summary(setup))} · generator version "
+            f"Setup code <font name='{bold}'>{setup.seed}</font> · {_p(_summary(setup))} · generator version "
             f"{setup.generator_version}",
             body,
         ),

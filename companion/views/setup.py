@@ -99,7 +99,7 @@ def parse_request(query: Mapping[str, str], *, seed_required: bool = False) -> t
     options = parse_options(query)
     seed = query.get("seed", "").strip() or None
     if seed is None and seed_required:
-        raise QueryError("seed", f"give the setup's seed: seed= and its {SEED_LENGTH} characters", "missing")
+        raise QueryError("seed", f"give the setup code: seed= and its {SEED_LENGTH} characters", "missing")
     return options, seed
 
 

@@ -438,9 +438,10 @@ def test_firefighting_order_stays_a_ranking_of_the_stacks(first: int, steps: lis
 def test_every_event_cites_a_rulebook_of_the_product(options: CalendarOptions) -> None:
     for month in range(1, 14):
         for event in month_events(month, options, None):
-            assert "iki-rulebook.txt" in event.source or "iki-akebono-rulebook.txt" in event.source
+            assert "Base rulebook" in event.source or "Akebono rulebook" in event.source
+            assert "RULINGS" not in event.source and ".txt" not in event.source
             if not options.akebono:
-                assert "akebono" not in event.source
+                assert "Akebono" not in event.source
 
 
 def test_two_player_akebono_places_the_neutral_card_before_the_new_character_leaves() -> None:
