@@ -28,7 +28,7 @@ from scoring.components import SEASONS, Season
 
 # FIRE_MONTHS and TRACK_MAX are the tracker's too: re-exported (mypy strict sees them as this module's).
 from scoring.rules import FIRE_MONTHS as FIRE_MONTHS
-from scoring.rules import FIRE_STRENGTH, PAYDAY_MONTHS
+from scoring.rules import FIRE_STRENGTH, PAYDAY_MONTHS, nagaya_name
 from scoring.rules import TRACK_MAX as TRACK_MAX
 
 MONTHS: Final = 13
@@ -499,7 +499,7 @@ def _event_c(month: int, o: CalendarOptions, setup: Mapping[str, Any] | None) ->
                     + (" A neutral character it reaches is killed." if two else ""),
                     f'{_BASE}, "Months 5, 8 and 11: Fire"',
                     details=(f"Strength {strength}",),
-                    secret=() if nagaya is None else (f"Nagaya {nagaya} burns",),
+                    secret=() if nagaya is None else (f"The fire burns {nagaya_name(nagaya)}",),
                     reveal=f"fire-{month}",
                 )
             )

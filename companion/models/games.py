@@ -40,6 +40,7 @@ from scoring.calendar import (
     move_marker,
     next_step,
     phase_a_order,
+    reveal_name,
 )
 
 NAME_COLUMN = 40
@@ -420,9 +421,9 @@ def _reveal(game: Game, key: str, who: str) -> tuple[str, dict[str, Any]]:
     game.revealed = [*game.revealed, *new]
     where = "New Year's Day" if game.month == NEW_YEAR else f"month {game.month}"
     # The log names what was revealed, not the secret: an undo hides it again everywhere.
-    summary = f"Revealed for the table: {'; '.join(due[k].title for k in new)} (by {who} in {where})"
+    summary = f"Revealed {'; '.join(reveal_name(k)[0].replace('The ', 'the ', 1) for k in new)} (by {who} in {where})"
     if len(summary) > SUMMARY_MAX:
-        summary = f"Revealed for the table: {len(new)} reveals that were due (by {who} in {where})"
+        summary = f"Revealed the {len(new)} draws that were due (by {who} in {where})"
     return summary, {"revealed": new[0] if len(new) == 1 else new}
 
 

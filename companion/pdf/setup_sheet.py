@@ -69,7 +69,7 @@ def setup_sheet_pdf(setup: Setup, *, size: str = "a4") -> bytes:
         ),
         Paragraph(
             f"This sheet prints no hidden draw ({_p(join(notes))}). The game tracker reveals each one when it is "
-            f"due: on the setup page of seed {setup.seed} with these options, tap “Track this game”.",
+            f"due: on the setup page of setup code {setup.seed} with these options, tap “Track this game”.",
             small,
         ),
         Spacer(1, 4),
