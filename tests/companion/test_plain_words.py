@@ -49,6 +49,18 @@ def forbidden_in(text: str) -> list[str]:
     return found
 
 
+def seed_words(text: str) -> list[str]:
+    """Where the visible text of a page or PDF calls the setup code a seed (its ``seed=`` links and fields are
+    not words a player reads)."""
+    visible = unescape(re.sub(r"<[^>]+>", " ", re.sub(r"(?s)<(script|style)\b.*?</\1>", "", text)))
+    return re.findall(r".{0,40}\bseeds?\b.{0,20}", visible, re.I)
+
+
+def test_seed_words_reads_only_what_a_player_sees() -> None:
+    assert seed_words('<a href="/setup/game?seed=K7MX2QPA">Setup code K7MX 2QPA</a>') == []
+    assert seed_words("<p>Seed K7MX2QPA</p>") != []
+
+
 def test_forbidden_in_finds_what_it_looks_for() -> None:
     assert forbidden_in("a rule (RULINGS R16) and iki-rulebook.txt") != []
     assert forbidden_in("The fire burns Nagaya 2, behind the firefighting and tobacco shops") == []
@@ -118,7 +130,7 @@ class Crawl:
                     queue.extend(links_of(response.content.decode()))
 
     def check(self, url: str, text: str) -> None:
-        found = forbidden_in(text)
+        found = forbidden_in(text) + seed_words(text)
         if found:
             self.bad[url] = found
 
