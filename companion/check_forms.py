@@ -82,7 +82,7 @@ class CheckStartForm(PlayersForm):
     seed = forms.CharField(
         required=False,
         max_length=40,
-        error_messages={"max_length": "Setup code: a setup code has 8 characters."},
+        error_messages={"max_length": "A setup code has 8 characters."},
     )
     grand_master = Flag(what="grand_master")
 

@@ -246,7 +246,7 @@ class ScoreStartForm(PlayersForm):
     seed = forms.CharField(
         required=False,
         max_length=40,
-        error_messages={"max_length": "Setup code: a setup code has 8 characters."},
+        error_messages={"max_length": "A setup code has 8 characters."},
     )
     grand_master = forms.BooleanField(required=False)
     buildings = MultipleChoiceField(
