@@ -910,7 +910,7 @@ class _Checker:
                     name,
                     f"players[{i}].characters",
                     f"Both New Characters of month {month} are held ({join(c.name for c in pair)}), but one "
-                    "of each month's pair leaves the game at setup (pairing inferred).",
+                    "of each month's pair leaves the game at setup.",
                 )
 
 
