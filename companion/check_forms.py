@@ -15,12 +15,20 @@ from django.core.exceptions import ValidationError
 from companion.forms import PlayersForm, whole_number
 from companion.views.setup import FALSE_WORDS, TRUE_WORDS
 from scoring.errors import quote
-from scoring.first_edition import Player2015
+from scoring.first_edition import (
+    CONSTRUCTIONS_2015,
+    LINE_LABELS_2015,
+    LINES_2015,
+    POUCHES_2015,
+    Counts2015,
+    Facts2015,
+    Player2015,
+)
 from scoring.padcheck import Pad, PadPlayer
 from scoring.rules import MAX_PLAYERS, TRACK_MAX
 from scoring.score import AKEBONO_LINES, BASE_LINES, LINE_LABELS
 from scoring.table import Setup
-from setupgen import Options, OptionsError, SeedError, generate
+from setupgen import CODE_MAX, Options, OptionsError, SeedError, generate
 
 #: A number no pad line comes close to: beyond it a typed value is refused as a typing slip.
 PAD_MAX: Final = 999
@@ -81,8 +89,8 @@ class CheckStartForm(PlayersForm):
 
     seed = forms.CharField(
         required=False,
-        max_length=40,
-        error_messages={"max_length": "A setup code has 8 characters."},
+        max_length=CODE_MAX,
+        error_messages={"max_length": f"A setup code has at most {CODE_MAX} characters."},
     )
     grand_master = Flag(what="grand_master")
 
@@ -187,12 +195,13 @@ class PadForm(forms.Form):
 
 
 class NumberList(forms.CharField):
-    """Printed values typed in one field, ``2 3`` or ``2, 3`` (at most ``most`` of them)."""
+    """Printed values typed in one field, ``2 3`` or ``2, 3`` (at most ``most`` of them; with ``exactly``, that
+    many or none)."""
 
-    def __init__(self, *, what: str, most: int, **kwargs: Any) -> None:
+    def __init__(self, *, what: str, most: int, exactly: bool = False, **kwargs: Any) -> None:
         kwargs.setdefault("required", False)
         super().__init__(**kwargs)
-        self.what, self.most = what, most
+        self.what, self.most, self.exactly = what, most, exactly
 
     def to_python(self, value: Any) -> tuple[int, ...]:
         text = super().to_python(value)
@@ -204,6 +213,10 @@ class NumberList(forms.CharField):
             raise ValidationError(f"{self.what}: write the printed values as whole numbers, like 2 3")
         if len(numbers) > self.most:
             raise ValidationError(f"{self.what}: at most {self.most} values ({len(numbers)} given)")
+        if self.exactly and numbers and len(numbers) != self.most:
+            raise ValidationError(
+                f"{self.what}: type all {self.most} values ({len(numbers)} given), or leave it blank"
+            )
         return tuple(n for n in numbers if n is not None)
 
 
@@ -266,4 +279,93 @@ class Form2015(forms.Form):
         return out
 
 
-__all__ = ["FIELDS_2015", "PIPE_CHOICES", "ROW_LABELS", "CheckStartForm", "Form2015", "PadForm", "PadNumber"]
+#: The 2015 pad's lines as the table wrote them (RULINGS E1), then the total and the place.
+ROW_LABELS_2015: Final = {**LINE_LABELS_2015, "total": "Total", "rank": "Place (1st, 2nd…)"}
+#: What narrows a 2015 player's resources line: what they ended with (2015 "Resources").
+COUNTS_2015: Final = (("koban", "Koban"), ("lumber", "Lumber"), ("mon", "Mon"))
+#: The printed values the 2015 text does not give, typed once for the table (RULINGS E1): key, label, how many.
+PRINTED_2015: Final = (
+    ("bonito", "The bonus summer bonito's value", 1),
+    ("sea_bream", "The bonus winter sea bream's value", 1),
+    ("pouches", f"The {POUCHES_2015} tobacco pouches' values", POUCHES_2015),
+    ("constructions", f"The {CONSTRUCTIONS_2015} construction cards' values", CONSTRUCTIONS_2015),
+)
+
+
+class Check2015Form(forms.Form):
+    """The 2015 pad as written (RULINGS E1-E5, R20): for each seat ``i`` of :meth:`CheckStartForm.seats`,
+    ``p{i}-{line}`` for each of :data:`LINES_2015`, ``p{i}-total``, ``p{i}-rank``, ``p{i}-pipe``,
+    ``p{i}-firefighting``, ``p{i}-stack`` and ``p{i}-koban``/``lumber``/``mon``; for the table the printed values
+    of :data:`PRINTED_2015` (``bonito``, ``sea_bream``, ``pouches``, ``constructions``). Blank is unknown."""
+
+    def __init__(self, data: Any, *, seats: list[tuple[int, str, str]]) -> None:
+        super().__init__(data, auto_id="%s")
+        self.seats = seats
+        self.lines = LINES_2015
+        for key, label, count in PRINTED_2015:
+            if count == 1:
+                self.fields[key] = PadNumber(what=label, low=1)
+            else:
+                self.fields[key] = NumberList(what=label, most=count, exactly=True)
+        for i, name, _ in seats:
+            for row in (*LINES_2015, "total"):
+                self.fields[f"p{i}-{row}"] = PadNumber(what=f"{name}, {ROW_LABELS_2015[row].lower()}")
+            self.fields[f"p{i}-rank"] = PadNumber(what=f"{name}, place", low=1, high=MAX_PLAYERS)
+            self.fields[f"p{i}-pipe"] = forms.ChoiceField(
+                choices=PIPE_CHOICES,
+                required=False,
+                error_messages={"invalid_choice": f"{name}, pipe: answer yes or no, or leave it"},
+            )
+            self.fields[f"p{i}-firefighting"] = PadNumber(what=f"{name}, firefighting power", high=TRACK_MAX)
+            self.fields[f"p{i}-stack"] = PadNumber(
+                what=f"{name}, place in the stack", low=1, high=MAX_PLAYERS
+            )
+            for key, label in COUNTS_2015:
+                self.fields[f"p{i}-{key}"] = PadNumber(what=f"{name}, {label.lower()}")
+
+    def messages(self) -> list[str]:
+        return [m for field in (*self.fields, "__all__") for m in self.errors.get(field, [])]
+
+    def pad(self) -> tuple[Pad, Facts2015]:
+        """The typed pad and the table's printed values, for :func:`scoring.first_edition.check_pad_2015`."""
+        data = self.cleaned_data
+        players, counts = [], {}
+        for i, name, _ in self.seats:
+            pipe = data[f"p{i}-pipe"]
+            players.append(
+                PadPlayer(
+                    name=name,
+                    lines={
+                        line: data[f"p{i}-{line}"] for line in LINES_2015 if data[f"p{i}-{line}"] is not None
+                    },
+                    total=data[f"p{i}-total"],
+                    rank=data[f"p{i}-rank"],
+                    pipe=None if not pipe else pipe == "yes",
+                    firefighting=data[f"p{i}-firefighting"],
+                    stack_place=data[f"p{i}-stack"],
+                )
+            )
+            counts[name] = Counts2015(*(data[f"p{i}-{key}"] for key, _ in COUNTS_2015))
+        facts = Facts2015(
+            bonito=data["bonito"],
+            sea_bream=data["sea_bream"],
+            pouches=data["pouches"] or None,
+            constructions=data["constructions"] or None,
+            counts=counts,
+        )
+        return Pad(players=tuple(players)), facts
+
+
+__all__ = [
+    "COUNTS_2015",
+    "FIELDS_2015",
+    "PIPE_CHOICES",
+    "PRINTED_2015",
+    "ROW_LABELS",
+    "ROW_LABELS_2015",
+    "Check2015Form",
+    "CheckStartForm",
+    "Form2015",
+    "PadForm",
+    "PadNumber",
+]

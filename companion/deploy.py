@@ -27,6 +27,16 @@ def flag(environ: Mapping[str, str], name: str) -> bool:
     return value == "1"
 
 
+def whole(environ: Mapping[str, str], name: str, default: int) -> int:
+    """A whole number of at least 0 (``DJANGO_KEEP_DAYS=400``); unset or empty: ``default``; anything else refused."""
+    value = environ.get(name, "").strip()
+    if not value:
+        return default
+    if not (value.isascii() and value.isdigit() and len(value) <= 6):
+        raise ImproperlyConfigured(f"{name} must be a whole number of 0 or more, not {value[:20]!r}.")
+    return int(value)
+
+
 def names(environ: Mapping[str, str], name: str, default: str = "") -> list[str]:
     """A comma-separated list (``DJANGO_ALLOWED_HOSTS=iki.example.org,www.iki.example.org``), blanks dropped."""
     return [item.strip() for item in environ.get(name, default).split(",") if item.strip()]

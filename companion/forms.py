@@ -18,7 +18,9 @@ from django.core.exceptions import ValidationError
 from companion.models.scoresheets import COLOURS, NAME_MAX
 from scoring import catalogue as cat
 from scoring.errors import quote
+from scoring.names import name_key, name_problem
 from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
+from setupgen.code import CODE_MAX
 
 BIDI_CONTROLS: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """Embeddings, overrides and isolates (U+202A-202E, U+2066-2069): they reorder the text after them on a page."""
@@ -114,7 +116,11 @@ class NameField(forms.CharField):
         super().__init__(**kwargs)
 
     def to_python(self, value: Any) -> str:
-        return clean_text(super().to_python(value))
+        name = clean_text(super().to_python(value))
+        problem = name_problem(name) if name else None  # an empty name is "required"'s business
+        if problem:
+            raise ValidationError(problem, code="invisible")
+        return name
 
     def widget_attrs(self, widget: forms.Widget) -> dict[str, Any]:
         return {**super().widget_attrs(widget), "autocomplete": "off"}
@@ -122,7 +128,7 @@ class NameField(forms.CharField):
 
 class PlayersForm(forms.Form):
     """2-4 players in seating order: ``name-0`` .. ``name-3`` and ``colour-0`` .. ``colour-3``; empty rows are
-    skipped. Names differ (ignoring case), colours differ. Every message names the player's row."""
+    skipped. Names differ (ignoring case and characters that draw nothing: scoring.names), colours differ. Every message names the player's row."""
 
     def __init__(self, *args: Any, rows: int = MAX_PLAYERS, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "%s")  # ids are the field names: name-0, colour-0
@@ -173,7 +179,7 @@ class PlayersForm(forms.Form):
                 f"{MAX_PLAYERS} names (you gave {len(players)}).",
                 code="player-count",
             )
-        if len({name.casefold() for name, _ in players}) != len(players):
+        if len({name_key(name) for name, _ in players}) != len(players):
             raise ValidationError("Give each player a different name.", code="same-name")
         if len({colour for _, colour in players}) != len(players):
             raise ValidationError("Give each player a different colour.", code="same-colour")
@@ -207,7 +213,9 @@ class NewGameForm(PlayersForm):
     akebono = forms.BooleanField(required=False)
     grand_master = forms.BooleanField(required=False)
     seed = forms.CharField(
-        required=False, max_length=40, error_messages={"max_length": "a setup code has 8 characters"}
+        required=False,
+        max_length=CODE_MAX,
+        error_messages={"max_length": f"a setup code has at most {CODE_MAX} characters"},
     )
     setup_players = TypedChoiceField(
         choices=[("", "")] + [(str(n), str(n)) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)],
@@ -236,7 +244,7 @@ class ScoreStartForm(PlayersForm):
         },
     )
     setup_kind = ChoiceField(
-        choices=[("none", "Not given"), ("seed", "The setup's seed code"), ("pick", "Tick what was in play")],
+        choices=[("none", "Not given"), ("seed", "The setup code"), ("pick", "Tick what was in play")],
         initial="none",
         required=False,
         error_messages={
@@ -245,8 +253,8 @@ class ScoreStartForm(PlayersForm):
     )
     seed = forms.CharField(
         required=False,
-        max_length=40,
-        error_messages={"max_length": "A setup code has 8 characters."},
+        max_length=CODE_MAX,
+        error_messages={"max_length": f"A setup code has at most {CODE_MAX} characters."},
     )
     grand_master = forms.BooleanField(required=False)
     buildings = MultipleChoiceField(

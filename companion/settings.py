@@ -70,6 +70,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "companion.limits.CreateLimit",
 ]
 
 ROOT_URLCONF = "companion.urls"
@@ -136,15 +137,45 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 
-# A server error's traceback goes to stderr (gunicorn's error log, runserver's console); without this Django
-# logs a 500 only to ADMINS by mail, that is nowhere. Only 5xx: the 4xx answers and django.security's refusals
-# (a stranger's Host header) stay unlogged, so hostile requests cannot flood the log.
+# Retention and limits (README, "Serving the public"): off on a LAN, on in the public mode. KEEP_DAYS: what no one
+# has changed for this many days is deleted by `manage.py purge` (0 keeps everything). CREATES_PER_MINUTE: new
+# games, sheets and groups per client address a minute (0: no limit; companion/limits.py), counted in the
+# database cache every app server shares (`manage.py createcachetable` makes its table). TRUSTED_PROXIES: the
+# addresses whose X-Forwarded-For names the client (the front server on this host).
+KEEP_DAYS = deploy.whole(os.environ, "DJANGO_KEEP_DAYS", 400 if HTTPS else 0)
+CREATES_PER_MINUTE = deploy.whole(os.environ, "DJANGO_CREATES_PER_MINUTE", 20 if HTTPS else 0)
+TRUSTED_PROXIES = frozenset(deploy.names(os.environ, "DJANGO_TRUSTED_PROXIES", default="127.0.0.1,::1"))
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "iki_cache"}}
+
+# The log (companion/logs.py; README, "Serving the public"): stderr, that is gunicorn's error log or the console.
+# A server error: one record, with its traceback. What any client can cause by asking (a 4xx, a HEAD, a refused
+# Host, a malformed request) is demoted to INFO, below the default threshold (DJANGO_LOG_LEVEL, WARNING). At most
+# 5 records a second per process after a burst of 20, so a hostile client cannot fill the disk; tokens (edit links,
+# a player's own link) are replaced by <token> in every line and traceback. The app servers' own loggers
+# (uvicorn's, gunicorn's in a worker) go through the same handler.
+_LOG_LEVEL = os.environ.get("DJANGO_LOG_LEVEL", "WARNING")
+_THROUGH_US = {"handlers": ["stderr"], "level": "INFO", "propagate": False}
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
         "stderr": {"format": "[{asctime}] [{process}] [{levelname}] {name}: {message}", "style": "{"}
     },
-    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "stderr"}},
-    "loggers": {"django.request": {"handlers": ["stderr"], "level": "ERROR", "propagate": False}},
+    "filters": {
+        "quiet": {"()": "companion.logs.Quiet", "level": _LOG_LEVEL},
+        "rate": {"()": "companion.logs.RateLimit"},
+        "scrub": {"()": "companion.logs.Scrub"},
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "formatter": "stderr",
+            "filters": ["quiet", "rate", "scrub"],
+        }
+    },
+    "root": {"handlers": ["stderr"], "level": "INFO"},
+    "loggers": dict.fromkeys(
+        ("django", "uvicorn", "uvicorn.error", "uvicorn.access", "gunicorn.error", "gunicorn.access"),
+        _THROUGH_US,
+    ),
 }

@@ -9,11 +9,28 @@ function both editions share (:func:`scoring.score.rank_totals`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import functools
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import StrEnum
+from types import MappingProxyType
 from typing import Final
 
+from scoring.padcheck import (
+    Edition,
+    Pad,
+    PadCheck,
+    PadCode,
+    PadPlayer,
+    PadProblem,
+    Possible,
+    check_pad,
+    conflict_problem,
+    first_conflict,
+    minimal_sets,
+    or_list,
+)
 from scoring.problems import Problem
 from scoring.rules import TRACK_MAX
 from scoring.score import rank_totals
@@ -254,13 +271,252 @@ def score_2015(players: Sequence[Player2015]) -> list[Score2015]:
     return [Score2015(p.name, lines, words, totals[p.name], *places[p.name]) for p, lines, words in scored]
 
 
+# --- checking a typed 2015 pad (RULINGS E1-E5, R20-R22) ----------------------------------------------------------
+
+#: The words a message uses for each 2015 line.
+WORDS_2015: Final = MappingProxyType(
+    {
+        "score_track": "score track",
+        "variety": "variety",
+        "fish": "fish",
+        "tobacco": "tobacco",
+        "buildings": "construction cards",
+        "resources": "resources",
+    }
+)
+#: 2015 "Components": the 8 fish tokens, 2 a season (id, season); one summer fish is the bonus bonito and one
+#: winter fish the bonus sea bream (RULINGS E4), the only fish with a printed value.
+FISH_TOKENS_2015: Final = (
+    ("spring-1", "spring"), ("spring-2", "spring"), ("summer", "summer"), ("bonito", "summer"),
+    ("autumn-1", "autumn"), ("autumn-2", "autumn"), ("winter", "winter"), ("sea-bream", "winter"),
+)  # fmt: skip
+#: A printed value nobody typed stands for any whole number from this up ("extra IKI points", 2015 "Fish Bonus").
+BONUS_LEAST_2015: Final = 1
+#: Above every line a pad can hold (the form refuses more): an open-ended set of values is listed up to here.
+LINE_TOP_2015: Final = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Counts2015:
+    """What a player ends with that the resources line is made of (2015 "Resources"); None: not typed."""
+
+    koban: int | None = None
+    lumber: int | None = None
+    mon: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Facts2015:
+    """The printed values the 2015 text does not give, typed once for the table (None: not typed, unknown,
+    RULINGS E1 and R20): the bonus bonito and sea bream, the 4 tobacco pouches and the 6 construction cards; and
+    each player's koban, lumber and mon, by name."""
+
+    bonito: int | None = None
+    sea_bream: int | None = None
+    pouches: tuple[int, ...] | None = None
+    constructions: tuple[int, ...] | None = None
+    counts: Mapping[str, Counts2015] = field(default_factory=lambda: MappingProxyType({}))
+
+
+def _from(line: str, low: int, rule: str) -> Possible:
+    """Every whole number from ``low`` (listed up to :data:`LINE_TOP_2015`)."""
+    if low <= 0:
+        return Possible(line, None, rule)
+    return Possible(line, frozenset(range(low, LINE_TOP_2015)), rule)
+
+
+def _bonus(facts: Facts2015) -> dict[str, int | None]:
+    return {"bonito": facts.bonito, "sea-bream": facts.sea_bream}
+
+
+def _fish_made(bonito: int | None, sea_bream: int | None) -> tuple[tuple[frozenset[str], int, bool], ...]:
+    """Every set of fish tokens one player can hold, with its fish line (3/6/10/15 for 1-4 seasons plus the
+    bonus fish held, RULINGS E1) and whether that is only the least it makes (a bonus nobody typed: any more).
+    No one-fish-per-season rule (RULINGS E2): both fish of a season may be one player's."""
+    bonus = {"bonito": bonito, "sea-bream": sea_bream}
+    out = []
+    for n in range(len(FISH_TOKENS_2015) + 1):
+        for held in itertools.combinations(FISH_TOKENS_2015, n):
+            seasons = len({season for _, season in held})
+            ids = frozenset(token for token, _ in held)
+            values = [bonus[t] for t in ids if t in bonus]
+            least = FISH_2015[seasons] + sum(v if v is not None else BONUS_LEAST_2015 for v in values)
+            out.append((ids, least, None in values))
+    return tuple(out)
+
+
+def _makes(value: int, least: int, open_ended: bool) -> bool:
+    return value == least or (open_ended and value > least)
+
+
+def _subset_sums(values: Sequence[int]) -> dict[int, list[frozenset[str]]]:
+    """Every sum of some of the cards or tokens of printed ``values`` (ids are their places), with the sets."""
+    out: dict[int, list[frozenset[str]]] = {}
+    for n in range(len(values) + 1):
+        for picked in itertools.combinations(range(len(values)), n):
+            out.setdefault(sum(values[i] for i in picked), []).append(frozenset(str(i) for i in picked))
+    return out
+
+
+def _tobacco_made(pouches: Sequence[int], pipe: bool | None) -> dict[int, list[frozenset[str]]]:
+    """Each tobacco line with the pouches that make it: their printed values, doubled with a pipe (2015
+    "Tobacco Pouches"); with the pipe not said, either."""
+    out: dict[int, list[frozenset[str]]] = {}
+    for total, sets in _subset_sums(pouches).items():
+        for factor in {True: (2,), False: (1,), None: (1, 2)}[pipe]:
+            out.setdefault(total * factor, []).extend(sets)
+    return out
+
+
+def _values_words(values: Sequence[int]) -> str:
+    return or_list(values).replace(" or ", " and ")
+
+
+def _fish_rule(facts: Facts2015) -> str:
+    said = [
+        f"the bonus {name} ({value if value is not None else 'its printed value'})"
+        for name, value in (("bonito", facts.bonito), ("sea bream", facts.sea_bream))
+    ]
+    return f"3, 6, 10 or 15 for fish of 1-4 seasons, plus {said[0]} and {said[1]} when held"
+
+
+def possible_2015(facts: Facts2015, player: PadPlayer) -> dict[str, Possible]:
+    """Each 2015 line's values for one player (RULINGS E1): variety 0/1/4/9/16/25; fish from the seasons and the
+    bonus fish; tobacco from the typed pouches, doubled with a pipe; construction cards from the typed cards;
+    resources from the koban, lumber and mon typed. A printed value not typed leaves its line open (R20)."""
+    made = _fish_made(facts.bonito, facts.sea_bream)
+    fish = {least for _, least, open_ended in made if not open_ended}
+    open_from = min((least for _, least, open_ended in made if open_ended), default=LINE_TOP_2015)
+    fish |= set(range(open_from, LINE_TOP_2015))
+    out = {
+        "score_track": Possible("score_track", None, "the IKI gained during play: any whole number from 0"),
+        "variety": Possible("variety", frozenset(VARIETY_2015), "1, 4, 9, 16 or 25 for 1-5 occupation types, 0 with none"),
+        "fish": Possible("fish", frozenset(fish), _fish_rule(facts)),
+    }  # fmt: skip
+    if facts.pouches is None:
+        out["tobacco"] = Possible(
+            "tobacco", None, "the pouches' printed values, doubled with a pipe (so even)" if player.pipe
+            else "the pouches' printed values, doubled with a pipe", even=bool(player.pipe),
+        )  # fmt: skip
+    else:
+        doubled = {
+            True: ", doubled by the pipe",
+            False: ", not doubled (no pipe)",
+            None: ", doubled with a pipe",
+        }[player.pipe]
+        out["tobacco"] = Possible(
+            "tobacco", frozenset(_tobacco_made(facts.pouches, player.pipe)),
+            f"the sum of the pouches held (of {_values_words(facts.pouches)}){doubled}",
+        )  # fmt: skip
+    if facts.constructions is None:
+        out["buildings"] = Possible("buildings", None, "the construction cards' printed values")
+    else:
+        out["buildings"] = Possible(
+            "buildings", frozenset(_subset_sums(facts.constructions)),
+            f"the sum of the construction cards held (of {_values_words(facts.constructions)})",
+        )  # fmt: skip
+    out["resources"] = _resources(facts.counts.get(player.name, Counts2015()))
+    return out
+
+
+def _resources(counts: Counts2015) -> Possible:
+    """2015 "Resources": koban 3, lumber 1, every five mon 1; with a count not typed, at least the rest's."""
+    parts = [(counts.koban, KOBAN_2015, "koban × 3"), (counts.lumber, LUMBER_2015, "lumber"),
+             (counts.mon, None, "mon ÷ 5")]  # fmt: skip
+    least = sum((n * unit if unit else n // MON_PER_POINT_2015) for n, unit, _ in parts if n is not None)
+    said = " + ".join(f"{n} {words}" for n, _, words in parts if n is not None)
+    if all(n is not None for n, _, _ in parts):
+        return Possible("resources", frozenset({least}), f"{said} = {least}")
+    if said:
+        return _from("resources", least, f"{said} = {least}, plus what was not typed: at least {least}")
+    return Possible("resources", None, "koban 3, lumber 1, every five mon 1: any whole number from 0")
+
+
+def _candidates_2015(facts: Facts2015, player: PadPlayer, line: str) -> list[frozenset[str]] | None:
+    """The sets of fish tokens, pouches or construction cards one player's typed line can be made of; None when
+    the printed values are not typed (the supply binds nothing then)."""
+    value = player.lines[line]
+    if line == "fish":
+        return [ids for ids, least, open_ended in _fish_made(facts.bonito, facts.sea_bream)
+                if _makes(value, least, open_ended)]  # fmt: skip
+    if line == "tobacco" and facts.pouches is not None:
+        return _tobacco_made(facts.pouches, player.pipe).get(value, [])
+    if line == "buildings" and facts.constructions is not None:
+        return _subset_sums(facts.constructions).get(value, [])
+    return None
+
+
+#: What each line binds across the table, in the words a message uses (2015 "Components").
+SUPPLY_WORDS_2015: Final = MappingProxyType(
+    {
+        "fish": "fish tokens (2 a season, one bonus bonito and one bonus sea bream)",
+        "tobacco": f"tobacco pouches ({POUCHES_2015}, each once)",
+        "buildings": f"construction cards ({CONSTRUCTIONS_2015}, each once)",
+    }
+)
+
+
+def table_2015(facts: Facts2015, pad: Pad, flagged: set[tuple[str, str]]) -> list[PadProblem]:
+    """RULINGS R22 for 2015: each fish token, pouch and construction card exists once, so the smallest group of
+    players whose typed lines cannot all be made of different ones is an error; one player's construction cards
+    that need more than 4 cards is a warning (RULINGS E5)."""
+    problems = []
+    for line in ("fish", "tobacco", "buildings"):
+        candidates: dict[str, list[frozenset[str]]] = {}
+        for p in pad.players:
+            if line not in p.lines or (p.name, line) in flagged or p.lines[line] < 0:
+                continue
+            found = _candidates_2015(facts, p, line)
+            if found:
+                candidates[p.name] = list(minimal_sets(found))
+        if line == "buildings":
+            for name, sets in candidates.items():
+                if min(len(s) for s in sets) > CONSTRUCTIONS_EACH_2015:
+                    problems.append(PadProblem(
+                        PadCode.MANY_CONSTRUCTIONS, name, line,
+                        f"{name}'s construction cards {pad_line(pad, name, line)} need {min(len(s) for s in sets)} cards, "
+                        f"but each needs a Kobun and a player has {CONSTRUCTIONS_EACH_2015}: worth a second look.",
+                    ))  # fmt: skip
+        conflict = first_conflict(candidates)
+        if conflict is not None:
+            problems.append(conflict_problem(pad, line, conflict, WORDS_2015, SUPPLY_WORDS_2015[line]))
+    return problems
+
+
+def pad_line(pad: Pad, name: str, line: str) -> int:
+    return next(p.lines[line] for p in pad.players if p.name == name)
+
+
+def edition_2015(facts: Facts2015) -> Edition:
+    """The 2015 pad's rules for :func:`scoring.padcheck.check_pad`, with the table's printed values."""
+    return Edition(
+        words=WORDS_2015,
+        possible=lambda _pad, player: possible_2015(facts, player),
+        table=functools.partial(table_2015, facts),
+    )
+
+
+def check_pad_2015(pad: Pad, facts: Facts2015) -> PadCheck:
+    """Every number of a typed 2015 pad that cannot be right and why, all at once (RULINGS E1-E5, R20-R22): each
+    line against its possible values, each total whose lines are all typed against their sum, the places by the
+    totals and the tie-break (E3), and the fish, pouches and construction cards across the table."""
+    return check_pad(pad, edition_2015(facts))
+
+
 __all__ = [
+    "FISH_TOKENS_2015",
     "LINES_2015",
     "WARNING_CODES_2015",
+    "WORDS_2015",
     "Code2015",
+    "Counts2015",
+    "Facts2015",
     "Player2015",
     "Problem2015",
     "Score2015",
     "check_2015",
+    "check_pad_2015",
+    "edition_2015",
+    "possible_2015",
     "score_2015",
 ]

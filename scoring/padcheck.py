@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
@@ -71,11 +71,17 @@ class PadCode(StrEnum):
     TIE_NEEDS_STACK = "tie-needs-stack-order"
     HIGH_SCORE_TRACK = "score-track-high"
     TABLE = "table-conflict"
+    MANY_CONSTRUCTIONS = "many-construction-cards"
 
 
 #: Codes that are warnings (legal, or a fact missing), not errors.
 WARNING_CODES: Final = frozenset(
-    {PadCode.TIE_NEEDS_FIREFIGHTING, PadCode.TIE_NEEDS_STACK, PadCode.HIGH_SCORE_TRACK}
+    {
+        PadCode.TIE_NEEDS_FIREFIGHTING,
+        PadCode.TIE_NEEDS_STACK,
+        PadCode.HIGH_SCORE_TRACK,
+        PadCode.MANY_CONSTRUCTIONS,
+    }
 )
 
 
@@ -485,11 +491,11 @@ def facts_of(pad: Pad, player: PadPlayer) -> PadFacts:
     )
 
 
-def impossible_message(possible: Possible, value: int) -> str:
+def impossible_message(possible: Possible, value: int, words: Mapping[str, str] = LINE_WORDS) -> str:
     """``variety 12 is impossible: 1, 4, 9, 16 or 25 for 1-5 types, 0 with no character; nearest: 9 or 16``."""
     near = possible.nearest(value)
     tail = f"; nearest possible: {or_list(near)}" if near and possible.values is not None else ""
-    return f"{LINE_WORDS[possible.line]} {value} is impossible: {possible.rule}{tail}."
+    return f"{words[possible.line]} {value} is impossible: {possible.rule}{tail}."
 
 
 def _reachable(possible: Sequence[Possible], target: int) -> bool:
@@ -501,34 +507,50 @@ def _reachable(possible: Sequence[Possible], target: int) -> bool:
     return target in sums
 
 
-def _root(player: str, line: str) -> str:
-    return f"{player}'s {LINE_WORDS.get(line, line)}"
+def _root(player: str, line: str, words: Mapping[str, str] = LINE_WORDS) -> str:
+    return f"{player}'s {words.get(line, line)}"
 
 
-def _check_player(pad: Pad, player: PadPlayer) -> list[PadProblem]:
+@dataclass(frozen=True, slots=True)
+class Edition:
+    """What a check reads of one edition's pad: the words of its lines, each column's possible values, the
+    problems across the table (the components that exist once), and the score track worth a second look (None:
+    no such warning). :data:`EDITION_2022` is the 2022 pad's; ``scoring.first_edition`` has the 2015 one's."""
+
+    words: Mapping[str, str]
+    possible: Callable[[Pad, PadPlayer], Mapping[str, Possible]]
+    table: Callable[[Pad, set[tuple[str, str]]], list[PadProblem]]
+    high_track: int | None = None
+
+
+def _check_player(pad: Pad, player: PadPlayer, edition: Edition) -> list[PadProblem]:
     problems: list[PadProblem] = []
-    possible = possible_lines(facts_of(pad, player))
+    possible = edition.possible(pad, player)
+    words = edition.words
     for line in lines_of(pad):
         value = player.lines.get(line)
         if value is None:
             continue
         if value < 0:
-            words = LINE_WORDS[line]
             problems.append(
-                PadProblem(PadCode.NEGATIVE, player.name, line, f"{words} {value}: no line is negative.")
+                PadProblem(
+                    PadCode.NEGATIVE, player.name, line, f"{words[line]} {value}: no line is negative."
+                )
             )
         elif value not in possible[line]:
             problems.append(
-                PadProblem(PadCode.IMPOSSIBLE, player.name, line, impossible_message(possible[line], value))
+                PadProblem(
+                    PadCode.IMPOSSIBLE, player.name, line, impossible_message(possible[line], value, words)
+                )
             )
     track = player.lines.get("score_track")
-    if track is not None and track > HIGH_SCORE_TRACK:
+    if track is not None and edition.high_track is not None and track > edition.high_track:
         problems.append(
             PadProblem(
                 PadCode.HIGH_SCORE_TRACK,
                 player.name,
                 "score_track",
-                f"score track {track}: over {HIGH_SCORE_TRACK}, legal but worth a second look.",
+                f"score track {track}: over {edition.high_track}, legal but worth a second look.",
             )
         )
     if player.total is None or any(line not in player.lines for line in lines_of(pad)):
@@ -540,8 +562,8 @@ def _check_player(pad: Pad, player: PadPlayer) -> list[PadProblem]:
         root = ""
         rest = player.total - added + sum(player.lines[line] for line in flagged)
         if flagged and rest >= 0 and _reachable([possible[line] for line in flagged], rest):
-            root = _root(player.name, flagged[0])
-            message += f" It follows from {root}: with a possible {LINE_WORDS[flagged[0]]} it can add up."
+            root = _root(player.name, flagged[0], words)
+            message += f" It follows from {root}: with a possible {words[flagged[0]]} it can add up."
         problems.append(PadProblem(PadCode.TOTAL, player.name, "total", message, root))
     return problems
 
@@ -556,7 +578,7 @@ TABLE_WORDS: Final = {
 }
 
 
-def _minimal(sets: Iterable[frozenset[str]]) -> tuple[frozenset[str], ...]:
+def minimal_sets(sets: Iterable[frozenset[str]]) -> tuple[frozenset[str], ...]:
     """The sets no other set is inside: holding more never helps the others (RULINGS R22)."""
     ordered = sorted(set(sets), key=len)
     kept: list[frozenset[str]] = []
@@ -588,13 +610,13 @@ def building_holdings(facts: PadFacts, value: int) -> tuple[frozenset[str], ...]
         s for s in _holdings([(b.id, building_options(b, facts)) for b in pool], value, MAX_BUILDINGS)
         if not facts.akebono or sum(1 for b in pool if b.id in s and b.ongoing) <= 2
     ]  # fmt: skip
-    return _minimal(found)
+    return minimal_sets(found)
 
 
 def personality_holdings(facts: PadFacts, value: int) -> tuple[frozenset[str], ...]:
     """The sets of end-game personalities that can make a personalities line of ``value`` (RULINGS R10, R22)."""
     pool = personality_pool(facts)
-    return _minimal(_holdings([(p.id, personality_options(p, facts)) for p in pool], value, len(pool)))
+    return minimal_sets(_holdings([(p.id, personality_options(p, facts)) for p in pool], value, len(pool)))
 
 
 def _candidates(pad: Pad, player: PadPlayer, line: str) -> tuple[frozenset[str], ...] | None:
@@ -603,7 +625,7 @@ def _candidates(pad: Pad, player: PadPlayer, line: str) -> tuple[frozenset[str],
     value = player.lines[line]
     facts = facts_of(pad, player)
     if line == "fish":
-        return _minimal(fish_holdings(pad.akebono).get(value, ()))
+        return minimal_sets(fish_holdings(pad.akebono).get(value, ()))
     if line == "buildings":
         known = pad.setup is not None and bool(pad.setup.buildings)
         return building_holdings(facts, value) if known or not pad.akebono else None
@@ -620,7 +642,7 @@ def _fewest_buildings(facts: PadFacts, value: int) -> int:
     return next((n for n, sums in enumerate(by_count) if value in sums), 0)
 
 
-def _can_share(candidates: Sequence[Sequence[frozenset[str]]], most: int | None = None) -> bool:
+def can_share(candidates: Sequence[Sequence[frozenset[str]]], most: int | None = None) -> bool:
     """Whether each player can hold one of their sets with no component held twice (and, with ``most``, no
     more different components in all than that)."""
 
@@ -657,10 +679,17 @@ def _conflict(pad: Pad, line: str, flagged: set[tuple[str, str]]) -> tuple[str, 
         found = _candidates(pad, p, line)
         if found is not None and all(found):
             candidates[p.name] = found
-    most = BUILDINGS_IN_PLAY if line == "buildings" and not known_setup else None
+    return first_conflict(candidates, BUILDINGS_IN_PLAY if line == "buildings" and not known_setup else None)
+
+
+def first_conflict(
+    candidates: Mapping[str, Sequence[frozenset[str]]], most: int | None = None
+) -> tuple[str, ...] | None:
+    """The smallest group of players (in seating order) who cannot each hold one of their sets of components
+    with none held twice (RULINGS R22), or None."""
     return next(
         (group for n in range(2, len(candidates) + 1) for group in itertools.combinations(candidates, n)
-         if not _can_share([candidates[name] for name in group], most)),
+         if not can_share([candidates[name] for name in group], most)),
         None,
     )  # fmt: skip
 
@@ -675,20 +704,25 @@ def table_problems(pad: Pad, flagged: set[tuple[str, str]]) -> list[PadProblem]:
         if line not in lines_of(pad):
             continue
         conflict = _conflict(pad, line, flagged)
-        if conflict is None:
-            continue
-        values = {p.name: p.lines.get(line) for p in pad.players}
-        said = join(f"{name}'s {LINE_WORDS[line]} {values[name]}" for name in conflict)
-        both = "both" if len(conflict) == 2 else "all"
-        problems.append(
-            PadProblem(
-                PadCode.TABLE,
-                conflict[-1],
-                line,
-                f"{said} cannot {both} be right: together they need more {TABLE_WORDS[line]} than the game has.",
-            )
-        )
+        if conflict is not None:
+            problems.append(conflict_problem(pad, line, conflict, LINE_WORDS, TABLE_WORDS[line]))
     return problems
+
+
+def conflict_problem(
+    pad: Pad, line: str, conflict: Sequence[str], words: Mapping[str, str], needs: str
+) -> PadProblem:
+    """The problem of a group of players whose typed ``line`` cannot all be right together, given to the last of
+    them (the entry that made it); ``needs`` names what they need more of than the game has."""
+    values = {p.name: p.lines.get(line) for p in pad.players}
+    said = join(f"{name}'s {words[line]} {values[name]}" for name in conflict)
+    both = "both" if len(conflict) == 2 else "all"
+    return PadProblem(
+        PadCode.TABLE,
+        conflict[-1],
+        line,
+        f"{said} cannot {both} be right: together they need more {needs} than the game has.",
+    )
 
 
 # --- places (RULINGS R12, R20, R21) -------------------------------------------------------------------------------
@@ -795,11 +829,11 @@ def _place_bounds(pad: Pad, sums: Mapping[str, int], player: PadPlayer) -> tuple
     return 1 + ahead, 1 + ahead + maybe
 
 
-def _in_doubt(problems: Sequence[PadProblem], name: str) -> str:
+def _in_doubt(problems: Sequence[PadProblem], name: str, words: Mapping[str, str]) -> str:
     """The root a player's judged total rests on, when one of their numbers is flagged."""
     for p in problems:
         if p.player == name and p.code is not PadCode.RANK and (p.error or p.root):
-            return p.root or _root(p.player, p.line)
+            return p.root or _root(p.player, p.line, words)
     return ""
 
 
@@ -813,22 +847,23 @@ def _place_root(pad: Pad, sums: Mapping[str, int], roots: Mapping[str, str], pla
     return roots.get(player.name) or next(r for r in roots.values() if r)
 
 
-def check_pad(pad: Pad) -> PadCheck:
+def check_pad(pad: Pad, edition: Edition | None = None) -> PadCheck:
     """Every number of the pad that cannot be right, the totals against their lines (when all are typed), what
     the lines imply across the table, and the places by the typed totals with the tie-break (RULINGS R12,
     R20-R23) against any typed place, all at once. A total or a place that only follows from a flagged number
-    names it as its root (one mistake, one error)."""
+    names it as its root (one mistake, one error). ``edition``: the 2022 pad's rules unless given."""
+    edition = edition or EDITION_2022
     problems: list[PadProblem] = []
     for player in pad.players:
-        problems.extend(_check_player(pad, player))
+        problems.extend(_check_player(pad, player, edition))
     flagged = {(p.player, p.line) for p in problems if p.error}
-    problems.extend(table_problems(pad, flagged))
+    problems.extend(edition.table(pad, flagged))
     judged = {p.name: _judged(pad, p) for p in pad.players}
     sums = {name: total for name, total in judged.items() if total is not None}
     table, tie_problems = _ranking_table(pad, sums)
     problems.extend(tie_problems)
     places = rank_totals(table, sums)
-    roots = {p.name: _in_doubt(problems, p.name) for p in pad.players if p.name in sums}
+    roots = {p.name: _in_doubt(problems, p.name, edition.words) for p in pad.players if p.name in sums}
     checks = []
     for p in pad.players:
         rank, words = places.get(p.name, (0, None))
@@ -854,8 +889,19 @@ def check_pad(pad: Pad) -> PadCheck:
     return PadCheck(tuple(checks), tuple(problems), typed)
 
 
+#: The 2022 pad (RULINGS R3-R14, R20-R23): the catalogue's values, narrowed by each column's facts.
+EDITION_2022: Final = Edition(
+    words=LINE_WORDS,
+    possible=lambda pad, player: possible_lines(facts_of(pad, player)),
+    table=table_problems,
+    high_track=HIGH_SCORE_TRACK,
+)
+
+
 __all__ = [
+    "EDITION_2022",
     "LINE_WORDS",
+    "Edition",
     "Pad",
     "PadCheck",
     "PadCode",
@@ -863,8 +909,12 @@ __all__ = [
     "PadPlayer",
     "PadProblem",
     "Possible",
+    "can_share",
     "check_pad",
+    "conflict_problem",
+    "first_conflict",
     "fish_holdings",
+    "minimal_sets",
     "possible_lines",
     "table_problems",
 ]

@@ -6,9 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from scoring.errors import UnknownFieldError, WrongTypeError, clip, quote
+from scoring.errors import InvalidValueError, UnknownFieldError, WrongTypeError, clip, quote
 
 JSON_TYPE: Final = {dict: "an object", list: "a list", str: "a string", int: "a whole number"}
+
+MAX_NUMBER: Final = 9_999
+"""The largest count or score any number field takes, either way (-9,999 to 9,999; docs/api.md "Limits"):
+far beyond any game, and small enough that every sum of them prints (Python refuses to print an int of more
+than 4,300 digits, so a 4,300-digit ``koban`` once made the total a 500). Beyond it: a 400 naming the field."""
 
 
 def type_name(value: object) -> str:
@@ -26,6 +31,19 @@ def expect(value: object, kind: type, where: str) -> None:
     """Raise :class:`WrongTypeError` unless ``value`` is of the JSON type ``kind`` (true/false is no number)."""
     if not isinstance(value, kind) or isinstance(value, bool):
         raise WrongTypeError(where, f"expected {JSON_TYPE[kind]}, got {type_name(value)}")
+
+
+def whole_number(value: object, where: str) -> int:
+    """``value`` as a whole number within :data:`MAX_NUMBER` either way; otherwise a :class:`WrongTypeError` or
+    :class:`InvalidValueError` naming ``where`` (the message never prints the number: it may be too long to)."""
+    if type(value) is not int:
+        expect(value, int, where)
+    assert isinstance(value, int)
+    if not -MAX_NUMBER <= value <= MAX_NUMBER:
+        raise InvalidValueError(
+            where, f"a number here is at most {MAX_NUMBER:,} either way; this one is beyond it"
+        )
+    return value
 
 
 def check_fields(obj: Mapping[str, object], allowed: frozenset[str], where: str) -> None:

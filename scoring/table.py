@@ -16,6 +16,7 @@ from scoring import catalogue as cat
 from scoring.components import CharType, Expansion, TokenKind
 from scoring.errors import (
     InputError,
+    InvalidValueError,
     MalformedJSONError,
     MissingFieldError,
     UnknownIdError,
@@ -23,8 +24,10 @@ from scoring.errors import (
     clip,
     quote,
 )
+from scoring.names import name_problem
 from scoring.reading import check_fields as _check_fields
 from scoring.reading import expect as _expect
+from scoring.reading import whole_number
 
 NUMBER_FIELDS: Final = ("score_track", "mon", "koban", "wood", "rice", "sandals", "firefighting", "trade")
 LIST_FIELDS: Final = (
@@ -162,14 +165,6 @@ def check_id(item: str, kind: str, where: str) -> None:
     raise UnknownIdError(where, f"{quote(item)} is a {_KIND_WORD[kinds[0]]}, not a {word}")
 
 
-def _number(value: object, where: str) -> int:
-    if type(value) is int:
-        return value
-    _expect(value, int, where)
-    assert isinstance(value, int)
-    return value
-
-
 def _read_setup(value: object) -> Setup:
     _expect(value, dict, "setup")
     assert isinstance(value, dict)
@@ -249,10 +244,13 @@ def read_player(value: object, where: str = "players[0]") -> PlayerState:
     assert isinstance(name, str)
     if not name.strip():
         raise WrongTypeError(f"{where}.name", "a player's name cannot be blank")
+    problem = name_problem(name.strip())
+    if problem:
+        raise InvalidValueError(f"{where}.name", problem)
     lists = {
         key: _id_list(value[key], LIST_KIND[key], f"{where}.{key}") for key in LIST_FIELDS if key in value
     }
-    numbers = {key: _number(value[key], f"{where}.{key}") for key in NUMBER_FIELDS if key in value}
+    numbers = {key: whole_number(value[key], f"{where}.{key}") for key in NUMBER_FIELDS if key in value}
     wild: dict[str, CharType] = {}
     if "wild_types" in value:
         raw = value["wild_types"]

@@ -19,6 +19,7 @@ from scoring import catalogue as cat
 from scoring import rules
 from scoring.components import SEASONS, Expansion, Season, Wild
 from scoring.errors import quote
+from scoring.names import name_key
 from scoring.problems import Problem as BaseProblem
 from scoring.problems import Report as BaseReport
 from scoring.problems import join
@@ -246,7 +247,7 @@ class _Checker:
             self.add(Code.PLAYER_COUNT, None, "players", f"IKI is played by 2 to 4 players, not {n}.")
         seen: dict[str, int] = {}
         for i, p in enumerate(self.table.players):
-            key = p.name.casefold()
+            key = name_key(p.name)
             if key in seen:
                 self.add(
                     Code.DUPLICATE_NAME,

@@ -28,6 +28,7 @@ from scoring.catalogue import (
     tokens_of,
 )
 from scoring.components import SEASONS, Building, Expansion, TokenKind
+from scoring.errors import quote
 from scoring.rules import (
     BUILDINGS_IN_PLAY,
     FIRE_MONTHS,
@@ -37,6 +38,7 @@ from scoring.rules import (
     MIN_PLAYERS,
     PERSONALITIES_PER_SEASON,
 )
+from setupgen.code import PART_BY_KEY, PARTS, SEASON_PART, HouseRules, SetupCode, parse_code
 from setupgen.seed import SeedError, new_seed, normalize_seed
 
 #: Part of what is stored with a setup: a seed reproduces its setup only under the same version.
@@ -69,6 +71,14 @@ _SEASON_TOKENS: Final = {
 
 class OptionsError(ValueError):
     """Options no game can be set up with; the message says why, for a person."""
+
+
+class HouseRuleError(OptionsError):
+    """House rules the draw cannot meet (issue 26); ``field`` is ``ban`` or ``require``: which choice to change."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +188,11 @@ class Setup:
     def players(self) -> int:
         return self.options.players
 
+    @property
+    def code(self) -> SetupCode:
+        """The parsed setup code (``seed`` is its canonical text): its re-rolls and house rules."""
+        return parse_code(self.seed)
+
     def to_json(self) -> dict[str, Any]:
         """The JSON of docs/api.md "Setup": ``two_player`` and ``akebono`` are null when not in play."""
         ake = self.akebono
@@ -202,6 +217,13 @@ class Setup:
                 "personalities": {s: list(p) for s, p in ake.personalities.items()},
                 "new_characters": {str(m): c for m, c in ake.new_characters.items()},
                 "river_tokens": {s: dict(k) for s, k in ake.river_tokens.items()},
+            },
+            "redrawn": sorted(self.code.rerolls),
+            "house_rules": {
+                "banned_buildings": list(self.code.house.banned_buildings),
+                "required_buildings": list(self.code.house.required_buildings),
+                "banned_personalities": list(self.code.house.banned_personalities),
+                "required_personalities": list(self.code.house.required_personalities),
             },
         }
 
@@ -232,10 +254,11 @@ def draw_base_buildings(rng: random.Random) -> tuple[str, ...]:
     return tuple(b.id for b in _shuffled(rng, _BASE_BUILDINGS)[:BUILDINGS_IN_PLAY])
 
 
-def display_buildings(deck: Sequence[Building]) -> tuple[str, ...]:
+def display_buildings(deck: Sequence[Building], placed: Sequence[Building] = ()) -> tuple[str, ...]:
     """Akebono "Setup" step 8 (RULINGS R18) on a shuffled ``deck``: buildings are shown one at a time; a third
-    building with an ongoing ability is discarded and the next one drawn, until 6 are shown."""
-    shown: list[Building] = []
+    building with an ongoing ability is discarded and the next one drawn, until 6 are shown. ``placed``: the
+    house's required buildings, shown first and counted like any other (issue 26)."""
+    shown: list[Building] = list(placed)
     for building in deck:
         if building.ongoing and sum(b.ongoing for b in shown) >= MAX_ONGOING_BUILDINGS:
             continue
@@ -270,25 +293,51 @@ def draw_starting_characters(rng: random.Random, options: Options) -> tuple[Star
     return tuple(StartingChoice(c.id, t.id) for c, t in zip(cards, tiles, strict=False))
 
 
+def draw_boat_sides(rng: random.Random) -> Mapping[str, Side]:
+    """Akebono "Setup" step 4B: each buildable boat on a random side (RULINGS R18)."""
+    return MappingProxyType({b.id: _pick(rng, ("A", "B")) for b in BUILDABLE_BOATS})
+
+
+def draw_season_personalities(
+    rng: random.Random, season: str, house: HouseRules | None = None
+) -> tuple[str, str]:
+    """2 of the season's 5 personalities (RULINGS R18), in catalogue order. With house rules (issue 26): the
+    required ones first, the rest drawn the same way from the season's cards neither banned nor required."""
+    cards = _PERSONALITIES_OF[season]
+    required = [p.id for p in cards if house is not None and p.id in house.required_personalities]
+    allowed = [p for p in cards if house is None or p.id not in (*house.banned_personalities, *required)]
+    drawn = required + [p.id for p in _shuffled(rng, allowed)[: PERSONALITIES_PER_SEASON - len(required)]]
+    first, second = sorted(drawn, key=_PERSONALITY_ORDER.__getitem__)
+    return (first, second)
+
+
+def draw_new_characters(rng: random.Random) -> Mapping[int, str]:
+    """One New Character of each month's pair kept (RULINGS R18)."""
+    return MappingProxyType({month: _pick(rng, pair) for month, pair in _NEW_CHARACTERS_OF.items()})
+
+
+def draw_river_tokens(rng: random.Random) -> Mapping[str, Mapping[str, str]]:
+    """Each season's one token of each kind put in the river (RULINGS R18)."""
+    return MappingProxyType(
+        {
+            season.value: MappingProxyType(
+                {kind.value: _pick(rng, _SEASON_TOKENS[(season.value, kind.value)]) for kind in TOKEN_KINDS}
+            )
+            for season in SEASONS
+        }
+    )
+
+
 def draw_akebono(rng: random.Random) -> AkebonoSetup:
-    """Akebono "Setup" steps 4B, 5, 6 and 7 (RULINGS R18)."""
-    sides: dict[str, Side] = {b.id: _pick(rng, ("A", "B")) for b in BUILDABLE_BOATS}
-    personalities: dict[str, tuple[str, str]] = {}
-    for season in SEASONS:
-        drawn = _shuffled(rng, _PERSONALITIES_OF[season.value])[:PERSONALITIES_PER_SEASON]
-        first, second = sorted((p.id for p in drawn), key=_PERSONALITY_ORDER.__getitem__)
-        personalities[season.value] = (first, second)
-    new_characters = {month: _pick(rng, pair) for month, pair in _NEW_CHARACTERS_OF.items()}
-    river: dict[str, Mapping[str, str]] = {}
-    for season in SEASONS:
-        river[season.value] = MappingProxyType(
-            {kind.value: _pick(rng, _SEASON_TOKENS[(season.value, kind.value)]) for kind in TOKEN_KINDS}
-        )
+    """Akebono "Setup" steps 4B, 5, 6 and 7 (RULINGS R18), in this order of draws."""
+    sides = draw_boat_sides(rng)
+    personalities = {season.value: draw_season_personalities(rng, season.value) for season in SEASONS}
+    new_characters = draw_new_characters(rng)
     return AkebonoSetup(
-        boat_sides=MappingProxyType(sides),
+        boat_sides=sides,
         personalities=MappingProxyType(personalities),
-        new_characters=MappingProxyType(new_characters),
-        river_tokens=MappingProxyType(river),
+        new_characters=new_characters,
+        river_tokens=draw_river_tokens(rng),
     )
 
 
@@ -322,16 +371,212 @@ def generate_with(options: Options, rng: random.Random, seed: str) -> Setup:
 
 def rng_for(options: Options, seed: str) -> random.Random:
     """The generator for ``seed`` and ``options``: SHA-256 of the version, the seed and the options (RULINGS R19)."""
-    key = f"iki-setup|v{GENERATOR_VERSION}|{normalize_seed(seed)}|p{options.players}"
+    return _rng(f"iki-setup|v{GENERATOR_VERSION}|{normalize_seed(seed)}|p{options.players}", options)
+
+
+def _rng(key: str, options: Options) -> random.Random:
     key += f"|akebono={int(options.akebono)}|grand_master={int(options.grand_master)}"
     return random.Random(int.from_bytes(hashlib.sha256(key.encode()).digest(), "big"))
 
 
-def generate(options: Options, seed: str | None = None) -> Setup:
-    """The setup for ``seed`` (normalized; :class:`SeedError` if malformed; a new one from :mod:`secrets` when
-    None) and ``options``. The same seed and options give the same setup, always."""
-    code = new_seed() if seed is None else normalize_seed(seed)
-    return generate_with(options, rng_for(options, code), code)
+def part_rng(options: Options, code: SetupCode, part: str) -> random.Random:
+    """The generator of one part drawn on its own (issue 26): re-rolled (its salt) or under house rules (the
+    code's house sections). Keyed by the seed, the options, the part, its salt and the house rules, so the part
+    is drawn the same way from the same code, always, and no other part moves."""
+    salt = code.rerolls.get(part, "")
+    house = str(SetupCode(code.seed, house=code.house)).partition(".")[2]
+    key = f"iki-setup|v{GENERATOR_VERSION}|{code.seed}|p{options.players}"
+    return _rng(f"{key}|part={part}|salt={salt}|house={house}", options)
+
+
+def _names(ids: Sequence[str], names: Mapping[str, str]) -> str:
+    return ", ".join(names[i] for i in ids)
+
+
+_BUILDING_BY_ID: Final = {b.id: b for b in BUILDINGS}
+_BUILDING_NAMES: Final = {b.id: b.name for b in BUILDINGS}
+_PERSONALITY_NAMES: Final = {p.id: p.name for p in PERSONALITIES}
+
+
+def house_rules(ban: Sequence[str] = (), require: Sequence[str] = ()) -> HouseRules:
+    """House rules from card ids (buildings or personalities, in any case); :class:`HouseRuleError` naming the
+    field (``ban`` or ``require``) for an id that is neither. The API, the pages and the command read them so."""
+    chosen: dict[str, list[str]] = {}
+    for which, ids, (buildings, personalities) in (
+        ("ban", ban, ("banned_buildings", "banned_personalities")),
+        ("require", require, ("required_buildings", "required_personalities")),
+    ):
+        for card in (i.strip().lower() for i in ids):
+            if card in _BUILDING_BY_ID:
+                chosen.setdefault(buildings, []).append(card)
+            elif card in _PERSONALITY_NAMES:
+                chosen.setdefault(personalities, []).append(card)
+            else:
+                raise HouseRuleError(
+                    which, f"{which}: {quote(card)} is not a building or a personality of IKI"
+                )
+    return HouseRules(**{name: tuple(ids) for name, ids in chosen.items()})
+
+
+def check_house_rules(options: Options, house: HouseRules) -> None:
+    """:class:`HouseRuleError` if the draw cannot meet ``house`` with ``options`` (issue 26): a card both banned
+    and required, a card not in this game, more required than are in play, more ongoing-ability buildings
+    required than Akebono keeps (RULINGS R18), or too few cards left for the draw."""
+    both = set(house.banned_buildings) & set(house.required_buildings)
+    both |= set(house.banned_personalities) & set(house.required_personalities)
+    if both:
+        names = {**_BUILDING_NAMES, **_PERSONALITY_NAMES}
+        raise HouseRuleError("require", f"{_names(sorted(both), names)} cannot be both banned and required")
+    if not options.akebono:
+        for field, ids in (("ban", house.banned_buildings), ("require", house.required_buildings)):
+            foreign = [i for i in ids if _BUILDING_BY_ID[i].expansion is not Expansion.BASE]
+            if foreign:
+                raise HouseRuleError(field, f"{_names(foreign, _BUILDING_NAMES)}: only in play with Akebono")
+        for field, ids in (("ban", house.banned_personalities), ("require", house.required_personalities)):
+            if ids:
+                raise HouseRuleError(field, "personalities are only in play with Akebono")
+    pool = BUILDINGS if options.akebono else _BASE_BUILDINGS
+    if len(house.required_buildings) > BUILDINGS_IN_PLAY:
+        raise HouseRuleError(
+            "require",
+            f"{len(house.required_buildings)} buildings are required, but only {BUILDINGS_IN_PLAY} are in play",
+        )
+    left = [b for b in pool if b.id not in house.banned_buildings]
+    if options.akebono:
+        ongoing = [i for i in house.required_buildings if _BUILDING_BY_ID[i].ongoing]
+        if len(ongoing) > MAX_ONGOING_BUILDINGS:
+            raise HouseRuleError(
+                "require",
+                f"{len(ongoing)} buildings with an ongoing ability are required "
+                f"({_names(ongoing, _BUILDING_NAMES)}), but at most {MAX_ONGOING_BUILDINGS} stay in play "
+                "with Akebono",
+            )
+        can_show = sum(not b.ongoing for b in left) + min(MAX_ONGOING_BUILDINGS, sum(b.ongoing for b in left))
+    else:
+        can_show = len(left)
+    if can_show < BUILDINGS_IN_PLAY:
+        raise HouseRuleError(
+            "ban",
+            f"too few buildings left: with these bans only {can_show} can be shown, and {BUILDINGS_IN_PLAY} "
+            "are in play",
+        )
+    for season in SEASONS:
+        cards = [p.id for p in _PERSONALITIES_OF[season.value]]
+        required = [p for p in cards if p in house.required_personalities]
+        if len(required) > PERSONALITIES_PER_SEASON:
+            raise HouseRuleError(
+                "require",
+                f"{len(required)} {season.value} personalities are required "
+                f"({_names(required, _PERSONALITY_NAMES)}), but only {PERSONALITIES_PER_SEASON} are in play",
+            )
+        if sum(p not in house.banned_personalities for p in cards) < PERSONALITIES_PER_SEASON:
+            raise HouseRuleError(
+                "ban",
+                f"too few {season.value} personalities left: {PERSONALITIES_PER_SEASON} of the season's "
+                f"{len(cards)} are in play",
+            )
+
+
+def draw_buildings(rng: random.Random, options: Options, house: HouseRules | None = None) -> tuple[str, ...]:
+    """The buildings (RULINGS R15, R18); with house rules (issue 26) the required ones are placed first and the
+    rest drawn by the same procedure from the cards neither banned nor required."""
+    if house is None or not house.buildings:
+        return draw_akebono_buildings(rng) if options.akebono else draw_base_buildings(rng)
+    placed = [_BUILDING_BY_ID[i] for i in house.required_buildings]
+    pool = BUILDINGS if options.akebono else _BASE_BUILDINGS
+    deck = _shuffled(
+        rng, [b for b in pool if b.id not in (*house.banned_buildings, *house.required_buildings)]
+    )
+    if options.akebono:
+        return display_buildings(deck, placed)
+    return tuple(b.id for b in placed) + tuple(b.id for b in deck[: BUILDINGS_IN_PLAY - len(placed)])
+
+
+def _redrawn(setup: Setup, code: SetupCode) -> Setup:
+    """``setup`` (the seed's draws) with each part the code re-rolls or its house rules touch drawn on its own."""
+    options, house = setup.options, code.house
+
+    def touched(part: str) -> random.Random | None:
+        return part_rng(options, code, part) if part in code.rerolls else None
+
+    first = setup.first_player
+    if (rng := touched("first-player")) is not None:
+        first = rng.randrange(options.players) + 1
+    buildings = setup.buildings
+    if "buildings" in code.rerolls or house.buildings:
+        buildings = draw_buildings(part_rng(options, code, "buildings"), options, house)
+    fires = setup.fires
+    if (rng := touched("fires")) is not None:
+        fires = draw_fires(rng, options.players)
+    starting = setup.starting_characters
+    if options.akebono and (rng := touched("starting-characters")) is not None:
+        starting = draw_starting_characters(rng, options)
+    two_player = setup.two_player
+    if two_player is not None:
+        tiles = two_player.blocking_tiles
+        if (rng := touched("blocking-tiles")) is not None:
+            tiles = tuple(_shuffled(rng, BLOCKING_TILES))
+        two_player = TwoPlayer(blocking_tiles=tiles, sun=first)  # RULINGS R17: the Sun starts
+    akebono = setup.akebono
+    if akebono is not None:
+        sides = akebono.boat_sides
+        if (rng := touched("boat-sides")) is not None:
+            sides = draw_boat_sides(rng)
+        personalities = dict(akebono.personalities)
+        for season in SEASONS:
+            part = SEASON_PART[season.value]
+            ruled = house.season_ruled(p.id for p in _PERSONALITIES_OF[season.value])
+            if part in code.rerolls or ruled:
+                rng = part_rng(options, code, part)
+                personalities[season.value] = draw_season_personalities(rng, season.value, house)
+        new_characters = akebono.new_characters
+        if (rng := touched("new-characters")) is not None:
+            new_characters = draw_new_characters(rng)
+        river = akebono.river_tokens
+        if (rng := touched("river-tokens")) is not None:
+            river = draw_river_tokens(rng)
+        akebono = AkebonoSetup(sides, MappingProxyType(personalities), new_characters, river)
+    return Setup(
+        seed=str(code),
+        options=options,
+        first_player=first,
+        draft_order=draft_order(first, options.players),
+        buildings=buildings,
+        fires=fires,
+        starting_characters=starting,
+        two_player=two_player,
+        akebono=akebono,
+    )
+
+
+def applicable_parts(options: Options) -> tuple[str, ...]:
+    """The keys of the parts that are random with ``options`` (what the setup page offers to draw again)."""
+    return tuple(
+        p.key
+        for p in PARTS
+        if (options.akebono or not p.akebono) and (options.two_player or not p.two_player)
+    )
+
+
+def generate(options: Options, seed: str | SetupCode | None = None, house: HouseRules | None = None) -> Setup:
+    """The setup for the setup code ``seed`` (:func:`setupgen.code.parse_code`; :class:`SeedError` if malformed;
+    a new seed from :mod:`secrets` when None) and ``options``; ``house``: house rules added to the code's. The
+    same code and options give the same setup, always; an 8-character code gives what it always gave.
+    :class:`HouseRuleError` when the draw cannot meet the house rules."""
+    if seed is None:
+        code = SetupCode(new_seed())
+    elif isinstance(seed, SetupCode):
+        code = seed
+    else:
+        code = parse_code(seed)
+    if house:
+        code = code.with_house(code.house.merged(house))
+    foreign = [PART_BY_KEY[k].label for k in code.rerolls if k not in applicable_parts(options)]
+    if foreign:
+        raise OptionsError(f"this setup code draws again a part not in this game: {', '.join(foreign)}")
+    check_house_rules(options, code.house)
+    setup = generate_with(options, rng_for(options, code.seed), code.seed)
+    return setup if code.plain else _redrawn(setup, code)
 
 
 __all__ = [
@@ -339,13 +584,17 @@ __all__ = [
     "GENERATOR_VERSION",
     "AkebonoSetup",
     "Fire",
+    "HouseRuleError",
     "Options",
     "OptionsError",
     "SeedError",
     "Setup",
     "StartingChoice",
     "TwoPlayer",
+    "applicable_parts",
+    "check_house_rules",
     "generate",
     "generate_with",
+    "house_rules",
     "rng_for",
 ]

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
+import copy
+from dataclasses import dataclass
+
 from companion.models.games import Game, NewPlayer, create_game
+from companion.models.osaka import OsakaGame
+from companion.models.results import Group, Result
+from companion.models.scoresheets import ScoreSheet
+from companion.models.setup_progress import tick
+from companion.services.osaka import NewPlayer as OsakaPlayer
+from companion.services.osaka import create_game as create_osaka_game
+from companion.services.results import create_group, file_result, keep_checked_pad, record_result
+from scoring.examples import WORKED_EXAMPLE
 from setupgen import Options, generate
 
 COLOURS = ("red", "blue", "green", "yellow")
@@ -34,3 +45,42 @@ def db_snapshot() -> dict[str, list[tuple[str, ...]]]:
         model.__name__: sorted(tuple(str(v) for v in row) for row in model.objects.values_list())
         for model in apps.get_app_config("companion").get_models()
     }
+
+
+@dataclass(frozen=True)
+class EveryKind:
+    """One object of every kind a server keeps (:func:`every_kind`)."""
+
+    game: Game
+    osaka: OsakaGame
+    sheet: ScoreSheet
+    result: Result
+    group: Group
+    pad: Result
+    lone: ScoreSheet
+
+
+def every_kind() -> EveryKind:
+    """One object of every kind a server keeps, made as the app makes them: a tracked game with changes, a Traders
+    of Osaka game with an event, a score sheet kept as a result and filed under a group, a checked paper pad's
+    result (no sheet) in the same group, a lone sheet, and a setup's ticks."""
+    game = make_game()
+    osaka = create_osaka_game(players=[OsakaPlayer("Anaïs", "white"), OsakaPlayer("David", "pink")])
+    sheet = ScoreSheet.objects.create(table=copy.deepcopy(WORKED_EXAMPLE), colours=["red", "blue"])
+    result = record_result(sheet=sheet)
+    assert result is not None
+    group = create_group(name="Thursday")
+    file_result(result=result, group=group)
+    pad = keep_checked_pad(
+        edition="iki-2015",
+        players=[
+            {"name": n, "colour": c, "lines": {"score_track": t}, "total": t, "rank": r, "buildings": [],
+             "personalities": []}
+            for n, c, t, r in (("Anaïs", "red", 61, 1), ("David", "blue", 40, 2))
+        ],
+        query="edition=2015",
+    )  # fmt: skip
+    file_result(result=pad, group=group)
+    lone = ScoreSheet.objects.create(table=copy.deepcopy(WORKED_EXAMPLE), colours=["green", "blue"])
+    tick("table-" + "k" * 22, "general-board", True)
+    return EveryKind(game, osaka, sheet, result, group, pad, lone)

@@ -14,6 +14,7 @@ from django.db import models
 from django.urls import reverse
 
 from companion.tokens import new_token
+from scoring import reading
 from scoring.table import Table, read_table
 
 #: Player colours offered at the start. The rulebook only says "each player chooses a color" (Setup) without
@@ -21,8 +22,9 @@ from scoring.table import Table, read_table
 COLOURS: Final = ("red", "blue", "green", "yellow", "purple", "black")
 NAME_MAX: Final = 24
 """The longest player name, on every start page (companion.forms): what a column of the PDF score pad fits."""
-#: Entries beyond this size are refused as malformed before they reach the rules (nothing in IKI comes close).
-MAX_NUMBER: Final = 9999
+#: Entries beyond this size are refused as malformed before they reach the rules (nothing in IKI comes close);
+#: the JSON API's bound, one constant (scoring.reading).
+MAX_NUMBER: Final = reading.MAX_NUMBER
 
 
 class ScoreSheet(models.Model):

@@ -34,8 +34,8 @@ def _summary(setup: Setup) -> str:
     return " · ".join(parts)
 
 
-def setup_sheet_pdf(setup: Setup, *, size: str = "a4") -> bytes:
-    """The sheet as PDF bytes; ``size`` is ``a4`` or ``letter``."""
+def setup_sheet_pdf(setup: Setup, *, size: str = "a4", house: str = "") -> bytes:
+    """The sheet as PDF bytes; ``size`` is ``a4`` or ``letter``; ``house``: the house-rules line, if any."""
     regular, bold = fonts()
     body = ParagraphStyle("body", fontName=regular, fontSize=9.5, leading=12.5)
     small = ParagraphStyle(
@@ -74,6 +74,8 @@ def setup_sheet_pdf(setup: Setup, *, size: str = "a4") -> bytes:
         ),
         Spacer(1, 4),
     ]
+    if house:
+        story.insert(2, Paragraph(_p(house), body))
     section: Section | None = None
     for step in steps:
         if step.section is not section:

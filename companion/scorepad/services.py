@@ -26,6 +26,7 @@ from companion.scorepad.presenter import read_sheet
 from scoring import catalogue as cat
 from scoring.calendar import firefighting_order as markers_in_order
 from scoring.errors import quote
+from scoring.names import name_key
 from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
 from scoring.score import LINE_LABELS, lines_for, score_table
 from scoring.table import LIST_FIELDS, NUMBER_FIELDS, read_table
@@ -183,7 +184,7 @@ def start_sheet(
         raise SheetError("names", "Every player needs a name.")
     if any(len(n) > NAME_MAX for n in clean):
         raise SheetError("names", f"Keep names to {NAME_MAX} characters.")
-    if len({n.casefold() for n in clean}) != len(clean):
+    if len({name_key(n) for n in clean}) != len(clean):
         raise SheetError("names", "Give each player a different name.")
     if len(colours) != len(clean) or any(c not in COLOURS for c in colours):
         raise SheetError("colours", f"Choose a colour for each player ({', '.join(COLOURS)}).")

@@ -15,7 +15,7 @@ from typing import Any, Final
 from urllib.parse import urlencode
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import render
 from django.template.loader import get_template
 from django.urls import path, register_converter, reverse
@@ -42,8 +42,10 @@ from companion.scorepad.reply import pieces_for
 from companion.scorepad.services import SheetBusy, SheetError
 from companion.services.results import record_result
 from companion.views.checks import group_context
+from companion.views.setup import setup_names
 from scoring import catalogue as cat
 from scoring.components import SEASONS, Expansion
+from setupgen import CODE_MAX
 
 VIEW_ONLY: Final = (
     "This is the view-only link of a score sheet: it shows the result but cannot change a score."
@@ -376,11 +378,25 @@ def _start_page(request: HttpRequest, form: ScoreStartForm, status: int = 200) -
     return render(request, "scorepad_start.html", context, status=status)
 
 
+def _from_setup(query: QueryDict) -> dict[str, Any]:
+    """What the setup page's "Score it" link fills in (issue 26): ``name=`` (the table's names, in seating
+    order), ``seed=`` (the setup code), ``edition`` and ``grand_master``; anything else is left as the form has it."""
+    initial: dict[str, Any] = {f"name-{i}": name for i, name in enumerate(setup_names(query))}
+    code = query.get("seed", "").strip()[:CODE_MAX]
+    if code:
+        initial.update(seed=code, setup_kind="seed")
+    if query.get("akebono") == "1" or query.get("edition") == "akebono":
+        initial["edition"] = "akebono"
+    if query.get("grand_master") == "1":
+        initial["grand_master"] = True
+    return initial
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def new(request: HttpRequest) -> HttpResponse:
     """``/score/``: quick score. 2-4 names and colours, base or Akebono, and optionally what was in play."""
     if request.method != "POST":
-        return _start_page(request, ScoreStartForm())
+        return _start_page(request, ScoreStartForm(initial=_from_setup(request.GET)))
     form = ScoreStartForm(request.POST)
     if not form.is_valid():
         return _start_page(request, form, status=400)

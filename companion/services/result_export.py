@@ -26,6 +26,7 @@ from urllib.parse import quote as urlquote
 
 from companion.models.results import Group, Result
 from companion.services.play_time import PlayTime, play_time, play_times
+from scoring.first_edition import LINES_2015
 from scoring.score import AKEBONO_LINES
 
 BGSTATS_PUSH: Final = "https://app.bgstatsapp.com/createPlay.html"
@@ -35,6 +36,8 @@ BGSTATS_SOURCE: Final = "IKI companion"
 #: its name), and no source found for this issue (the stored rulebooks, and searches of public pages and code for
 #: IKI's and IKI Akebono's BoardGameGeek pages) confirms an id; a wrong id would file plays under another game.
 BGSTATS_GAMES: Final = {"iki": "IKI", "iki-akebono": "IKI: Akebono", "iki-2015": "IKI (2015)"}
+#: The lines a kept result may hold, in the pad's order: the 2022 lines, then the 2015 pad's (RULINGS R3, E1).
+LINE_ORDER: Final = tuple(dict.fromkeys((*AKEBONO_LINES, *LINES_2015)))
 #: The side of the double-sided main board played (2022 rulebook, "Components": "1 double-sided main board";
 #: "Rules for 2 players": "Play with the 2-player side of the main board"). The 2015 edition's text says nothing of
 #: sides, so its plays send no board.
@@ -82,13 +85,24 @@ def group_json(group: Group, results: Sequence[Result]) -> dict[str, Any]:
     }
 
 
+FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
+"""A text cell starting with one of these is a formula to a spreadsheet (CSV injection, OWASP): it is written with
+a ``'`` before it, which spreadsheets show as text and do not run."""
+
+
+def spreadsheet_safe(cell: object) -> object:
+    """``cell`` as a CSV cell no spreadsheet runs: text starting like a formula gets a ``'`` first; numbers stay."""
+    return f"'{cell}" if isinstance(cell, str) and cell.startswith(FORMULA_STARTS) else cell
+
+
 def _timed(results: Sequence[Result]) -> list[tuple[Result, PlayTime]]:
     times = play_times(results)
     return [(r, times[r.pk]) for r in results]
 
 
 def group_csv(results: Sequence[Result]) -> str:
-    """One row per player per result, oldest first; lines a game does not have are left empty."""
+    """One row per player per result, oldest first; lines a game does not have are left empty. No text cell
+    starts like a formula (:func:`spreadsheet_safe`)."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_FIELDS)
@@ -105,7 +119,8 @@ def group_csv(results: Sequence[Result]) -> str:
                 p["rank"],
             ]
             minutes = "" if time.minutes is None else time.minutes
-            writer.writerow([*row, r.seed, r.view_url(), _ended(time), minutes])
+            cells = (*row, r.seed, r.view_url(), _ended(time), minutes)
+            writer.writerow([spreadsheet_safe(cell) for cell in cells])
     return out.getvalue()
 
 

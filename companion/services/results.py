@@ -195,8 +195,9 @@ def create_group(*, name: str) -> Group:
 
 @transaction.atomic
 def file_result(*, result: Result, group: Group) -> Result:
-    """File a result under a group (out of any other)."""
-    Result.objects.filter(pk=result.pk).update(group=group)
+    """File a result under a group (out of any other): a change of the result, and a use of the group
+    (companion/services/retention.py keeps a group's results while it is used)."""
+    Result.objects.filter(pk=result.pk).update(group=group, updated=timezone.now())
     result.group = group
     return result
 
@@ -243,7 +244,7 @@ def rename_player(*, group: Group, old: str, new: str) -> int:
             raise GroupError(f"{old} and {new} played in the same game on {r.played}: they are two players.")
     for r in touched:
         r.players = [{**p, "name": new} if p["name"] == old else p for p in r.players]
-        Result.objects.filter(pk=r.pk).update(players=r.players)
+        Result.objects.filter(pk=r.pk).update(players=r.players, updated=timezone.now())
     aliases = {k: (new if v == old else v) for k, v in group.aliases.items()}
     aliases[old] = new
     Group.objects.filter(pk=group.pk).update(aliases=aliases)

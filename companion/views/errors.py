@@ -13,29 +13,29 @@ def json_error(status: int, code: str, message: str, field: str = "") -> JsonRes
     return JsonResponse({"error": {"code": code, "field": field, "message": message}}, status=status)
 
 
-def _answer(request: HttpRequest, status: int, code: str, message: str) -> HttpResponse:
+def answer(request: HttpRequest, status: int, code: str, message: str) -> HttpResponse:
     if request.path.startswith("/api/"):
         return json_error(status, code, message)
     return render(request, "error.html", {"status": status, "message": message}, status=status)
 
 
 def bad_request(request: HttpRequest, exception: Any = None) -> HttpResponse:
-    return _answer(request, 400, "bad-request", "The request could not be understood.")
+    return answer(request, 400, "bad-request", "The request could not be understood.")
 
 
 def forbidden(request: HttpRequest, exception: Any = None, reason: str = "") -> HttpResponse:
     """403. A ``PermissionDenied`` raised by our views carries the sentence to show (e.g. a view-only link)."""
     message = str(exception) if isinstance(exception, PermissionDenied) and exception.args else ""
-    return _answer(
+    return answer(
         request, 403, "forbidden", message or "This page refused the request. Reload the page and try again."
     )
 
 
 def not_found(request: HttpRequest, exception: Any = None) -> HttpResponse:
-    return _answer(request, 404, "not-found", "There is nothing at this address.")
+    return answer(request, 404, "not-found", "There is nothing at this address.")
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    return _answer(
+    return answer(
         request, 500, "server-error", "Something went wrong on our side; nothing you saved is lost."
     )

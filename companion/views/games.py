@@ -55,11 +55,14 @@ from companion.scorepad.services import SheetError, sheet_for_game
 from companion.tokens import is_token
 from companion.views.setup import (
     QueryError,
+    house_query,
+    house_summary,
     is_table,
     options_query,
     options_summary,
     parse_request,
     sentence,
+    setup_names,
     spaced_seed,
     ticks_key,
 )
@@ -96,7 +99,7 @@ from scoring.catalogue import (
 )
 from scoring.components import SEASONS, Expansion, Season
 from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
-from setupgen import Options, OptionsError, SeedError, generate, normalize_seed
+from setupgen import CODE_MAX, HouseRules, Options, OptionsError, SeedError, generate, parse_code
 
 WHO_COOKIE = "iki_who"
 WHO_DEFAULT = "a phone"
@@ -523,14 +526,20 @@ def _fixed_setup(form: NewGameForm, players: int | None) -> dict[str, Any] | Non
         )
     except OptionsError:
         return None
+    try:
+        rules = parse_code(seed).house
+    except SeedError:
+        rules = HouseRules()
+    house = house_summary(rules)
     return {
         "players": players,
         "seed": seed,
         "seed_spaced": spaced_seed(seed),
         "summary": options_summary(options),
+        "house_line": house,
         "akebono": options.akebono,
         "grand_master": options.grand_master,
-        "change_url": f"{reverse('setup-options')}?{options_query(options)}",
+        "change_url": f"{reverse('setup-options')}?{options_query(options, None, **house_query(rules))}",
     }
 
 
@@ -572,12 +581,14 @@ def games_new(request: HttpRequest) -> HttpResponse:
     """``/games/new/``: players (names, colours, seats), base or Akebono, Grand Master, seed; POST creates.
 
     "Track this game" on the setup page links here with the whole setup,
-    ``?players=N[&akebono=1][&grand_master=1]&seed=CODE&table=CODE``: the form then shows that setup as fixed and
-    exactly N name rows, and refuses another number of players (the same code would give another setup)."""
+    ``?players=N[&akebono=1][&grand_master=1]&seed=CODE&table=CODE[&name=...]``: the form then shows that setup
+    as fixed (its house rules too: the code carries them) and exactly N name rows, filled with the names typed on
+    the setup page, and refuses another number of players (the same code would give another setup)."""
     if request.method != "POST":
         # A link from the setup page carries its options: ?players=3&seed=K7MX2QPA&akebono=1&grand_master=1
         initial: dict[str, Any] = {
-            "seed": request.GET.get("seed", "")[:20],
+            "seed": request.GET.get("seed", "")[:CODE_MAX],
+            **{f"name-{i}": name for i, name in enumerate(setup_names(request.GET))},
             "akebono": request.GET.get("akebono") == "1",
             "grand_master": request.GET.get("grand_master") == "1",
         }
@@ -585,7 +596,7 @@ def games_new(request: HttpRequest) -> HttpResponse:
             return _new_form(request, NewGameForm(initial=initial))
         try:
             options, _ = parse_request(request.GET)
-            seed = normalize_seed(initial["seed"])
+            seed = str(parse_code(initial["seed"]))
         except (QueryError, SeedError) as exc:
             message = f"This link to a setup cannot be used: {sentence(str(exc))} Fill in the game below."
             return _new_form(request, NewGameForm(initial=initial), status=400, error=message)

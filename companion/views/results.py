@@ -20,8 +20,9 @@ from django.views.decorators.http import require_POST, require_safe
 from companion.forms import NameField, messages_of
 from companion.links import share_url
 from companion.models.results import GROUP_NAME_MAX, Group, Result
+from companion.services.backup import BackupError, group_file, read_json, restore_group
 from companion.services.play_time import duration_words, play_times
-from companion.services.result_export import group_csv, group_json, result_json
+from companion.services.result_export import LINE_ORDER, group_csv, group_json, result_json
 from companion.services.results import (
     GroupError,
     create_group,
@@ -41,8 +42,8 @@ from companion.services.results import (
 from companion.services.stats import CHART_HEIGHT, CHART_PAD, CHART_WIDTH, group_stats
 from companion.tokens import TOKEN_RE
 from companion.views.errors import json_error
-from scoring.first_edition import LINE_LABELS_2015, LINES_2015
-from scoring.score import AKEBONO_LINES, LINE_LABELS
+from scoring.first_edition import LINE_LABELS_2015
+from scoring.score import LINE_LABELS
 
 
 class LinkConverter:
@@ -59,10 +60,10 @@ class LinkConverter:
 
 register_converter(LinkConverter, "link")
 
-#: The lines a kept result may hold, in the pad's order: the 2022 lines, then the 2015 pad's (RULINGS R3, E1).
-LINE_ORDER: Final = tuple(dict.fromkeys((*AKEBONO_LINES, *LINES_2015)))
 VIEW_ONLY: Final = "This is the view-only link of a group: it shows the results but cannot change them."
 NO_GROUP: Final = "There is no group at this address (the link may be mistyped)."
+RESTORE_MAX: Final = 5_000_000
+"""Bytes: the largest group's file a restore reads (5,000 results are about 3 MB)."""
 NO_RESULT: Final = "There is no kept result for this sheet: reach its result page with no error first."
 
 
@@ -315,6 +316,38 @@ def group_csv_download(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_safe
+def group_file_download(request: HttpRequest, token: str) -> HttpResponse:
+    """``GET /groups/<token>/everything.json``: the group's file, to restore on this or another server."""
+    group, _ = _group(token)
+    data = group_file(group)
+    return _download(JsonResponse(data, json_dumps_params={"ensure_ascii": False}), "iki-group.json")
+
+
+class RestoreForm(forms.Form):
+    file = forms.FileField(
+        error_messages={"required": "Choose the group's file (iki-group.json) to restore."}
+    )
+
+
+@require_POST
+def restore_group_file(request: HttpRequest) -> HttpResponse:
+    """``POST /groups/restore``: a new group holding the results of a group's file; anything else refused whole."""
+    form = RestoreForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _error(request, 400, " ".join(messages_of(form)))
+    upload = form.cleaned_data["file"]
+    if upload.size > RESTORE_MAX:
+        return _error(
+            request, 400, f"This file is larger than a group's file can be ({RESTORE_MAX // 1_000_000} MB)."
+        )
+    try:
+        group = restore_group(read_json(upload.read()))
+    except BackupError as exc:
+        return _error(request, 400, f"{exc} Nothing was restored.")
+    return HttpResponseRedirect(group.get_absolute_url())
+
+
+@require_safe
 def group_json_download(request: HttpRequest, token: str) -> HttpResponse:
     group, _ = _group(token)
     data = group_json(group, results_of(group))
@@ -351,9 +384,11 @@ urlpatterns = [
     path("results/<link:token>/remove", remove, name="result-remove"),
     path("results/<link:token>/restore", restore, name="result-restore"),
     path("groups/new", new_group, name="group-new"),
+    path("groups/restore", restore_group_file, name="group-restore"),
     path("groups/<link:token>/", group_page, name="group"),
     path("groups/<link:token>/results.csv", group_csv_download, name="group-csv"),
     path("groups/<link:token>/results.json", group_json_download, name="group-json"),
+    path("groups/<link:token>/everything.json", group_file_download, name="group-file"),
     path("groups/<link:token>/rename", rename, name="group-rename"),
     path("groups/<link:token>/take-out", take_out, name="group-take-out"),
     path("api/v1/results/<link:token>", api_result, name="api-result"),

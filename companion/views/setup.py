@@ -18,30 +18,46 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode
 
 from django.core import signing
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_POST, require_safe
 
+from companion.forms import clean_text
 from companion.links import share_url
+from companion.models.scoresheets import NAME_MAX
 from companion.models.setup_progress import change_ticks, tick, ticked
 from companion.pdf.setup_sheet import PAGE_SIZES, setup_sheet_pdf
+from companion.qr import qr_svg
 from companion.tokens import is_token, new_token
 from companion.views.errors import json_error
+from scoring.catalogue import (
+    BUILDINGS,
+    PERSONALITIES,
+    personalities_of_season,
+)
+from scoring.components import SEASONS
 from scoring.errors import quote
 from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
 from setupgen import (
-    SEED_LENGTH,
+    CODE_MAX,
+    PART_BY_KEY,
+    HouseRuleError,
+    HouseRules,
     Options,
     OptionsError,
     SeedError,
     Setup,
+    SetupCode,
+    applicable_parts,
     checklist,
     generate,
+    house_rules,
     new_seed,
 )
 from setupgen.checklist import Section, Step
@@ -95,27 +111,64 @@ def parse_options(query: Mapping[str, str]) -> Options:
 
 
 def parse_request(query: Mapping[str, str], *, seed_required: bool = False) -> tuple[Options, str | None]:
-    """Options and the seed (None when absent) from a query string."""
+    """Options and the setup code (None when absent) from a query string."""
     options = parse_options(query)
     seed = query.get("seed", "").strip() or None
     if seed is None and seed_required:
-        raise QueryError("seed", f"give the setup code: seed= and its {SEED_LENGTH} characters", "missing")
+        raise QueryError("seed", "give the setup code: seed= and the code (such as K7MX2QPA)", "missing")
     return options, seed
 
 
-def options_query(options: Options, seed: str | None = None, **extra: str) -> str:
-    params: dict[str, str] = {"players": str(options.players)}
+def _getlist(query: Mapping[str, str], name: str) -> list[str]:
+    """The ids of ``ban=`` or ``require=`` (repeated or comma-separated), and of the options form's
+    ``house=ban:ID`` / ``house=require:ID`` selects."""
+    getlist = getattr(query, "getlist", None)
+
+    def values(key: str) -> list[str]:
+        got: list[str] = getlist(key) if getlist is not None else [query.get(key, "")]
+        return [v.strip().lower() for value in got for v in value.split(",") if v.strip()]
+
+    chosen = [v.partition(":")[2] for v in values("house") if v.partition(":")[0] == name]
+    return values(name) + chosen
+
+
+def parse_house(query: Mapping[str, str]) -> HouseRules:
+    """``ban=`` and ``require=`` (repeated or comma-separated building or personality ids, docs/api.md);
+    :class:`QueryError` naming the field for an unknown card."""
+    try:
+        return house_rules(_getlist(query, "ban")[:60], _getlist(query, "require")[:60])
+    except HouseRuleError as exc:
+        raise QueryError(exc.field, str(exc)) from None
+
+
+def load_setup(query: Mapping[str, str], *, seed_required: bool = False) -> tuple[Options, Setup, bool]:
+    """The options, the setup and whether the query gave a code, from ``?players=N[&akebono=1][&grand_master=1]
+    [&seed=CODE][&ban=ID...][&require=ID...]``: the house rules of ``ban``/``require`` are added to the code's.
+    :class:`QueryError` naming the field (``seed``, ``ban``, ``require``, ...) for anything wrong."""
+    options, seed = parse_request(query, seed_required=seed_required)
+    house = parse_house(query)
+    try:
+        setup = generate(options, seed or new_seed(), house)
+    except HouseRuleError as exc:
+        raise QueryError(exc.field, str(exc)) from None
+    except (SeedError, OptionsError) as exc:
+        raise QueryError("seed", str(exc)) from None
+    return options, setup, seed is not None
+
+
+def options_query(options: Options, seed: str | None = None, **extra: str | list[str]) -> str:
+    params: dict[str, str | list[str]] = {"players": str(options.players)}
     if options.akebono:
         params["akebono"] = "1"
     if options.grand_master:
         params["grand_master"] = "1"
     if seed is not None:
         params["seed"] = seed
-    params.update(extra)
-    return urlencode(params)
+    params.update({k: v for k, v in extra.items() if v})
+    return urlencode(params, doseq=True)
 
 
-def game_url(options: Options, seed: str | None = None, **extra: str) -> str:
+def game_url(options: Options, seed: str | None = None, **extra: str | list[str]) -> str:
     return f"{reverse('setup-game')}?{options_query(options, seed, **extra)}"
 
 
@@ -162,9 +215,10 @@ def sentence(message: str) -> str:
 
 
 def spaced_seed(seed: str) -> str:
-    """``K7MX 2QPA``: easier to read aloud."""
-    half = len(seed) // 2
-    return f"{seed[:half]} {seed[half:]}"
+    """``K7MX 2QPA`` (``K7MX 2QPA.RB4Q`` with re-rolls or house rules): easier to read aloud."""
+    head, dot, rest = seed.partition(".")
+    half = len(head) // 2
+    return f"{head[:half]} {head[half:]}{dot}{rest}"
 
 
 # --- the options page -----------------------------------------------------------------------------------------
@@ -189,11 +243,73 @@ def _form_context(query: Mapping[str, str], error: str = "", error_field: str = 
         "players": players,
         "akebono": akebono,
         "grand_master": grand_master,
-        "seed": query.get("seed", "").strip()[:40],
+        # A typed code comes back to be corrected; one longer than any code does not (the message says why).
+        "seed": seed if len(seed := query.get("seed", "").strip()) <= CODE_MAX else "",
+        "code_max": CODE_MAX,
         "error": error,
         "error_field": error_field,
         "warning": warning,
-        "seed_length": SEED_LENGTH,
+        "house": _house_choices(query, akebono),
+        "names": (setup_names(query) + [""] * MAX_PLAYERS)[:MAX_PLAYERS],
+        "name_max": NAME_MAX,
+    }
+
+
+def _house_choices(query: Mapping[str, str], akebono: bool) -> list[dict[str, Any]]:
+    """The house-rule rows of the options form: each building (and with Akebono each personality, by season)
+    with its choice, "" (drawn as usual), "ban" or "require", read leniently from ``query``."""
+    banned, required = set(_getlist(query, "ban")), set(_getlist(query, "require"))
+
+    def row(card_id: str, name: str) -> dict[str, str]:
+        state = "ban" if card_id in banned else "require" if card_id in required else ""
+        return {"id": card_id, "name": name, "state": state}
+
+    groups = [
+        {
+            "label": "Buildings",
+            "rows": [row(b.id, b.name) for b in BUILDINGS if akebono or b.expansion.value == "base"],
+        }
+    ]
+    if akebono:
+        groups += [
+            {
+                "label": f"{season.label} personalities",
+                "rows": [row(p.id, p.name) for p in personalities_of_season(season)],
+            }
+            for season in SEASONS
+        ]
+    return groups
+
+
+def setup_names(query: Mapping[str, str]) -> list[str]:
+    """The table's names typed on the setup page (``name=``, at most 4, each as a name field keeps it); a name
+    that cannot be kept is dropped (the tracker's form asks for it again)."""
+    getlist = getattr(query, "getlist", None)
+    raw: list[str] = getlist("name") if getlist is not None else []
+    names = []
+    for value in raw[:MAX_PLAYERS]:
+        try:
+            name = clean_text(value)[:NAME_MAX]
+        except ValidationError:
+            continue
+        names.append(name)
+    return names
+
+
+def house_summary(house: HouseRules) -> str:
+    """``House rules: no Pub (Izakaya); always the Tea House`` (the page and the printed sheet), or ""."""
+    if not house:
+        return ""
+    names = {**{b.id: b.name for b in BUILDINGS}, **{p.id: p.name for p in PERSONALITIES}}
+    parts = [f"no {names[i]}" for i in (*house.banned_buildings, *house.banned_personalities)]
+    parts += [f"always {names[i]}" for i in (*house.required_buildings, *house.required_personalities)]
+    return "House rules: " + "; ".join(parts)
+
+
+def house_query(house: HouseRules) -> dict[str, list[str]]:
+    return {
+        "ban": [*house.banned_buildings, *house.banned_personalities],
+        "require": [*house.required_buildings, *house.required_personalities],
     }
 
 
@@ -201,14 +317,13 @@ def _form_context(query: Mapping[str, str], error: str = "", error_field: str = 
 def setup_options(request: HttpRequest) -> HttpResponse:
     """``GET /setup/``: pick the options and generate. htmx (on any change of the form): just its warning."""
     context = _form_context(request.GET)
-    if request.htmx:
-        return render(request, "setup.html#options-warning", context)
+    if request.htmx:  # the warning, and the house-rule lists (the Akebono box changes which cards they offer)
+        return render(request, "setup.html#options-warning", {**context, "oob": True})
     return render(request, "setup.html", context)
 
 
-def _options_error(request: HttpRequest, exc: QueryError | SeedError) -> HttpResponse:
-    field = exc.field if isinstance(exc, QueryError) else "seed"
-    context = _form_context(request.GET, error=sentence(str(exc)), error_field=field)
+def _options_error(request: HttpRequest, exc: QueryError) -> HttpResponse:
+    context = _form_context(request.GET, error=sentence(str(exc)), error_field=exc.field)
     template = "setup.html#options-form" if request.htmx else "setup.html"
     return render(request, template, context, status=400)
 
@@ -254,10 +369,39 @@ def options_summary(options: Options) -> str:
     return " · ".join(parts) if options.akebono else parts[0] + " · base game"
 
 
-def track_url(options: Options, seed: str, table: str) -> str:
-    """ "Track this game": the new-game form with every option of the setup, its seed and the table code (the
-    ticks made on the setup page move into the game). The form then has exactly that many players."""
-    return f"{reverse('games-new')}?{options_query(options, seed, table=table)}"
+def track_url(options: Options, seed: str, table: str, names: list[str] | None = None) -> str:
+    """ "Track this game": the new-game form with every option of the setup, its code (re-rolls and house rules
+    included), the table code (the ticks made on the setup page move into the game) and the names typed on the
+    setup page. The form then has exactly that many players."""
+    return f"{reverse('games-new')}?{options_query(options, seed, table=table, name=names or [])}"
+
+
+def score_url(options: Options, seed: str, names: list[str]) -> str:
+    """The quick score's start, with this setup's code and the table's names filled in."""
+    edition = "akebono" if options.akebono else "base"
+    extra: dict[str, str | list[str]] = {"edition": edition, "setup_kind": "seed", "name": names}
+    return f"{reverse('scorepad-new')}?{options_query(options, seed, **extra)}"
+
+
+def reroll_form(options: Options, setup: Setup, table: str, names: list[str]) -> dict[str, Any]:
+    """The "Draw one part again" form (issue 26): the page's address once, as hidden fields, and one "Re-roll"
+    button per random part of this game (``reroll=KEY``), each keeping every other part. A GET form: it works
+    without JavaScript, and the page stays small (one address, not one link a part)."""
+    params = parse_qs(options_query(options, setup.seed, table=table, name=names))
+    return {
+        "hidden": [(name, value) for name, values in params.items() for value in values],
+        "parts": [{"key": key, "label": PART_BY_KEY[key].label} for key in applicable_parts(options)],
+    }
+
+
+def drawn_line(part: str) -> str:
+    """What the page says after a part was drawn again: which part, never what a hidden part now holds."""
+    found = PART_BY_KEY.get(part)
+    if found is None:
+        return ""
+    if found.hidden:
+        return f"{found.label} drawn again, keeping every other part. They stay hidden: the game tracker reveals them when due."
+    return f"{found.label} drawn again, keeping every other part."
 
 
 @require_safe
@@ -269,21 +413,36 @@ def setup_game(request: HttpRequest) -> HttpResponse:
     with ``show=`` or ``hide=`` (from when this page revealed items) gets the page and a line saying so.
     """
     try:
-        options, seed = parse_request(request.GET)
-        setup = generate(options, seed or new_seed())
-    except (QueryError, SeedError) as exc:
+        options, setup, given = load_setup(request.GET)
+        names = setup_names(request.GET)
+        reroll = request.GET.get("reroll", "")
+        if reroll and reroll != "all" and reroll not in applicable_parts(options):
+            raise QueryError("reroll", f"this game has no part {quote(reroll)} to draw again")
+    except QueryError as exc:
         return _options_error(request, exc)
     table = request.GET.get("table", "")
-    if seed is None or not is_table(table):
-        # The address is the share link: it gets the seed and the table's own token for its ticks.
-        return HttpResponseRedirect(game_url(options, setup.seed, table=new_table()))
+    if reroll:
+        # Draw one part again (or the whole setup with the same house rules): a new code, then its page.
+        code = setup.code
+        new = SetupCode(new_seed(), house=code.house) if reroll == "all" else code.rerolled(reroll)
+        drawn = {} if reroll == "all" else {"drawn": reroll}
+        table = table if is_table(table) else new_table()
+        return HttpResponseRedirect(game_url(options, str(new), table=table, name=names, **drawn))
+    if not given or not is_table(table):
+        # The address is the share link: it gets the code and the table's own token for its ticks.
+        return HttpResponseRedirect(game_url(options, setup.seed, table=new_table(), name=names))
     done = ticked(ticks_key(table, setup))
     steps = checklist(setup)
     ticks = ticks_url(options, setup.seed, table)
+    link = share_url(request, game_url(options, setup.seed, table=table))
+    house = setup.code.house
     context = {
         "setup": setup,
         "seed_spaced": spaced_seed(setup.seed),
         "summary": options_summary(options),
+        "house_line": house_summary(house),
+        "drawn_line": drawn_line(request.GET.get("drawn", "")),
+        "names": names,
         "sections": _sections(steps, done),
         "done": sorted(done),
         "hidden_count": sum(1 for step in steps if step.hidden),
@@ -292,18 +451,21 @@ def setup_game(request: HttpRequest) -> HttpResponse:
         "ticks_url": ticks,
         "poll_url": f"{reverse('setup-ticks-state')}?{ticks.partition('?')[2]}",
         "poll_ms": POLL_MS,
-        "share_url": share_url(request, game_url(options, setup.seed, table=table)),
-        "reroll_url": game_url(options),
-        "options_url": f"{reverse('setup-options')}?{options_query(options)}",
+        "share_url": link,
+        "qr_url": f"{reverse('setup-qr')}?{options_query(options, setup.seed, table=table)}",
+        "reroll_url": game_url(options, setup.seed, table=table, reroll="all", name=names),
+        "reroll_form": reroll_form(options, setup, table, names),
+        "options_url": f"{reverse('setup-options')}?{options_query(options, None, **house_query(house), name=names)}",
         "sheet_urls": [
             (label, f"{reverse('setup-sheet')}?{options_query(options, setup.seed, size=size)}")
             for size, label in (("a4", "A4"), ("letter", "Letter"))
         ],
-        "track_url": track_url(options, setup.seed, table),
+        "track_url": track_url(options, setup.seed, table, names),
+        "score_url": score_url(options, setup.seed, names),
     }
     response = render(request, "setup_game.html#setup" if request.htmx else "setup_game.html", context)
     if request.htmx:
-        response["HX-Push-Url"] = game_url(options, setup.seed, table=table)
+        response["HX-Push-Url"] = game_url(options, setup.seed, table=table, name=names)
     if request.htmx and context["not_here"]:
         # An old page's reveal button targets one item: the answer is the whole checklist.
         response["HX-Retarget"] = "#setup"
@@ -333,10 +495,8 @@ def _table_setup(request: HttpRequest, outcome: str) -> tuple[Options, Setup, st
     if not is_table(table):
         return _ticks_error(request, NO_TABLE.replace("Nothing was saved.", outcome), status=403)
     try:
-        options, seed = parse_request(request.GET, seed_required=True)
-        assert seed is not None
-        setup = generate(options, seed)
-    except (QueryError, SeedError) as exc:
+        options, setup, _ = load_setup(request.GET, seed_required=True)
+    except QueryError as exc:
         return _ticks_error(request, f"{sentence(str(exc))} {outcome}")
     return options, setup, ticks_key(table, setup)
 
@@ -422,18 +582,43 @@ def setup_ticks_state(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+def setup_qr(request: HttpRequest) -> HttpResponse:
+    """``GET /setup/qr.svg?players=N&...&seed=CODE&table=TOKEN``: the QR code of the page's share link (built from
+    the LAN address when the page was opened at a loopback address, companion/links.py). An image of its own, shown
+    when asked, so the page's first load stays within its budget. 400 for a bad address; 404 for a link too long
+    for a QR code (the page still shows the link)."""
+    table = request.GET.get("table", "")
+    try:
+        options, setup, _ = load_setup(request.GET, seed_required=True)
+        if not is_table(table):
+            raise QueryError("table", "this address has no table code of a setup page (table=)")
+    except QueryError as exc:
+        return render(request, "error.html", {"status": 400, "message": sentence(str(exc))}, status=400)
+    svg = qr_svg(share_url(request, game_url(options, setup.seed, table=table)))
+    if not svg:
+        return render(
+            request,
+            "error.html",
+            {"status": 404, "message": "This link is too long for a QR code."},
+            status=404,
+        )
+    response = HttpResponse(svg, content_type="image/svg+xml")
+    response["Cache-Control"] = "private, max-age=3600"
+    return response
+
+
+@require_safe
 def setup_sheet(request: HttpRequest) -> HttpResponse:
     """``GET /setup/sheet.pdf?players=N&...&seed=CODE[&size=a4|letter]``: the printable sheet, public draws only."""
     size = request.GET.get("size", "a4").strip().lower() or "a4"
     try:
-        options, seed = parse_request(request.GET, seed_required=True)
-        assert seed is not None
-        setup = generate(options, seed)
+        _, setup, _ = load_setup(request.GET, seed_required=True)
         if size not in PAGE_SIZES:
             raise QueryError("size", f"size must be a4 or letter, not {quote(size)}")
-    except (QueryError, SeedError) as exc:
+    except QueryError as exc:
         return render(request, "error.html", {"status": 400, "message": sentence(str(exc))}, status=400)
-    response = HttpResponse(setup_sheet_pdf(setup, size=size), content_type="application/pdf")
+    pdf = setup_sheet_pdf(setup, size=size, house=house_summary(setup.code.house))
+    response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="iki-setup-{setup.seed}-{size}.pdf"'
     return response
 
@@ -442,7 +627,8 @@ def setup_sheet(request: HttpRequest) -> HttpResponse:
 
 
 def api_setup(request: HttpRequest) -> HttpResponse:
-    """``GET /api/v1/setup?players=N&akebono=1&grand_master=1&seed=CODE``: 200 the setup, 400 bad options."""
+    """``GET /api/v1/setup?players=N&akebono=1&grand_master=1&seed=CODE&ban=ID&require=ID``: 200 the setup,
+    400 bad options naming the field (docs/api.md "Setup")."""
     if request.method not in ("GET", "HEAD"):
         response = json_error(
             405, "method-not-allowed", "GET this address with the options in the query string."
@@ -450,15 +636,12 @@ def api_setup(request: HttpRequest) -> HttpResponse:
         response["Allow"] = "GET, HEAD"
         return response
     try:
-        options, seed = parse_request(request.GET)
-        setup = generate(options, seed)
+        _, setup, given = load_setup(request.GET)
     except QueryError as exc:
         return json_error(400, exc.code, exc.message, exc.field)
-    except SeedError as exc:
-        return json_error(400, "invalid", str(exc), "seed")
     response = JsonResponse(setup.to_json(), json_dumps_params={"ensure_ascii": False})
-    # A given seed always answers the same; a new seed must not be cached.
-    response["Cache-Control"] = "public, max-age=86400" if seed is not None else "no-store"
+    # A given code always answers the same; a new seed must not be cached.
+    response["Cache-Control"] = "public, max-age=86400" if given else "no-store"
     return response
 
 
@@ -468,5 +651,6 @@ urlpatterns = [
     path("setup/ticks", setup_ticks, name="setup-ticks"),
     path("setup/ticks/state", setup_ticks_state, name="setup-ticks-state"),
     path("setup/sheet.pdf", setup_sheet, name="setup-sheet"),
+    path("setup/qr.svg", setup_qr, name="setup-qr"),
     path("api/v1/setup", api_setup, name="api-setup"),
 ]

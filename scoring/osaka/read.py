@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Final, TypeVar
 
 from scoring.errors import InvalidValueError, MissingFieldError, RepeatedError, UnknownIdError
+from scoring.names import name_key, name_problem
 from scoring.osaka.components import (
     CARD_VALUES,
     COLOURS,
@@ -22,7 +23,7 @@ from scoring.osaka.components import (
 )
 from scoring.osaka.rules import Holding, Moment, Standing
 from scoring.problems import join
-from scoring.reading import check_fields, expect
+from scoring.reading import check_fields, expect, whole_number
 
 _PAYDAY_FIELDS: Final = frozenset({"arrived", "sunk", "players"})
 _HOLDING_FIELDS: Final = frozenset({"name", "goods", "tokens", "insured", "insurance"})
@@ -44,12 +45,6 @@ def _object(value: object, where: str) -> dict[str, object]:
 def _list(value: object, where: str) -> list[object]:
     expect(value, list, where)
     assert isinstance(value, list)
-    return value
-
-
-def _int(value: object, where: str) -> int:
-    expect(value, int, where)
-    assert isinstance(value, int)
     return value
 
 
@@ -78,7 +73,7 @@ def _ships(value: object, where: str) -> tuple[Colour, ...]:
 def _cards(value: object, where: str) -> tuple[int, ...]:
     cards = []
     for i, item in enumerate(_list(value, where)):
-        card = _int(item, f"{where}[{i}]")
+        card = whole_number(item, f"{where}[{i}]")
         if card not in CARD_VALUES:
             raise InvalidValueError(f"{where}[{i}]", f"a card's value is {_VALUE_WORDS}, not {card}")
         cards.append(card)
@@ -102,6 +97,9 @@ def _name(player: Mapping[str, object], where: str) -> str:
     name = " ".join(name.split())
     if not name:
         raise InvalidValueError(f"{where}.name", "a player's name cannot be blank")
+    problem = name_problem(name)
+    if problem:
+        raise InvalidValueError(f"{where}.name", problem)
     return name
 
 
@@ -116,7 +114,7 @@ def _players(data: Mapping[str, object], read: Callable[[object, str], T]) -> tu
         )
     seen: set[str] = set()
     for i, item in enumerate(raw):
-        name = _name(_object(item, f"players[{i}]"), f"players[{i}]").casefold()
+        name = name_key(_name(_object(item, f"players[{i}]"), f"players[{i}]"))
         if name in seen:
             raise RepeatedError(f"players[{i}].name", "two players have this name: give each a different one")
         seen.add(name)
@@ -128,7 +126,7 @@ def _holding(value: object, where: str) -> Holding:
     check_fields(player, _HOLDING_FIELDS, where)
     tokens = no_tokens()
     if "tokens" in player:
-        tokens = _by_colour(player["tokens"], f"{where}.tokens", _int, 0)
+        tokens = _by_colour(player["tokens"], f"{where}.tokens", whole_number, 0)
     empty: tuple[int, ...] = ()
     cards = {
         key: _by_colour(player[key], f"{where}.{key}", _cards, empty) if key in player else no_cards()
@@ -157,8 +155,12 @@ def _standing(value: object, where: str) -> Standing:
     check_fields(player, _STANDING_FIELDS, where)
     if "vp" not in player:
         raise MissingFieldError(f"{where}.vp", "every player needs the number of VP cards")
-    vp = _int(player["vp"], f"{where}.vp")
-    tokens = _by_colour(player["tokens"], f"{where}.tokens", _int, 0) if "tokens" in player else no_tokens()
+    vp = whole_number(player["vp"], f"{where}.vp")
+    tokens = (
+        _by_colour(player["tokens"], f"{where}.tokens", whole_number, 0)
+        if "tokens" in player
+        else no_tokens()
+    )
     return Standing(_name(player, where), vp, tokens)
 
 

@@ -90,7 +90,7 @@ def test_the_check_works_without_javascript(live_server: Any, new_context: Any) 
 
 def test_a_2015_pad_is_added_up_and_kept(live_server: Any, page: Any, screenshot: Any) -> None:
     """RULINGS E1: Hana's printed values typed in; the companion adds up 94 and keeps the result."""
-    page.goto(live_server.url + "/check/2015/")
+    page.goto(live_server.url + "/check/2015/work/")
     page.get_by_label("Player 1", exact=True).fill("Hana")
     page.get_by_label("Player 2", exact=True).fill("Jiro")
     page.locator("#colour-1").select_option("blue")

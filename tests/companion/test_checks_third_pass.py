@@ -135,7 +135,9 @@ def test_a_tie_written_at_the_table_is_a_warning(client: Client, headers: dict[s
 
 def test_a_plain_bonito_typed_0_is_not_the_bonus_one(client: Client) -> None:
     """2015 E4: David typed 0 for his plain bonito; Anaïs holds the bonus one (5). "both hold it" before."""
-    response = client.get("/check/2015/?" + urlencode({**PAD_2015, "p1-fish_seasons": "1", "p1-bonito": "0"}))
+    response = client.get(
+        "/check/2015/work/?" + urlencode({**PAD_2015, "p1-fish_seasons": "1", "p1-bonito": "0"})
+    )
     html = response.content.decode()
     assert response.status_code == 200
     assert "both hold it" not in html
@@ -146,14 +148,14 @@ def test_a_plain_bonito_typed_0_is_not_the_bonus_one(client: Client) -> None:
 def test_a_2015_tie_with_a_blank_power_is_a_warning(client: Client) -> None:
     """2015 E5: David's power left blank, Anaïs and David tied on 94: they share the place, with a warning."""
     tied = {**PAD_2015, "p1-score_track": "86", "p1-firefighting": ""}
-    html = client.get("/check/2015/?" + urlencode(tied)).content.decode()
+    html = client.get("/check/2015/work/?" + urlencode(tied)).content.decode()
     assert "type every tied player&#x27;s firefighting power" in html
     assert html.count('ck-place">1</span>') == 2
 
 
 def test_five_2015_construction_cards_are_a_warning(client: Client) -> None:
     html = client.get(
-        "/check/2015/?" + urlencode({**PAD_2015, "p0-constructions": "1 1 1 1 1"})
+        "/check/2015/work/?" + urlencode({**PAD_2015, "p0-constructions": "1 1 1 1 1"})
     ).content.decode()
     assert "5 construction cards" in html
     assert "Result (2015 edition)" in html

@@ -41,6 +41,11 @@ def _game(names: tuple[str, ...] = ("Anaïs", "Ben", "Chie"), finished: bool = F
         (["A", "B\x1b[31m"], "Player 2: the name holds a control character (U+001B) that cannot be shown: type it again."),
         (["A", "\u202eB"], "Player 2: the name holds a direction-override character (U+202E): type it again without it."),
         (["A", "B\u2066"], "Player 2: the name holds a direction-override character (U+2066): type it again without it."),
+        (["\u200b", "B"], "Player 1: a name needs letters or signs a person can see."),
+        (["A", "\u3164"], "Player 2: a name needs letters or signs a person can see."),
+        (["\u200bAnn", "B"], "Player 1: the name starts with a character that cannot be seen (U+200B): type it again without it."),
+        (["Ann", "ANN\u200b"], "Give each player a different name."),
+        (["Ann", "An\u2060n"], "Give each player a different name."),
     ],
 )  # fmt: skip
 @pytest.mark.parametrize("page", sorted(START_PAGES))
@@ -206,3 +211,43 @@ def test_game_numbers_refuse_look_alikes(client: Client, typed: str) -> None:
         response = client.post(f"/games/{game.edit_token}/change", form)
         assert response.status_code == 400
     assert not Seat.objects.filter(game=game).exclude(score=0).exists()
+
+
+NAMES_OF_ONE_TABLE = {
+    "/api/v1/score": lambda a, b: {"players": [{"name": a}, {"name": b}]},
+    "/api/v1/osaka/ranking": lambda a, b: {"players": [{"name": a, "vp": 3}, {"name": b, "vp": 4}]},
+}
+
+
+@pytest.mark.parametrize("url", sorted(NAMES_OF_ONE_TABLE))
+def test_the_json_api_refuses_an_invisible_name_naming_the_field(client: Client, url: str) -> None:
+    body = NAMES_OF_ONE_TABLE[url]("Ann", "\u200bBen")
+    response = client.post(url, body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["error"]["field"] == "players[1].name"
+    assert "U+200B" in response.json()["error"]["message"]
+
+
+@pytest.mark.parametrize("url", sorted(NAMES_OF_ONE_TABLE))
+def test_the_json_api_takes_names_differing_by_invisible_characters_as_one(client: Client, url: str) -> None:
+    response = client.post(url, NAMES_OF_ONE_TABLE[url]("Ann", "ANN\u200b"), content_type="application/json")
+    assert response.status_code in (400, 422)
+    body = response.json()
+    field = body["error"]["field"] if "error" in body else body["errors"][0]["field"]
+    assert field == "players[1].name"
+
+
+def test_emoji_and_joined_scripts_stay_allowed(client: Client) -> None:
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    form = {"name-0": family, "colour-0": "red", "name-1": "می\u200cخواهم", "colour-1": "blue",
+            "name-2": "میخواهم", "colour-2": "green"}  # fmt: skip
+    assert client.post("/games/new/", form).status_code == 302
+    assert [s.name for s in Seat.objects.order_by("seat")] == [family, "می\u200cخواهم", "میخواهم"]
+
+
+def test_osaka_refuses_an_invisible_name_and_look_alikes(client: Client) -> None:
+    form = {"name1": "\u200bAnn", "trader1": "white", "name2": "Ben", "trader2": "pink"}
+    refused = client.post("/osaka/games/new/", form)
+    assert refused.status_code == 400 and "U+200B" in refused.content.decode()
+    alike = client.post("/osaka/games/new/", {**form, "name1": "BEN\u200b"})
+    assert alike.status_code == 400 and "Give each player a different name." in alike.content.decode()

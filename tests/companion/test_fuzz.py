@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
+import sys
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -24,9 +27,14 @@ from companion.models.games import Game, apply_change
 from companion.models.results import Group
 from companion.models.scoresheets import ScoreSheet
 from companion.scorepad.services import start_sheet
+from companion.services.osaka import NewPlayer
+from companion.services.osaka import create_game as create_osaka_game
 from companion.services.results import file_result, record_result
 from companion.views.setup import new_table
 from scoring.examples import WORKED_EXAMPLE
+from scoring.osaka.examples import CONTRACT_PAYDAY, RANKING
+from scoring.reading import MAX_NUMBER
+from tests.companion.osaka.test_calculator import CONTRACT as OSAKA_CALCULATOR
 from tests.factories import db_snapshot, make_game
 
 pytestmark = pytest.mark.django_db
@@ -309,16 +317,20 @@ def _targets() -> Iterator[tuple[str, Callable[[], Target]]]:
 TARGETS = dict(_targets())
 
 
-@pytest.mark.parametrize("name", sorted(TARGETS))
-def test_one_hostile_field_never_breaks_an_endpoint(client: Client, name: str) -> None:
-    target = TARGETS[name]()
+def _fuzz_fields(client: Client, target: Target, values: st.SearchStrategy[Any], runs: settings) -> None:
+    """One field of ``target``'s form (or one part of a button's op) replaced by each of ``values``."""
 
-    @FUZZ
-    @given(field=st.sampled_from(sorted(target.form)), value=HOSTILE, part=st.none() | st.integers(0, 3))
+    @runs
+    @given(field=st.sampled_from(sorted(target.form)), value=values, part=st.none() | st.integers(0, 3))
     def run(field: str, value: object, part: int | None) -> None:
         _send(client, target.url, _replace(target.form, field, value, part))
 
     run()
+
+
+@pytest.mark.parametrize("name", sorted(TARGETS))
+def test_one_hostile_field_never_breaks_an_endpoint(client: Client, name: str) -> None:
+    _fuzz_fields(client, TARGETS[name](), HOSTILE, FUZZ)
 
 
 def _paths(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
@@ -389,3 +401,177 @@ def test_broken_json_bodies_get_a_400(client: Client, body: bytes) -> None:
     response = client.post("/api/v1/score", body, content_type="application/json")
     assert response.status_code == 400
     assert response.json()["error"]["message"]
+
+
+# --- numbers out of bounds (issue 24, item 1) ----------------------------------------------------------------------
+
+#: Number-like text a form field may receive: beyond every bound (a 4,300-digit number is the longest Python prints),
+#: negative, decimal, exponent, NaN and infinity in the spellings ``float()`` and ``int()`` accept.
+FORM_NUMBERS = st.one_of(
+    st.sampled_from(
+        [
+            "9" * 4300,
+            "9" * 5000,
+            "-" + "9" * 4300,
+            f"{MAX_NUMBER + 1}",
+            f"-{MAX_NUMBER + 1}",
+            "99999999999999999999",
+            "-1",
+            "-0",
+            "+5",
+            "1_000",
+            "1.5",
+            "1e3",
+            "1e999",
+            "-1e999",
+            "NaN",
+            "nan",
+            "inf",
+            "-Infinity",
+            "0x10",
+        ]
+    ),
+    st.integers(min_value=-(10**30), max_value=10**30).map(str),
+    st.floats().map(str),
+)
+NOT_FINITE = (float("nan"), float("inf"), float("-inf"))
+#: The same as JSON values (``json.dumps`` writes NaN and Infinity, which Python's reader takes back as floats).
+JSON_NUMBERS = st.one_of(
+    st.sampled_from(
+        [10**4299, -(10**4299), 10**100, MAX_NUMBER + 1, -(MAX_NUMBER + 1), 1.5, -0.0, 1e308, *NOT_FINITE]
+    ),
+    st.integers(min_value=-(10**40), max_value=10**40),
+    st.floats(),
+)
+NUMBERS_FUZZ = settings(FUZZ, max_examples=25)
+
+
+def _osaka_targets() -> Iterator[tuple[str, Callable[[], Target]]]:
+    """The Traders of Osaka tracker's forms (each answered by its own view, bounds included)."""
+
+    def osaka_game() -> Any:
+        players = [NewPlayer("Anaïs", "white"), NewPlayer("David", "pink"), NewPlayer("Dominique", "gray")]
+        return create_osaka_game(players=players)
+
+    def token() -> Target:
+        form = {"op": "token", "seat": "1", "colour": "red", "delta": "1", "cid": "c1"}
+        return Target(f"/osaka/games/{osaka_game().edit_token}/change", form)
+
+    def undo() -> Target:
+        game = osaka_game()
+        return Target(f"/osaka/games/{game.edit_token}/change", {"op": "undo", "target": "2", "cid": "c2"})
+
+    def payday() -> Target:
+        game = osaka_game()
+        form = {
+            "v": str(game.version),
+            "edo1": "red",
+            "p0-goods_red_5": "3",
+            "p1-goods_red_2": "1",
+            "cid": "c3",
+        }
+        return Target(f"/osaka/games/{game.edit_token}/payday", form)
+
+    def renew() -> Target:
+        return Target(f"/osaka/games/{osaka_game().edit_token}/renew", {"seat": "2"})
+
+    yield from {
+        "osaka-token": token,
+        "osaka-undo": undo,
+        "osaka-payday": payday,
+        "osaka-renew": renew,
+    }.items()
+
+
+NUMBER_TARGETS = {**TARGETS, **dict(_osaka_targets())}
+
+
+@pytest.mark.parametrize("name", sorted(NUMBER_TARGETS))
+def test_numbers_out_of_bounds_never_break_a_form(client: Client, name: str) -> None:
+    _fuzz_fields(client, NUMBER_TARGETS[name](), FORM_NUMBERS, NUMBERS_FUZZ)
+
+
+@NUMBERS_FUZZ
+@given(field=st.sampled_from(sorted(OSAKA_CALCULATOR)), value=FORM_NUMBERS)
+def test_numbers_out_of_bounds_never_break_the_payday_calculator(
+    client: Client, field: str, value: str
+) -> None:
+    for headers in ({}, {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "osaka-result"}):
+        response = client.get("/osaka/payday/", {**OSAKA_CALCULATOR, field: value}, **headers)
+        assert response.status_code in (200, 400), (field, value, response.status_code)
+
+
+#: Each JSON endpoint with a valid document: its number fields are fuzzed.
+JSON_DOCUMENTS = {
+    "/api/v1/score": WORKED_EXAMPLE,
+    "/api/v1/osaka/payday": CONTRACT_PAYDAY,
+    "/api/v1/osaka/ranking": RANKING,
+}
+
+
+@pytest.mark.parametrize("url", sorted(JSON_DOCUMENTS))
+def test_numbers_out_of_bounds_never_break_the_json_api(client: Client, url: str) -> None:
+    document = JSON_DOCUMENTS[url]
+    places = [p for p in _paths(document) if p and not isinstance(_get(document, p), dict | list)]
+
+    @NUMBERS_FUZZ
+    @given(path=st.sampled_from(places), value=JSON_NUMBERS)
+    def run(path: tuple[Any, ...], value: object) -> None:
+        body = json.dumps(_set(document, path, value), ensure_ascii=False)
+        response = client.post(url, body, content_type="application/json")
+        SENT["requests"] += 1
+        assert response.status_code in (200, 400, 422), (path, value, response.status_code)
+        if isinstance(value, int) and abs(value) > MAX_NUMBER:
+            assert response.status_code == 400, (path, value)
+
+    run()
+
+
+def _get(document: Any, path: tuple[Any, ...]) -> Any:
+    for key in path:
+        document = document[key]
+    return document
+
+
+@pytest.mark.parametrize(
+    ("url", "path", "field"),
+    [
+        ("/api/v1/score", ("players", 0, "koban"), "players[0].koban"),
+        ("/api/v1/score", ("players", 1, "score_track"), "players[1].score_track"),
+        ("/api/v1/osaka/ranking", ("players", 0, "vp"), "players[0].vp"),
+        ("/api/v1/osaka/payday", ("players", 0, "tokens", "yellow"), "players[0].tokens.yellow"),
+    ],
+)
+@pytest.mark.parametrize("value", [10**4299, -(10**4299), MAX_NUMBER + 1])
+def test_a_number_beyond_the_bound_is_a_400_naming_its_field(
+    client: Client, url: str, path: tuple[Any, ...], field: str, value: int
+) -> None:
+    """Issue 24's 500s: a 4,300-digit koban (or score track beside another number) made the total unprintable."""
+    body = json.dumps(_set(JSON_DOCUMENTS[url], path, value))
+    response = client.post(url, body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["error"]["field"] == field
+    assert f"{MAX_NUMBER:,}" in response.json()["error"]["message"]
+    inside = json.dumps(_set(JSON_DOCUMENTS[url], path, MAX_NUMBER))
+    assert client.post(url, inside, content_type="application/json").status_code in (200, 422)
+
+
+@pytest.mark.parametrize(
+    ("command", "document", "path"),
+    [
+        ("score", WORKED_EXAMPLE, ("players", 0, "koban")),
+        ("osaka-payday", CONTRACT_PAYDAY, ("players", 1, "tokens", "red")),
+        ("osaka-ranking", RANKING, ("players", 1, "vp")),
+    ],
+)
+def test_the_commands_exit_2_without_a_traceback(
+    tmp_path: Path, command: str, document: Any, path: tuple[Any, ...]
+) -> None:
+    """Exit 1 means refused by the rules; a number beyond the bound is malformed: exit 2, one line, no traceback."""
+    file = tmp_path / "in.json"
+    file.write_text(json.dumps(_set(document, path, 10**4299)))
+    done = subprocess.run(
+        [sys.executable, "manage.py", command, str(file)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and f"{MAX_NUMBER:,}" in done.stderr

@@ -102,6 +102,11 @@ def links_of(html: str) -> Iterable[str]:
         yield parts.path + (f"?{parts.query}" if parts.query else "")
 
 
+#: How many addresses of one path (its query strings differing: options, re-rolls, house rules) the crawl reads
+#: by following links; the pages it is given are always read.
+QUERIES_PER_PATH = 6
+
+
 class Crawl:
     """Every page reachable by a player's GET from the pages given, each page and its htmx partial once."""
 
@@ -109,17 +114,26 @@ class Crawl:
         self.client, self.limit = client, limit
         self.seen: set[str] = set()
         self.bad: dict[str, list[str]] = {}
+        self.queries: dict[str, int] = {}
 
     def visit(self, *urls: str, follow: bool = True) -> None:
+        given = set(urls)
         queue = list(urls)
-        while queue and len(self.seen) < self.limit:
+        while queue:
             url = queue.pop(0)
+            path = url.partition("?")[0]
             if url in self.seen:
                 continue
+            if url not in given and (
+                len(self.seen) >= self.limit or self.queries.get(path, 0) >= QUERIES_PER_PATH
+            ):
+                continue
             self.seen.add(url)
+            self.queries[path] = self.queries.get(path, 0) + 1
             response = self.client.get(url)
             if response.status_code in (301, 302, 303):
                 queue.append(response["Location"])
+                given.add(response["Location"])
                 continue
             if response["Content-Type"].startswith("application/json"):
                 continue

@@ -413,3 +413,17 @@ def test_a_filed_sheet_edited_later_reads_its_new_numbers_everywhere(client: Cli
     assert totals == [100, 91]
     assert "David <strong>91</strong>" in client.get(group.view_url()).content.decode()
     assert Result.objects.get().updated == before  # reading wrote nothing
+
+
+@pytest.mark.parametrize("name", ['=HYPERLINK("http://x")', "+1", "-2+3", "@SUM(A1)", "\tTab", "\rCR"])
+def test_a_csv_cell_that_starts_like_a_formula_is_quoted(client: Client, name: str) -> None:
+    """Issue 24: a spreadsheet runs a cell starting with =, +, -, @, tab or CR; a leading ' makes it text."""
+    group = known_group()
+    result = Result.objects.filter(group=group).first()
+    assert result is not None
+    result.players[0]["name"] = name
+    result.save()
+    text = client.get(f"/groups/{group.view_token}/results.csv").content.decode()
+    rows = list(csv.DictReader(io.StringIO(text, newline="")))
+    assert rows[0]["player"] == "'" + name
+    assert rows[0]["total"] == "100" and rows[1]["player"] == "David"

@@ -83,6 +83,43 @@ def test_an_akebono_group_page_at_phone_width(live_server: Any, page: Any, scree
     screenshot(page, "results-group-akebono")
 
 
+def test_download_everything_and_restore_it_as_a_new_group(
+    live_server: Any, page: Any, screenshot: Any, tmp_path: Any
+) -> None:
+    """Issue 24: a group's file downloaded from its page and restored from another group's page."""
+    group = Group.objects.create(name="Thursday table")
+    _earlier_games(group)
+    page.goto(f"{live_server.url}{group.get_absolute_url()}")
+    section = page.locator("section", has=page.get_by_role("heading", name="Keep a copy"))
+    with page.expect_download() as download:
+        section.get_by_role("link", name="Download everything").click()
+    file = tmp_path / "iki-group.json"
+    download.value.save_as(file)
+    for control in (
+        section.get_by_role("button", name="Restore as a new group"),
+        section.locator("input[type=file]"),
+    ):
+        box = control.bounding_box()
+        assert box is not None and box["height"] >= 44
+    screenshot(page, "group-keep-a-copy")
+    other = Group.objects.create(name="Friday")
+    page.goto(f"{live_server.url}{other.get_absolute_url()}")
+    page.get_by_label("Restore a group from its file").set_input_files(str(file))
+    page.get_by_role("button", name="Restore as a new group").click()
+    page.wait_for_url(lambda url: other.token not in url and "/groups/" in url)
+    expect(page.locator("h1")).to_have_text("Thursday table")
+    expect(page.locator(".rs-edition h2").first).to_have_text("IKI: 2 plays")
+    assert Group.objects.filter(name="Thursday table").count() == 2
+    # the same file changed by hand is refused, and nothing is made
+    file.write_text(file.read_text().replace('"total": 88', '"total": 98'))
+    page.goto(f"{live_server.url}{other.get_absolute_url()}")
+    page.get_by_label("Restore a group from its file").set_input_files(str(file))
+    page.get_by_role("button", name="Restore as a new group").click()
+    expect(page.locator(".message.error")).to_contain_text("was changed after it was made")
+    screenshot(page, "group-restore-refused")
+    assert Group.objects.count() == 3
+
+
 def test_a_removed_result_is_restored_from_its_page(live_server: Any, page: Any, screenshot: Any) -> None:
     """Issue 20: "Remove from the results" can be taken back: the result page offers "Restore it" and says until
     when; restored, it is back in its group's games."""

@@ -203,6 +203,14 @@ def test_one_switch_makes_the_public_mode(tmp_path: Path) -> None:
         (PUBLIC | {"DJANGO_DEBUG": "1"}, "debug pages (DJANGO_DEBUG=1) stay off"),
         ({"DJANGO_HTTPS": "true"}, "DJANGO_HTTPS must be 1 (on) or 0 (off), not 'true'."),
         ({"DJANGO_DEBUG": "yes"}, "DJANGO_DEBUG must be 1 (on) or 0 (off), not 'yes'."),
+        (
+            {"DJANGO_KEEP_DAYS": "a year"},
+            "DJANGO_KEEP_DAYS must be a whole number of 0 or more, not 'a year'.",
+        ),
+        (
+            {"DJANGO_CREATES_PER_MINUTE": "-1"},
+            "DJANGO_CREATES_PER_MINUTE must be a whole number of 0 or more",
+        ),
     ],
 )
 def test_an_unsafe_or_unclear_setting_stops_the_start(
@@ -224,6 +232,16 @@ print(health.status_code)
 print(tls.status_code, tls["Strict-Transport-Security"], tls.cookies["csrftoken"]["secure"])
 print(stranger.status_code)
 """
+
+
+_LIMITS = ("KEEP_DAYS", "CREATES_PER_MINUTE")
+
+
+def test_retention_and_limits_are_off_on_a_lan_and_on_in_public(tmp_path: Path) -> None:
+    assert settings_of(tmp_path, *_LIMITS) == {"KEEP_DAYS": 0, "CREATES_PER_MINUTE": 0}
+    assert settings_of(tmp_path, *_LIMITS, **PUBLIC) == {"KEEP_DAYS": 400, "CREATES_PER_MINUTE": 20}
+    chosen = {"DJANGO_KEEP_DAYS": "30", "DJANGO_CREATES_PER_MINUTE": "0"}
+    assert settings_of(tmp_path, *_LIMITS, **PUBLIC, **chosen) == {"KEEP_DAYS": 30, "CREATES_PER_MINUTE": 0}
 
 
 def test_public_mode_behind_a_tls_proxy(tmp_path: Path) -> None:

@@ -55,7 +55,7 @@ def test_generate_tick_and_share(live_server: Any, page: Any, new_context: Any, 
         == page.locator("#step-akebono-buildings .setup-details").inner_text()
     )
 
-    page.get_by_role("link", name="Re-roll").first.click()
+    page.get_by_role("link", name="Re-roll all").first.click()
     page.wait_for_url(lambda url: "seed=" in url and setup.seed not in url)
     screenshot(page, "setup-game-full")
 

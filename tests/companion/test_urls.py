@@ -34,7 +34,8 @@ ANSWER_GET = {
     "setup-sheet", "api-setup", "pads", "pads-blank", "api-catalogue", "scorepad-view", "scorepad-view-pdf",
     "osaka", "osaka-payday", "osaka-sheet", "osaka-games-new", "osaka-game", "osaka-game-state", "osaka-game-share",
     "osaka-game-log", "osaka-game-sheet", "osaka-game-payday",
-    "check", "check-2015", "group", "group-csv", "group-json",  # issue 14
+    "check", "check-2015", "check-2015-work", "group", "group-csv", "group-json",  # issues 14, 23
+    "group-file",  # issue 24: a group's file, "Download everything"
     "manifest", "apple-touch-icon", "apple-touch-icon-precomposed", "find",  # issue 25
 }  # fmt: skip
 

@@ -159,6 +159,8 @@ def test_to_json_is_the_documented_contract(options: Options) -> None:
         "starting_characters",
         "two_player",
         "akebono",
+        "redrawn",
+        "house_rules",
     }
     assert data["seed"] == "K7MX2QPA"
     assert data["generator_version"] == GENERATOR_VERSION

@@ -14,6 +14,17 @@ from scoring import InputError
 from scoring.errors import MalformedJSONError
 
 
+def read_input(name: str) -> str:
+    """The text of the file ``name``, or of standard input for ``-``; unreadable: a CommandError, exit 2."""
+    try:
+        if name == "-":
+            return sys.stdin.read()
+        with open(name, encoding="utf-8") as file:
+            return file.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CommandError(f"cannot read {name}: {exc}", returncode=2) from None
+
+
 class JsonCommand(BaseCommand):
     """A command answering one JSON document with :attr:`evaluate` (decoded JSON in, an answer with ``valid``)."""
 
@@ -25,15 +36,7 @@ class JsonCommand(BaseCommand):
         parser.add_argument("file", help="a JSON file, or - to read standard input")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        name = options["file"]
-        try:
-            if name == "-":
-                text = sys.stdin.read()
-            else:
-                with open(name, encoding="utf-8") as file:
-                    text = file.read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CommandError(f"cannot read {name}: {exc}", returncode=2) from None
+        text = read_input(options["file"])
         try:
             try:
                 data = json.loads(text)

@@ -15,6 +15,7 @@ from typing import Any, Final
 from django import forms
 
 from companion.forms import ChoiceField, MultipleChoiceField, NameField, TypedChoiceField
+from scoring.names import name_key
 from scoring.osaka.components import (
     CARD_VALUES,
     CARDS_PER_COLOUR,
@@ -225,7 +226,7 @@ def names_problem(forms_: Sequence[HoldingForm]) -> bool:
     seen: set[str] = set()
     found = False
     for f in forms_:
-        key = f.display_name().casefold()
+        key = name_key(f.display_name())
         if key in seen:
             f.add_error("name", "Two players have this name: give each a different one.")
             found = True

@@ -11,6 +11,7 @@ from django import forms
 from companion.forms import ChoiceField, NameField, TypedChoiceField
 from companion.models.osaka import NAME_MAX
 from companion.services.osaka import NewPlayer
+from scoring.names import name_key
 from scoring.osaka.components import COLOURS, MAX_PLAYERS, MIN_PLAYERS, TRADERS
 from scoring.osaka.rules import possible_draws
 
@@ -47,7 +48,7 @@ class NewGameForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         players = self.players_of(data)
-        if len({p.name.casefold() for p in players}) != len(players):
+        if len({name_key(p.name) for p in players}) != len(players):
             raise forms.ValidationError("Give each player a different name.")
         if len({p.trader for p in players}) != len(players):
             raise forms.ValidationError("Give each player a different colour: one Trader piece each.")

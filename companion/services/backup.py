@@ -1,0 +1,255 @@
+"""Backups a person can run and restore (issue 24; README, "Serving the public"; docs/api.md "Backups").
+
+Two files, each JSON with a ``kind``, a ``version`` and a ``checksum`` (SHA-256 of the rest, written canonically:
+sorted keys, no spaces) so that a file of another kind, a damaged one or one changed by hand is refused whole:
+
+- **A server's backup** (``manage.py backup FILE``, ``manage.py restore FILE``): every row of the app (games,
+  sheets, results, groups, Traders of Osaka games, setups' ticks) with its links, in Django's serialized form.
+  It restores into an empty database only, all or nothing. It holds every edit link: keep it private.
+- **A group's file** ("Download everything" on a group's page): the group's name, renames and results, without
+  any link. "Restore a group from its file" makes a new group, with new links, holding the same results (as
+  kept results of their own, not score sheets); every field is read as strictly as a form's, all or nothing.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+from typing import Any, Final
+
+from django.apps import apps
+from django.core import serializers
+from django.core.exceptions import ValidationError
+from django.core.management.color import no_style
+from django.core.serializers.base import DeserializationError
+from django.db import DatabaseError, connection, transaction
+
+from companion.forms import clean_text
+from companion.models.results import EDITION_LABELS, GROUP_NAME_MAX, Group, Result
+from companion.models.scoresheets import NAME_MAX
+from companion.services.result_export import LINE_ORDER
+from companion.services.results import results_of
+from scoring import catalogue as cat
+from scoring.names import name_key, name_problem
+from scoring.reading import MAX_NUMBER
+
+SERVER_KIND: Final = "iki-companion-backup"
+GROUP_KIND: Final = "iki-companion-group"
+VERSION: Final = 1
+MAX_RESULTS: Final = 5_000
+"""The most results a group's file may hold (a group playing weekly for 50 years fits)."""
+
+
+class BackupError(ValueError):
+    """A file that cannot be restored; the message says why, for the person who chose it."""
+
+
+def _checksum(body: dict[str, Any]) -> str:
+    text = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+def _sealed(body: dict[str, Any]) -> dict[str, Any]:
+    return {**body, "checksum": _checksum(body)}
+
+
+def _opened(data: object, kind: str, what: str) -> dict[str, Any]:
+    """The body of a sealed file of ``kind``, or :class:`BackupError` saying what is wrong with it."""
+    if not isinstance(data, dict) or "kind" not in data:
+        raise BackupError(f"This is not {what} made by the IKI companion.")
+    if data["kind"] != kind:
+        other = {SERVER_KIND: "a whole server's backup", GROUP_KIND: "a group's file"}.get(str(data["kind"]))
+        raise BackupError(f"This is {other or 'another kind of file'}, not {what}.")
+    if data.get("version") != VERSION:
+        raise BackupError(
+            f"This file is of another version of the companion; this one reads version {VERSION}."
+        )
+    body = {k: v for k, v in data.items() if k != "checksum"}
+    if data.get("checksum") != _checksum(body):
+        raise BackupError(
+            f"This file was changed after it was made: use {what} exactly as it was downloaded."
+        )
+    return body
+
+
+def read_json(raw: bytes | str) -> object:
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        raise BackupError("This file is not JSON: choose the file the companion downloaded.") from None
+
+
+# --- a whole server -------------------------------------------------------------------------------------------
+
+
+def _models() -> list[Any]:
+    """Every model of the app, each after those it refers to (so that a restore can create them in order)."""
+    return serializers.sort_dependencies([(apps.get_app_config("companion"), None)])
+
+
+def server_backup() -> dict[str, Any]:
+    """Every row of the app, sealed (see the module)."""
+    objects: list[Any] = []
+    for model in _models():
+        objects.extend(serializers.serialize("python", model.objects.order_by("pk")))
+    for row in objects:
+        for key, value in row["fields"].items():  # dates and times as text, as JSON holds them
+            if isinstance(value, datetime.date | datetime.datetime):
+                row["fields"][key] = value.isoformat()
+    return _sealed({"kind": SERVER_KIND, "version": VERSION, "objects": objects})
+
+
+def rows_present() -> int:
+    return sum(model.objects.count() for model in _models())
+
+
+def restore_server(data: object) -> int:
+    """Restore a server's backup into an empty database: the number of rows. All or nothing."""
+    body = _opened(data, SERVER_KIND, "a whole server's backup")
+    if rows_present():
+        raise BackupError("This database already holds games or results: restore a server into an empty one.")
+    models = _models()
+    try:
+        with transaction.atomic():
+            count = 0
+            for obj in serializers.deserialize("python", body["objects"]):
+                obj.save()
+                count += 1
+            with connection.cursor() as cursor:
+                for sql in connection.ops.sequence_reset_sql(no_style(), models):
+                    cursor.execute(sql)
+    except (DeserializationError, DatabaseError, KeyError, TypeError, ValueError) as exc:
+        raise BackupError(
+            f"This backup could not be restored ({type(exc).__name__}); nothing was restored."
+        ) from None
+    return count
+
+
+# --- a group ---------------------------------------------------------------------------------------------------
+
+
+def _result_json(result: Result) -> dict[str, Any]:
+    return {
+        "edition": result.edition,
+        "played": result.played.isoformat(),
+        "seed": result.seed,
+        "players": result.players,
+    }
+
+
+def group_file(group: Group) -> dict[str, Any]:
+    """A group's name, renames and results, sealed, without a link (see the module)."""
+    return _sealed(
+        {
+            "kind": GROUP_KIND,
+            "version": VERSION,
+            "group": {"name": group.name, "aliases": group.aliases},
+            "results": [_result_json(r) for r in results_of(group)],
+        }
+    )
+
+
+def _text(value: object, where: str, most: int, *, name: bool = False) -> str:
+    if not isinstance(value, str):
+        raise BackupError(f"{where} is not text.")
+    try:
+        text = clean_text(value)
+    except ValidationError as exc:  # a control character or a direction override
+        raise BackupError(f"{where}: {' '.join(exc.messages)}.") from None
+    if len(text) > most:
+        raise BackupError(f"{where} is longer than {most} characters.")
+    problem = name_problem(text) if name else None
+    if problem:
+        raise BackupError(f"{where}: {problem}.")
+    return text
+
+
+def _number(value: object, where: str, low: int = -MAX_NUMBER) -> int:
+    if type(value) is not int or not low <= value <= MAX_NUMBER:
+        raise BackupError(f"{where} is not a whole number from {low} to {MAX_NUMBER}.")
+    return value
+
+
+def _ids(value: object, where: str, kind: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(i, str) for i in value):
+        raise BackupError(f"{where} is not a list of ids.")
+    unknown = [i for i in value if i not in cat.IDS_BY_KIND[kind]]
+    if unknown:
+        raise BackupError(f"{where}: {unknown[0][:40]!r} is not a known {kind}.")
+    return list(value)
+
+
+def _player(value: object, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict) or set(value) != {"name", "colour", "lines", "total", "rank", "buildings",
+                                                     "personalities"}:  # fmt: skip
+        raise BackupError(f"{where} is not a player of a kept result.")
+    lines = value["lines"]
+    if not isinstance(lines, dict) or not set(lines) <= set(LINE_ORDER):
+        raise BackupError(f"{where}: the lines are not the score pad's.")
+    return {
+        "name": _text(value["name"], f"{where}: the name", NAME_MAX, name=True),
+        "colour": _text(value["colour"], f"{where}: the colour", 16),
+        "lines": {key: _number(points, f"{where}: the line {key}") for key, points in lines.items()},
+        "total": _number(value["total"], f"{where}: the total"),
+        "rank": _number(value["rank"], f"{where}: the rank", low=1),
+        "buildings": _ids(value["buildings"], f"{where}: the buildings", "building"),
+        "personalities": _ids(value["personalities"], f"{where}: the personalities", "personality"),
+    }
+
+
+def _result(value: object, where: str) -> Result:
+    if not isinstance(value, dict) or set(value) != {"edition", "played", "seed", "players"}:
+        raise BackupError(f"{where} is not a kept result.")
+    if value["edition"] not in EDITION_LABELS:
+        raise BackupError(f"{where}: {str(value['edition'])[:40]!r} is not an edition of IKI.")
+    try:
+        played = datetime.date.fromisoformat(str(value["played"]))
+    except ValueError:
+        raise BackupError(f"{where}: the date is not a date.") from None
+    players = value["players"]
+    if not isinstance(players, list) or not 2 <= len(players) <= 4:
+        raise BackupError(f"{where}: a result has 2 to 4 players.")
+    read = [_player(p, f"{where}, player {i + 1}") for i, p in enumerate(players)]
+    if len({name_key(p["name"]) for p in read}) != len(read):
+        raise BackupError(f"{where}: two players have one name.")
+    seed = _text(value["seed"], f"{where}: the setup code", 64)
+    return Result(edition=value["edition"], played=played, seed=seed, players=read, sheet_version=1)
+
+
+def restore_group(data: object) -> Group:
+    """A new group, with new links, holding the results of a group's file. All or nothing."""
+    body = _opened(data, GROUP_KIND, "a group's file")
+    group, results = body.get("group"), body.get("results")
+    if not isinstance(group, dict) or not isinstance(results, list) or len(results) > MAX_RESULTS:
+        raise BackupError("This group's file holds no group, or too many results to be one.")
+    name = _text(group.get("name"), "The group's name", GROUP_NAME_MAX)
+    aliases = group.get("aliases", {})
+    if not isinstance(aliases, dict) or len(aliases) > 1000:
+        raise BackupError("The group's renames cannot be read.")
+    renames = {
+        _text(old, "A renamed player", NAME_MAX): _text(new, "A renamed player", NAME_MAX, name=True)
+        for old, new in aliases.items()
+    }
+    rows = [_result(r, f"Result {i + 1}") for i, r in enumerate(results)]
+    if not name:
+        raise BackupError("The group's name is empty.")
+    with transaction.atomic():
+        made = Group.objects.create(name=name, aliases=renames)
+        for row in rows:
+            row.group = made
+        Result.objects.bulk_create(rows)
+    return made
+
+
+__all__ = [
+    "GROUP_KIND",
+    "SERVER_KIND",
+    "BackupError",
+    "group_file",
+    "read_json",
+    "restore_group",
+    "restore_server",
+    "rows_present",
+    "server_backup",
+]

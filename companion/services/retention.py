@@ -1,0 +1,87 @@
+"""What a public server keeps (README, "Serving the public"; ``manage.py purge``, run daily by deploy/'s timer).
+
+Anything no one has changed for ``days`` days is deleted: a tracked game (IKI or Traders of Osaka) by its last
+change, a score sheet by its last entry, a checked pad's result by its last edit, a setup's ticks by the last
+tick. A group is used while results are filed in it or edited (its last use is the newest of its creation and its
+results' edits): the results filed in a used group are kept, with their sheets, however old. Reading a page is
+not a change: a link only opened for a year goes with the rest.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Max, Q, QuerySet
+from django.utils import timezone
+
+from companion.models.games import Game
+from companion.models.osaka import OsakaGame
+from companion.models.results import Group, Result
+from companion.models.scoresheets import ScoreSheet
+from companion.models.setup_progress import SetupProgress
+
+
+@dataclass(frozen=True)
+class Purged:
+    """How many of each were deleted (or would be, on a dry run)."""
+
+    games: int
+    osaka_games: int
+    sheets: int
+    results: int
+    groups: int
+    setups: int
+
+    def __str__(self) -> str:
+        return (
+            f"{self.games} games, {self.osaka_games} Traders of Osaka games, {self.sheets} score sheets, "
+            f"{self.results} results, {self.groups} groups, {self.setups} setups' ticks"
+        )
+
+
+def _idle(rows: QuerySet[Game] | QuerySet[OsakaGame], changes: str, cutoff: datetime.datetime) -> QuerySet:
+    """The games created before ``cutoff`` whose newest change (``changes``: the related field's ``at``) is too."""
+    return (
+        rows.annotate(last=Max(changes)).filter(created__lt=cutoff).filter(Q(last__lt=cutoff) | Q(last=None))
+    )
+
+
+def purge(days: int, *, dry_run: bool = False, now: datetime.datetime | None = None) -> Purged:
+    """Delete what no one changed for ``days`` days (see the module); ``dry_run`` counts without deleting."""
+    cutoff = (now or timezone.now()) - datetime.timedelta(days=days)
+    with transaction.atomic():
+        groups = Group.objects.annotate(last=Max("results__updated")).filter(created__lt=cutoff)
+        old_groups = list(groups.filter(Q(last__lt=cutoff) | Q(last=None)).values_list("pk", flat=True))
+        games = list(_idle(Game.objects.all(), "changes__at", cutoff).values_list("pk", flat=True))
+        osaka = _idle(OsakaGame.objects.all(), "events__at", cutoff).values_list("pk", flat=True)
+        in_used_group = Q(result__group__isnull=False) & ~Q(result__group__in=old_groups)
+        sheets = (
+            ScoreSheet.objects.filter(updated__lt=cutoff)
+            .exclude(in_used_group)
+            .filter(Q(game=None) | Q(game__in=games))
+        )
+        results = Result.objects.filter(
+            Q(group__in=old_groups) | Q(sheet=None, group=None, updated__lt=cutoff) | Q(sheet__in=sheets)
+        )
+        setups = SetupProgress.objects.filter(updated__lt=cutoff)
+        counted = Purged(
+            games=len(games),
+            osaka_games=osaka.count(),
+            sheets=sheets.count(),
+            results=results.count(),
+            groups=len(old_groups),
+            setups=setups.count(),
+        )
+        if not dry_run:
+            results.delete()
+            sheets.delete()
+            Group.objects.filter(pk__in=old_groups).delete()
+            Game.objects.filter(pk__in=games).delete()
+            OsakaGame.objects.filter(pk__in=list(osaka)).delete()
+            setups.delete()
+    return counted
+
+
+__all__ = ["Purged", "purge"]

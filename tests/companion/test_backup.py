@@ -1,0 +1,219 @@
+"""Backups (issue 24): a whole server's backup restored into an empty database is the same server; a group's file
+restored makes a new group with the same results; a file of another kind or a changed one is refused whole."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.test import Client
+
+from companion.models.results import Group, Result
+from companion.services.backup import _checksum, restore_server, server_backup
+from companion.services.result_export import result_json
+from companion.services.results import results_of
+from tests.companion.test_settings import run
+from tests.factories import db_snapshot, every_kind
+
+pytestmark = pytest.mark.django_db
+
+
+def _delete_everything() -> None:
+    from companion.models.games import Game
+    from companion.models.osaka import OsakaGame
+    from companion.models.scoresheets import ScoreSheet
+    from companion.models.setup_progress import SetupProgress
+
+    for model in (Result, Group, Game, OsakaGame, ScoreSheet, SetupProgress):
+        model.objects.all().delete()
+    assert all(not rows for rows in db_snapshot().values())
+
+
+def test_a_server_restored_from_its_backup_is_the_same_server() -> None:
+    every_kind()
+    before = db_snapshot()
+    backup = json.loads(json.dumps(server_backup()))  # through JSON text, as the file holds it
+    _delete_everything()
+    assert restore_server(backup) == sum(len(rows) for rows in before.values())
+    assert db_snapshot() == before
+    # new rows after a restore get new ids (the sequences moved past the restored ones)
+    assert every_kind().game.pk > max(int(row[0]) for row in before["Game"])
+
+
+def test_the_commands_restore_into_a_fresh_database(tmp_path: Path) -> None:
+    """backup on this server, then migrate, restore and backup again in a fresh database of another process."""
+    every_kind()
+    file = tmp_path / "backup.json"
+    call_command("backup", str(file), stderr=io.StringIO())
+    assert oct(file.stat().st_mode & 0o777) == "0o600"
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    for args in (("migrate", "-v", "0"), ("restore", str(file))):
+        done = run(fresh, "manage.py", *args)
+        assert done.returncode == 0, done.stderr
+    again = run(fresh, "manage.py", "backup", "-")
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["objects"] == json.loads(file.read_text())["objects"]
+    refused = run(fresh, "manage.py", "restore", str(file))  # not empty any more
+    assert refused.returncode == 1 and "restore a server into an empty one" in refused.stderr
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda b: b["objects"][0]["fields"].update(name="Mallory"), "was changed after it was made"),
+        (lambda b: b.update(kind="iki-companion-group"), "a group's file, not a whole server's backup"),
+        (lambda b: b.update(version=9), "another version"),
+        (lambda b: b.pop("kind"), "not a whole server's backup"),
+    ],
+)
+def test_a_changed_or_other_backup_is_refused_and_nothing_restored(
+    tmp_path: Path, change: Any, words: str
+) -> None:
+    every_kind()
+    backup = server_backup()
+    change(backup)
+    _delete_everything()
+    file = tmp_path / "backup.json"
+    file.write_text(json.dumps(backup))
+    with pytest.raises(CommandError, match=words) as refused:
+        call_command("restore", str(file), stderr=io.StringIO())
+    assert refused.value.returncode == 2
+    assert all(not rows for rows in db_snapshot().values())
+
+
+def test_a_broken_backup_with_a_right_checksum_restores_nothing() -> None:
+    every_kind()
+    backup = server_backup()
+    del backup["checksum"]
+    backup["objects"][-1]["model"] = "companion.nosuchmodel"
+    backup["checksum"] = _checksum(backup)
+    _delete_everything()
+    with pytest.raises(ValueError, match="nothing was restored"):
+        restore_server(backup)
+    assert all(not rows for rows in db_snapshot().values())
+
+
+# --- a group's file ------------------------------------------------------------------------------------------------
+
+
+def _without_links(group: Group) -> list[dict[str, Any]]:
+    return [
+        {k: v for k, v in result_json(r).items() if k not in ("view_url", "group")} for r in results_of(group)
+    ]
+
+
+def _restore(client: Client, data: Any, name: str = "iki-group.json") -> Any:
+    raw = data if isinstance(data, bytes) else json.dumps(data).encode()
+    return client.post("/groups/restore", {"file": SimpleUploadedFile(name, raw, "application/json")})
+
+
+def test_download_everything_then_restore_makes_a_new_group_with_the_same_results(client: Client) -> None:
+    made = every_kind()
+    Group.objects.filter(pk=made.group.pk).update(aliases={"Anais": "Anaïs"})
+    page = client.get(made.group.get_absolute_url()).content.decode()
+    assert "Download everything" in page and "Restore a group from its file" in page
+    view_only = client.get(made.group.view_url()).content.decode()
+    assert "Download everything" in view_only and "Restore a group" not in view_only
+    download = client.get(f"/groups/{made.group.view_token}/everything.json")
+    assert download.status_code == 200 and "attachment" in download["Content-Disposition"]
+    text = download.content.decode()
+    for secret in (
+        made.group.token,
+        made.group.view_token,
+        made.sheet.token,
+        made.pad.token,
+        made.pad.view_token,
+    ):
+        assert secret not in text
+    response = _restore(client, json.loads(text))
+    assert response.status_code == 302
+    copy_ = Group.objects.exclude(pk=made.group.pk).get()
+    assert response["Location"] == copy_.get_absolute_url()
+    assert (copy_.name, copy_.aliases) == ("Thursday", {"Anais": "Anaïs"})
+    assert _without_links(copy_) == _without_links(made.group)
+    assert copy_.token != made.group.token
+    assert client.get(copy_.get_absolute_url()).status_code == 200
+
+
+def _resealed(body: dict[str, Any]) -> dict[str, Any]:
+    body = {k: v for k, v in body.items() if k != "checksum"}
+    return {**body, "checksum": _checksum(body)}
+
+
+def _bad_name(f: dict[str, Any]) -> None:
+    f["results"][1]["players"][0]["name"] = "\u200bAnn"
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda f: f["results"][0]["players"][0].update(total=999), "was changed after it was downloaded"),
+        (lambda f: f.update(kind="iki-companion-backup"), "a whole server's backup, not a group's file"),
+        (lambda f: f.pop("checksum"), "was changed after it was downloaded"),
+    ],
+)
+def test_a_changed_or_other_file_is_refused_and_nothing_restored(
+    client: Client, change: Any, words: str
+) -> None:
+    made = every_kind()
+    data = json.loads(client.get(f"/groups/{made.group.token}/everything.json").content)
+    change(data)
+    before = db_snapshot()
+    response = _restore(client, data)
+    assert response.status_code == 400
+    assert words.replace("downloaded", "made") in response.content.decode().replace("&#x27;", "'")
+    assert db_snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (_bad_name, "Result 2, player 1: the name: the name starts with a character that cannot be seen"),
+        (lambda f: f["results"][1]["players"][1].update(total=10**4299), "is not a whole number"),
+        (lambda f: f["results"][1].update(edition="chess"), "is not an edition of IKI"),
+        (lambda f: f["results"][1]["players"][0].update(buildings=["castle"]), "is not a known building"),
+        (lambda f: f["results"][1].update(players=[]), "a result has 2 to 4 players"),
+        (lambda f: f["results"][1]["players"][0].update(name="DAVID"), "two players have one name"),
+        (lambda f: f["group"].update(name="A\x00B"), "control character"),
+    ],
+)
+def test_a_resealed_file_with_a_bad_field_restores_nothing(client: Client, change: Any, words: str) -> None:
+    """A file changed and given a right checksum again is read as strictly as a form: all or nothing."""
+    made = every_kind()
+    data = copy.deepcopy(json.loads(client.get(f"/groups/{made.group.token}/everything.json").content))
+    change(data)
+    before = db_snapshot()
+    response = _restore(client, _resealed(data))
+    assert response.status_code == 400, response.content
+    assert words in response.content.decode().replace("&#x27;", "'")
+    assert "Nothing was restored" in response.content.decode()
+    assert db_snapshot() == before
+
+
+@pytest.mark.parametrize("raw", [b"", b"not json", b"[]", b"\xff\xfe", json.dumps({"results": []}).encode()])
+def test_files_that_are_not_a_groups_file_are_refused(client: Client, raw: bytes) -> None:
+    before = db_snapshot()
+    response = _restore(client, raw)
+    assert response.status_code == 400
+    assert db_snapshot() == before
+
+
+def test_the_groups_results_json_is_not_a_groups_file(client: Client) -> None:
+    made = every_kind()
+    other = json.loads(client.get(f"/groups/{made.group.token}/results.json").content)
+    response = _restore(client, other)
+    assert response.status_code == 400 and "not a group" in response.content.decode()
+
+
+def test_the_command_refuses_a_missing_file() -> None:
+    with pytest.raises(CommandError, match="cannot read") as refused:
+        call_command("restore", "/nonexistent/backup.json")
+    assert refused.value.returncode == 2
