@@ -90,7 +90,7 @@ class CheckStartForm(PlayersForm):
     seed = forms.CharField(
         required=False,
         max_length=CODE_MAX,
-        error_messages={"max_length": f"Setup code: a setup code has at most {CODE_MAX} characters."},
+        error_messages={"max_length": f"A setup code has at most {CODE_MAX} characters."},
     )
     grand_master = Flag(what="grand_master")
 

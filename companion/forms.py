@@ -244,17 +244,17 @@ class ScoreStartForm(PlayersForm):
         },
     )
     setup_kind = ChoiceField(
-        choices=[("none", "Not given"), ("seed", "The setup's seed code"), ("pick", "Tick what was in play")],
+        choices=[("none", "Not given"), ("seed", "The setup code"), ("pick", "Tick what was in play")],
         initial="none",
         required=False,
         error_messages={
-            "invalid_choice": "Choose how to give the setup: none, a seed code, or what was in play."
+            "invalid_choice": "Choose how to give the setup: none, a setup code, or what was in play."
         },
     )
     seed = forms.CharField(
         required=False,
         max_length=CODE_MAX,
-        error_messages={"max_length": f"Setup code: a setup code has at most {CODE_MAX} characters."},
+        error_messages={"max_length": f"A setup code has at most {CODE_MAX} characters."},
     )
     grand_master = forms.BooleanField(required=False)
     buildings = MultipleChoiceField(

@@ -28,7 +28,7 @@ from scoring.components import SEASONS, Season
 
 # FIRE_MONTHS and TRACK_MAX are the tracker's too: re-exported (mypy strict sees them as this module's).
 from scoring.rules import FIRE_MONTHS as FIRE_MONTHS
-from scoring.rules import FIRE_STRENGTH, PAYDAY_MONTHS
+from scoring.rules import FIRE_STRENGTH, PAYDAY_MONTHS, nagaya_name
 from scoring.rules import TRACK_MAX as TRACK_MAX
 
 MONTHS: Final = 13
@@ -46,7 +46,9 @@ NEUTRAL_BEFORE_NEW_CHARACTER_DISCARD: Final = True
 option to place it can apply: INFERRED["neutral-before-new-character-discard"], RULINGS R17."""
 FIRE_DRAW: Final = "The player with the most firefighting power shuffles the 4 fire tiles and draws one."
 """What the table does when the companion has not drawn the fire tile (a setup without its fires)."""
-FIRE_DRAWN: Final = "The companion drew this fire's tile at setup (RULINGS R16): reveal it here instead of shuffling and drawing."
+FIRE_DRAWN: Final = (
+    "The companion drew this fire's tile at setup: reveal it here instead of shuffling and drawing."
+)
 """The fire step when the setup drew the tile: the table does not draw again (issue 13, item 7)."""
 PHASE_B_ORDER: Final = ("1-4", "1", "2", "3", "4")
 """The Ikizama spaces in the order phase B plays them: INFERRED["phase-b-order"]."""
@@ -239,8 +241,8 @@ def river_token_names(season: Season, setup: Mapping[str, Any] | None) -> tuple[
     return tuple(names)
 
 
-_BASE = "iki-rulebook.txt"
-_AKEBONO = "iki-akebono-rulebook.txt"
+_BASE = "Base rulebook"  # iki-rulebook.txt; a player reads the source line
+_AKEBONO = "Akebono rulebook"  # iki-akebono-rulebook.txt
 
 
 def _start_events(month: int, o: CalendarOptions, setup: Mapping[str, Any] | None) -> list[Event]:
@@ -255,7 +257,7 @@ def _start_events(month: int, o: CalendarOptions, setup: Mapping[str, Any] | Non
                 "Reveal the blocking tile of the month",
                 "Before revealing the characters, reveal the next blocking tile and put it on its space of the "
                 "Ikizama track: no Ikizama meeple may go there this month.",
-                f'{_BASE}, "RULES FOR 2 PLAYERS: Blocking tiles"; RULINGS R17',
+                f'{_BASE}, "RULES FOR 2 PLAYERS: Blocking tiles"',
                 secret=() if tile is None else (f"Ikizama space {tile} is blocked",),
                 reveal=f"blocking-tile-{month}",
             )
@@ -326,7 +328,7 @@ def _phase_a_b(month: int, o: CalendarOptions) -> list[Event]:
             f"In Ikizama order, {', then '.join(PHASE_B_ORDER)} (the number on a space is the turn order; the "
             "1-4 space gains 1 mon and may not take income or hire): income (4 mon) or hire, move the Oyakata and "
             f"do business, take back the Ikizama meeple.{bridge}",
-            f'{_BASE}, "PHASE A - WAY OF LIFE" and "PHASE B - ACTIONS"; iki-condensed-rules.txt, "Phase B"',
+            f'{_BASE}, "PHASE A - WAY OF LIFE" and "PHASE B - ACTIONS"; condensed rules, "Phase B"',
         ),
     ]
 
@@ -495,9 +497,9 @@ def _event_c(month: int, o: CalendarOptions, setup: Mapping[str, Any] | None) ->
                     "least the strength stops it; otherwise the character is killed and the fire moves on, "
                     "1 weaker per stall, dying out at the crossroads."
                     + (" A neutral character it reaches is killed." if two else ""),
-                    f'{_BASE}, "Months 5, 8 and 11: Fire"; RULINGS R16',
+                    f'{_BASE}, "Months 5, 8 and 11: Fire"',
                     details=(f"Strength {strength}",),
-                    secret=() if nagaya is None else (f"Nagaya {nagaya} burns",),
+                    secret=() if nagaya is None else (f"The fire burns {nagaya_name(nagaya)}",),
                     reveal=f"fire-{month}",
                 )
             )

@@ -31,7 +31,7 @@ def _character(c: Any) -> dict[str, Any]:
         "skill": c.skill,
         "experience": list(c.experience),
         "retirement_token": c.retirement_token,
-        "scoring": "Counts for its type: variety, tobacco, Pub, Kimono Shop, Hiroshige, Policeman (RULINGS R4-R5).",
+        "scoring": "Counts for its type: variety, tobacco, Pub, Kimono Shop, Hiroshige, Policeman.",
     }
 
 
@@ -104,7 +104,7 @@ def catalogue_json() -> dict[str, Any]:
                 "role": p.role,
                 "timing": p.timing,
                 "effect": p.effect,
-                "scoring": p.effect if p.timing == "end game" else "No end-game IKI (RULINGS R10).",
+                "scoring": p.effect if p.timing == "end game" else "No end-game IKI.",
                 "rule": p.rule.value,
             }
             for p in cat.PERSONALITIES
@@ -143,7 +143,7 @@ def catalogue_json() -> dict[str, Any]:
 def _token_scoring(t: Any) -> str:
     if t.kind.value == "fish":
         bonus = f"; {t.points:+d} IKI" if t.points else ""
-        return f"Counts toward the fish set (3/6/10/15){bonus} (RULINGS R6)."
+        return f"Counts toward the fish set (3/6/10/15){bonus}."
     if t.kind.value == "pipe":
-        return "Doubles the tobacco line when the player holds at least one pipe (RULINGS R7)."
-    return f"{t.effect} Doubled with a pipe (RULINGS R7)."
+        return "Doubles the tobacco line when the player holds at least one pipe."
+    return f"{t.effect} Doubled with a pipe."

@@ -268,7 +268,7 @@ class _Checker:
                     Code.SETUP_BUILDINGS,
                     None,
                     "setup.buildings",
-                    f"A game has {rules.BUILDINGS_IN_PLAY} different buildings in play (RULINGS R15); "
+                    f"A game has {rules.BUILDINGS_IN_PLAY} different buildings in play; "
                     f"the setup lists {len(b)} ({len(set(b))} different).",
                 )
             ongoing = [x for x in dict.fromkeys(b) if cat.BUILDING_BY_ID[x].ongoing]
@@ -278,7 +278,7 @@ class _Checker:
                     None,
                     "setup.buildings",
                     f"With Akebono at most {rules.MAX_ONGOING_BUILDINGS} buildings with an ongoing ability are in "
-                    f"play (RULINGS R18); the setup has {len(ongoing)}: "
+                    f"play; the setup has {len(ongoing)}: "
                     f"{join(_name(x) for x in ongoing)}.",
                 )
             for i, x in enumerate(b):
@@ -292,7 +292,7 @@ class _Checker:
                     Code.SETUP_PERSONALITIES,
                     None,
                     "setup.personalities",
-                    "A game has 2 different personalities of each season (RULINGS R18); the setup's "
+                    "A game has 2 different personalities of each season; the setup's "
                     + (f"{join(wrong)} count is off." if wrong else "list repeats a personality."),
                 )
             for i, x in enumerate(ps):
@@ -304,7 +304,7 @@ class _Checker:
                     Code.SETUP_BOAT_SIDE,
                     None,
                     f"setup.boat_sides.{boat_id}",
-                    f"The {boat.name} has no random side: its wave is the players' choice (RULINGS R18).",
+                    f"The {boat.name} has no random side: its wave is the players' choice.",
                 )
             else:
                 self._edition(boat_id, None, f"setup.boat_sides.{boat_id}", "the setup")
@@ -406,7 +406,7 @@ class _Checker:
                     Code.TRACK_RANGE,
                     p.name,
                     f"{where}.{key}",
-                    f"The {key} track runs 0-{top} (RULINGS R11); {p.name} is at {value}.",
+                    f"The {key} track runs 0-{top}; {p.name} is at {value}.",
                 )
         if not self.table.akebono and p.trade:
             self.add(
@@ -460,8 +460,7 @@ class _Checker:
                         Code.NOT_IN_SETUP,
                         p.name,
                         f"{where}.personalities[{i}]",
-                        f"{_name(x)} was not on the Nihonbashi bridge in this game, and {self._no_ferry_b()} "
-                        "(RULINGS R13).",
+                        f"{_name(x)} was not on the Nihonbashi bridge in this game, and {self._no_ferry_b()}.",
                     )
 
     @property
@@ -493,8 +492,7 @@ class _Checker:
                     p.name,
                     f"{where}.fish[{i}]",
                     f"{p.name} has two winter fish ({names}): legal only if one was bought on New Year's Day, "
-                    "when the winter tokens stay on sale; they score one season in the set, each its own bonus "
-                    "(RULINGS R14).",
+                    "when the winter tokens stay on sale; they score one season in the set, each its own bonus.",
                 )
                 continue
             more = (
@@ -506,7 +504,7 @@ class _Checker:
                 f"{where}.fish[{i}]",
                 f"{p.name} has {_COUNT_WORDS.get(len(held), len(held))} {season.value} fish ({names}): {more}at "
                 "most one fish can be "
-                "bought each season (RULINGS R6, R13).",
+                "bought each season.",
             )
         if len(p.fish) > MAX_FISH:
             self.add(
@@ -514,7 +512,7 @@ class _Checker:
                 p.name,
                 f"{where}.fish",
                 f"{p.name} lists {len(p.fish)} fish; a player board has {MAX_FISH} fish spaces "
-                "(the Fisherman token counts as a fish, RULINGS R6).",
+                "(the Fisherman token counts as a fish).",
             )
 
     def check_boats(self, p: PlayerState, where: str) -> None:
@@ -553,7 +551,7 @@ class _Checker:
                 p.name,
                 f"{where}.characters",
                 f"{p.name} holds {len(starting)} starting characters ({join(_name(c) for c in starting)}); "
-                "each player drafts exactly one (RULINGS R15).",
+                "each player drafts exactly one.",
             )
 
     def check_token_sources(self, p: PlayerState, where: str) -> None:
@@ -616,7 +614,7 @@ class _Checker:
                     Code.WILD_TYPE_NOT_WILD,
                     p.name,
                     field,
-                    f"{_name(card)} cannot take a chosen type: {why} (RULINGS R5).",
+                    f"{_name(card)} cannot take a chosen type: {why}.",
                 )
         for i, card in enumerate(p.characters):
             if card in cat.WILD_IDS and card not in p.wild_types and wild_kind(card, p) is not Wild.NO:
@@ -624,7 +622,7 @@ class _Checker:
                     Code.WILD_TYPE_MISSING,
                     p.name,
                     f"{where}.characters[{i}]",
-                    f"{_name(card)} counts as the type {p.name} chooses: choose one (RULINGS R5).",
+                    f"{_name(card)} counts as the type {p.name} chooses: choose one.",
                 )
 
     def character_allowances(self, p: PlayerState) -> list[tuple[str, int]]:
@@ -652,7 +650,7 @@ class _Checker:
                 p.name,
                 f"{where}.characters",
                 f"{p.name} lists {len(p.characters)} characters; by an estimate, one player can keep at most "
-                f"{limit}: {counted} (RULINGS R14).",
+                f"{limit}: {counted}.",
             )
 
     def check_gains(self, p: PlayerState, where: str) -> None:
@@ -677,7 +675,7 @@ class _Checker:
                     f"{where}.{key}",
                     f"{p.name}'s {key} marker is on space {value}, but the hiring bonuses and pipes of what "
                     f"{p.name} holds moved it up {gained} ({detail}) and it never moves down: it stands on space "
-                    f"{need} or higher (RULINGS R13).",
+                    f"{need} or higher.",
                 )
 
     # -- order and pairs --
@@ -716,7 +714,7 @@ class _Checker:
                     None,
                     "firefighting_order",
                     f"The firefighting order puts {above} (space {position[above]}) before {below} "
-                    f"(space {position[below]}): higher positions come first (RULINGS R12).",
+                    f"(space {position[below]}): higher positions come first.",
                 )
                 return
 
@@ -753,7 +751,7 @@ class _Checker:
                     sp.name,
                     field,
                     f"{other} and {sp.name} are both given place {sp.place} in {where}: each marker has a place "
-                    "of its own (RULINGS R12).",
+                    "of its own.",
                 )
                 continue
             placed[sp.space][sp.place] = sp.name
@@ -770,7 +768,7 @@ class _Checker:
                         None,
                         f"stacks.{space}",
                         f"The stack on space {space} puts {' above '.join(ranked)}, but the firefighting order "
-                        f"puts {first} first among them (RULINGS R12).",
+                        f"puts {first} first among them.",
                     )
                 continue
             missing = [n for n in on_space[space] if n not in ranked]
@@ -781,7 +779,7 @@ class _Checker:
                     None,
                     f"stacks.{space}",
                     f"The stack on firefighting space {space} gives no place to {join(missing)} ({have}): its "
-                    "players share the place until each has one (RULINGS R12).",
+                    "players share the place until each has one.",
                 )
 
     @staticmethod
@@ -790,13 +788,11 @@ class _Checker:
         if p is None:
             return f"{sp.name[:40]!r} in {where} is not a player."
         if sp.name in seen:
-            return f"{sp.name} is given two places in the stacks; a marker has one (RULINGS R12)."
+            return f"{sp.name} is given two places in the stacks; a marker has one."
         if p.firefighting != sp.space:
-            return f"{sp.name} is on firefighting space {p.firefighting}, not in {where} (RULINGS R12)."
+            return f"{sp.name} is on firefighting space {p.firefighting}, not in {where}."
         if not 1 <= sp.place <= size:
-            return (
-                f"{sp.name} is given place {sp.place} in {where}, where {size} marker(s) stand (RULINGS R12)."
-            )
+            return f"{sp.name} is given place {sp.place} in {where}, where {size} marker(s) stand."
         return None
 
     def check_order_needed(self) -> None:
@@ -819,7 +815,7 @@ class _Checker:
                         "firefighting_order",
                         f"Ryōkan scores if {p.name} is last on the firefighting track, but {join(last)} share "
                         "the last space: give their places in the stack (who is at the bottom); until then "
-                        "Ryōkan is not scored (RULINGS R12, R13).",
+                        "Ryōkan is not scored.",
                     )
         by_name = {p.name: p for p in t.players}
         entered = {
@@ -839,7 +835,7 @@ class _Checker:
                         None,
                         f"stacks.{space}",
                         f"{join(tied)} tie on {total} IKI on firefighting space {space}, and their places in "
-                        "its stack are not given: they share the place until they are (RULINGS R12).",
+                        "its stack are not given: they share the place until they are.",
                     )
 
     def check_buildings_in_play(self) -> None:
@@ -861,7 +857,7 @@ class _Checker:
                 name,
                 field,
                 f"The table holds {len(held)} different buildings ({join(_name(b) for b in held)}); a game has "
-                f"{rules.BUILDINGS_IN_PLAY} in play (RULINGS R13, R15).",
+                f"{rules.BUILDINGS_IN_PLAY} in play.",
             )
         ongoing = [b for b in held if cat.BUILDING_BY_ID[b].ongoing]
         if t.akebono and len(ongoing) > rules.MAX_ONGOING_BUILDINGS:
@@ -872,7 +868,7 @@ class _Checker:
                 field,
                 f"The table holds {len(ongoing)} buildings with an ongoing ability "
                 f"({join(_name(b) for b in ongoing)}); with Akebono at most {rules.MAX_ONGOING_BUILDINGS} are in "
-                "play (RULINGS R13, R18).",
+                "play.",
             )
 
     def check_personalities_in_play(self) -> None:
@@ -896,8 +892,7 @@ class _Checker:
                     name,
                     field,
                     f"{len(met)} {season.label} personalities were met ({join(_name(x) for x in met)}); the "
-                    f"Nihonbashi bridge shows {rules.PERSONALITIES_PER_SEASON} a season, and {self._no_ferry_b()} "
-                    "(RULINGS R13).",
+                    f"Nihonbashi bridge shows {rules.PERSONALITIES_PER_SEASON} a season, and {self._no_ferry_b()}.",
                 )
 
     def check_new_character_pairs(self) -> None:
@@ -916,7 +911,7 @@ class _Checker:
                     name,
                     f"players[{i}].characters",
                     f"Both New Characters of month {month} are held ({join(c.name for c in pair)}), but one "
-                    "of each month's pair leaves the game at setup (pairing inferred, RULINGS R2).",
+                    "of each month's pair leaves the game at setup.",
                 )
 
 

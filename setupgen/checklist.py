@@ -29,6 +29,7 @@ from scoring.catalogue import (
 )
 from scoring.components import SEASONS, Season
 from scoring.problems import join
+from scoring.rules import NAGAYA_SHOPS, nagaya_name
 from setupgen.generate import TOKEN_KINDS, Setup
 
 
@@ -143,14 +144,19 @@ def _general(setup: Setup) -> Iterator[Step]:
         "Fire tiles",
         "Keep the 4 Fire tiles aside: the companion has drawn each fire. When a fire breaks out at the end of "
         "months 5, 8 and 11, the game tracker reveals its Nagaya: nobody draws a tile.",
-        details=tuple(f"End of month {f.month}: a fire of strength {f.strength}." for f in setup.fires),
+        details=(
+            *(f"End of month {f.month}: a fire of strength {f.strength}." for f in setup.fires),
+            "The fire tiles number the Nagayas from the market entry: "
+            + "; ".join(f"{n} behind {shops}" for n, shops in NAGAYA_SHOPS.items())
+            + ".",
+        ),
         hidden=tuple(
             Hidden(
                 f"fire-{f.month}",
                 f"Fire at the end of month {f.month} (strength {f.strength})",
                 f"when the fire breaks out at the end of month {f.month}",
                 f.month,
-                f"The fire of month {f.month} breaks out in Nagaya {f.nagaya}.",
+                f"The fire of month {f.month} breaks out in {nagaya_name(f.nagaya)}.",
                 f"Month {f.month} fire (strength {f.strength})",
             )
             for f in setup.fires

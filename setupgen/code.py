@@ -188,7 +188,7 @@ def parse_code(text: str) -> SetupCode:
         letter, body = section[0], section[1:]
         if letter not in order:
             raise SeedError(
-                f"the setup code {shown} has a part starting with {quote(letter)}: after the seed, each part "
+                f"the setup code {shown} has a part starting with {quote(letter)}: after the first 8 characters, each part "
                 "starts with R, X, Y, V or W"
             )
         if letter in seen:

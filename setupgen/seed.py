@@ -30,23 +30,23 @@ def new_seed() -> str:
 def normalize_seed(seed: str) -> str:
     """The canonical form of ``seed``; :class:`SeedError` with a clear message if it is malformed."""
     if not isinstance(seed, str):
-        raise SeedError(f"a seed is a text code of {SEED_LENGTH} characters, not {type(seed).__name__}")
+        raise SeedError(f"a setup code is a text code of {SEED_LENGTH} characters, not {type(seed).__name__}")
     code = "".join(ch for ch in seed.strip().upper() if ch not in _SEPARATORS)
     if not code:
-        raise SeedError(f"the seed is empty: give {SEED_LENGTH} characters such as K7MX2QPA")
+        raise SeedError(f"the setup code is empty: give {SEED_LENGTH} characters such as K7MX2QPA")
     wrong = sorted({ch for ch in code if ch not in ALPHABET})
     if wrong:
         shown = ", ".join(repr(ch) for ch in wrong[:8]) + (", …" if len(wrong) > 8 else "")
         hint = ""
         if any(ch in "01OILU" for ch in wrong):
-            hint = " (seeds never use 0, O, 1, I, L or U, which are easy to mistake for one another)"
+            hint = " (setup codes never use 0, O, 1, I, L or U, which are easy to mistake for one another)"
         raise SeedError(
-            f"the seed {quote(seed.strip())} has characters a seed never uses: {shown}{hint}; "
-            f"a seed uses only {ALPHABET}"
+            f"the setup code {quote(seed.strip())} has characters a setup code never uses: {shown}{hint}; "
+            f"a setup code uses only {ALPHABET}"
         )
     if len(code) != SEED_LENGTH:
         raise SeedError(
-            f"the seed {quote(seed.strip())} has {len(code)} characters; a seed has exactly {SEED_LENGTH}, "
+            f"the setup code {quote(seed.strip())} has {len(code)} characters; a setup code has exactly {SEED_LENGTH}, "
             "such as K7MX2QPA"
         )
     return code

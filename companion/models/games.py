@@ -41,6 +41,7 @@ from scoring.calendar import (
     move_marker,
     next_step,
     phase_a_order,
+    reveal_name,
 )
 
 NAME_COLUMN = 40
@@ -433,16 +434,16 @@ def _reveal(game: Game, key: str, who: str) -> tuple[str, dict[str, Any]]:
     due = due_reveals(game.month, game.phase_enum, game.options, game.setup)
     keys = list(dict.fromkeys(key.split())) or [""]
     if any(k not in due and k not in game.revealed for k in keys):
-        raise Refused("That is not revealed yet: the rules reveal it later (RULINGS R16-R18).")
+        raise Refused("That is not revealed yet: the rules reveal it later.")
     new = [k for k in keys if k not in game.revealed]
     if not new:
         raise Refused("Already revealed: every phone shows it.")
     game.revealed = [*game.revealed, *new]
     where = "New Year's Day" if game.month == NEW_YEAR else f"month {game.month}"
     # The log names what was revealed, not the secret: an undo hides it again everywhere.
-    summary = f"Revealed for the table: {'; '.join(due[k].title for k in new)} (by {who} in {where})"
+    summary = f"Revealed {'; '.join(reveal_name(k)[0].replace('The ', 'the ', 1) for k in new)} (by {who} in {where})"
     if len(summary) > SUMMARY_MAX:
-        summary = f"Revealed for the table: {len(new)} reveals that were due (by {who} in {where})"
+        summary = f"Revealed the {len(new)} draws that were due (by {who} in {where})"
     return summary, {"revealed": new[0] if len(new) == 1 else new}
 
 
@@ -482,7 +483,7 @@ def _track(op: str, s: Seat, seats: Sequence[Seat], value: int | None) -> tuple[
         if delta is None:
             raise Refused("Choose +1, +2, +3, +5 or -1.")
         if s.score + delta < 0:
-            raise Refused(f"{s.name}'s score cannot go below 0 (RULINGS R3).")
+            raise Refused(f"{s.name}'s score cannot go below 0.")
         s.score = min(SCORE_MAX, s.score + delta)
         summary = f"{'+' if delta > 0 else ''}{delta} IKI for {s.name} (now {s.score})"
     elif op == "score-set":

@@ -290,11 +290,7 @@ def tally_sheet(tally: Tally | None = None, *, players: int = MAX_PLAYERS, size:
         tail.append(Paragraph(_p(tally.end), st["body"]))
     tail.append(_final_table(tally, players, width, st))
     if tally and tally.vp_secret:
-        tail.append(
-            Paragraph(
-                "VP counts stay secret until the end (RULINGS O6): they are left out here.", st["small"]
-            )
-        )
+        tail.append(Paragraph("VP counts stay secret until the end: they are left out here.", st["small"]))
     for sentence in tally.tie_breaks if tally and not tally.vp_secret else ():
         tail.append(Paragraph(_p(sentence), st["small"]))
     tail += [Paragraph("The rules in numbers", st["head"]), *_rules(st, width)]

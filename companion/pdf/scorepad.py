@@ -577,7 +577,7 @@ def blank_pad(*, akebono: bool, players: int, pagesize: str = "A4") -> bytes:
     title = _default_title(akebono)
     buffer = io.BytesIO()
     c = _canvas(buffer, lay, title)
-    _draw_header(c, lay, title, [("Date", None), ("Seed", None)])
+    _draw_header(c, lay, title, [("Date", None), ("Setup code", None)])
     _draw_grid(c, lay, akebono)
     names = lay.row("names")
     c.setFillColor(MUTED)
@@ -627,7 +627,7 @@ def filled_pad(
     c = _canvas(buffer, lay, heading)
     subtitle: list[tuple[str, str | None]] = [("Date", long_date(date))]
     if seed:
-        subtitle.append(("Seed", seed))
+        subtitle.append(("Setup code", seed))
     subtitle.append(("Players", str(len(players))))
     _draw_header(c, lay, heading, subtitle)
     _draw_grid(c, lay, akebono)

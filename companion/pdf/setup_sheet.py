@@ -63,13 +63,13 @@ def setup_sheet_pdf(setup: Setup, *, size: str = "a4", house: str = "") -> bytes
     story: list[object] = [
         Paragraph("IKI setup sheet", title),
         Paragraph(
-            f"Seed <font name='{bold}'>{setup.seed}</font> · {_p(_summary(setup))} · generator version "
+            f"Setup code <font name='{bold}'>{setup.seed}</font> · {_p(_summary(setup))} · generator version "
             f"{setup.generator_version}",
             body,
         ),
         Paragraph(
             f"This sheet prints no hidden draw ({_p(join(notes))}). The game tracker reveals each one when it is "
-            f"due: on the setup page of seed {setup.seed} with these options, tap “Track this game”.",
+            f"due: on the setup page of setup code {setup.seed} with these options, tap “Track this game”.",
             small,
         ),
         Spacer(1, 4),

@@ -34,22 +34,21 @@ class Step:
 
 
 STEPS: Final = (
-    Step("track", "Score track", "score_track", rule="(RULINGS R3)"),
+    Step("track", "Score track", "score_track", rule=""),
     Step(
         "characters",
         "Characters",
         "variety",
-        rule="Every character on the player board: retired cards and "
-        "the ones taken back from the Nagayas (RULINGS R4, R5).",
+        rule="Every character on the player board: retired cards and the ones taken back from the Nagayas.",
     ),
     Step(
         "fish",
         "Fish",
         "fish",
-        rule="One fish a season, a second winter one only on New Year's Day (RULINGS R6, R14).",
+        rule="One fish a season, a second winter one only on New Year's Day.",
     ),
-    Step("tobacco", "Pipes and tobacco", "tobacco", rule="(RULINGS R7)"),
-    Step("buildings", "Buildings", "buildings", rule="(RULINGS R8)"),
+    Step("tobacco", "Pipes and tobacco", "tobacco", rule=""),
+    Step("buildings", "Buildings", "buildings", rule=""),
     Step(
         "boats",
         "Boats",
@@ -63,17 +62,15 @@ STEPS: Final = (
         "Personalities and trade",
         "personalities",
         akebono_only=True,
-        rule="The trade track runs 0-10 (RULINGS R10, R11).",
+        rule="The trade track runs 0-10.",
     ),
-    Step(
-        "resources", "Resources", "resources", rule="Rice and sandals count for some buildings (RULINGS R9)."
-    ),
+    Step("resources", "Resources", "resources", rule="Rice and sandals count for some buildings."),
     Step(
         "firefighting",
         "Firefighting",
         None,
         rule="The firefighting track breaks ties: the higher marker "
-        "wins, then the marker higher in the stack on a shared space (RULINGS R12).",
+        "wins, then the marker higher in the stack on a shared space.",
     ),
 )
 STEP_BY_SLUG: Final = {s.slug: s for s in STEPS}

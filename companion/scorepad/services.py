@@ -234,7 +234,7 @@ def sheet_from_seed(
     try:
         setup = generate(Options(players=players, akebono=akebono, grand_master=grand_master), seed=code)
     except (SeedError, OptionsError) as exc:
-        raise SheetError("seed", f"Seed code: {exc}.") from None
+        raise SheetError("seed", f"Check the setup code: {exc}.") from None
     out: dict[str, Any] = {"buildings": list(setup.buildings)}
     if setup.akebono is not None:
         out["personalities"] = [p for pair in setup.akebono.personalities.values() for p in pair]

@@ -158,7 +158,7 @@ def bgstats_data(result: Result, time: PlayTime | None = None) -> dict[str, Any]
         }
         for i, p in enumerate(result.players)  # seating order, as the tracked game's seats
     ]
-    setup = f", setup {result.seed}" if result.seed else ""
+    setup = f", setup code {result.seed}" if result.seed else ""
     data: dict[str, Any] = {
         "sourceName": BGSTATS_SOURCE,
         "sourcePlayId": bgstats_play_id(result),

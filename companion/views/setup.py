@@ -115,9 +115,7 @@ def parse_request(query: Mapping[str, str], *, seed_required: bool = False) -> t
     options = parse_options(query)
     seed = query.get("seed", "").strip() or None
     if seed is None and seed_required:
-        raise QueryError(
-            "seed", "give the setup's seed: seed= and its setup code (such as K7MX2QPA)", "missing"
-        )
+        raise QueryError("seed", "give the setup code: seed= and the code (such as K7MX2QPA)", "missing")
     return options, seed
 
 

@@ -400,7 +400,7 @@ def _tie_break(s: Standing, tied: Sequence[Standing], place: int) -> str:
         shared = "win together" if place == 1 else f"share {_ordinal(place)} place"
         return (
             f"Tied with {join(same)} on {vp} and {_plural(s.total_tokens, 'achievement token')}: "
-            f'they {shared} (rulebook "VICTORY", RULINGS O5).'
+            f'they {shared} (rulebook "VICTORY").'
         )
     counts = ", ".join(f"{o.name} {o.total_tokens}" for o in (s, *tied))
     text = (
@@ -409,7 +409,7 @@ def _tie_break(s: Standing, tied: Sequence[Standing], place: int) -> str:
     )
     if same:
         text += f", sharing the place with {join(same)}"
-    return text + " (RULINGS O5)."
+    return text + "."
 
 
 # --- the start player ("PREPARATION") ---------------------------------------------------------------------------

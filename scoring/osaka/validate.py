@@ -127,7 +127,7 @@ def check_payday(moment: Moment) -> Report:
                         p.name,
                         f"{where}.insurance.{c.value}",
                         f"{p.name} insures {c.value} goods, but no {c.value} ship sinks: insurance is offered "
-                        "when ships sink, for the sinking colours only (RULINGS O3).",
+                        "when ships sink, for the sinking colours only.",
                     )
                 )
             for j, v in enumerate(cards):
@@ -138,7 +138,7 @@ def check_payday(moment: Moment) -> Report:
                             p.name,
                             f"{where}.insurance.{c.value}[{j}]",
                             f'A "{v}" card has no insurance icon and insures nothing: only "2" (2 icons) and "3" '
-                            "(1 icon) cards insure (RULINGS O3).",
+                            "(1 icon) cards insure.",
                         )
                     )
     return Report.of(problems, WARNING_CODES)
@@ -180,7 +180,7 @@ def check_played(moment: Moment, result: PaydayResult) -> Report:
                         f"players[{i}].insurance.{s.colour.value}",
                         f"{p.name}'s {s.colour.value} insurance ({join([str(v) for v in s.insurance])}: "
                         f"{s.icons} icon{'s' if s.icons != 1 else ''}) is more than the {len(s.uninsured)} "
-                        "uninsured goods need: one card fewer insures as much (unused icons are legal, RULINGS O3).",
+                        "uninsured goods need: one card fewer insures as much (unused icons are legal).",
                     )
                 )
     for c in COLOURS:

@@ -73,7 +73,7 @@ def test_an_impossible_variety_is_flagged_and_walked(live_server: Any, page: Any
     expect(page.locator("#p0-variety-msg")).to_contain_text("variety 12 is impossible: 1, 4, 9, 16 or 25")
     expect(page.locator("#p0-flag")).to_contain_text("1")
     screenshot(page, "check-flagged")
-    page.get_by_role("button", name="Find it: walk through Characters").click()
+    page.get_by_role("button", name="Find it in the walk-through: Characters").click()
     page.wait_for_url(re.compile(r"/score/[A-Za-z0-9_-]{20,}/characters/\?target=variety%3A12"))
     expect(page.locator("#check-target")).to_contain_text("variety was written as 12")
     screenshot(page, "check-walk-target")

@@ -10,6 +10,7 @@ from django.test import Client
 
 from companion.models.games import Change, Game, NewPlayer, create_game
 from companion.views.games import LOG_ON_PAGE
+from scoring.rules import nagaya_name
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -315,7 +316,7 @@ def test_hidden_information_is_revealed_for_the_table_only_when_due(client: Clie
     assert month1 in page and tile1 in page and month2 not in page
     assert reveal("new-character-1").status_code == 400  # once is enough
     log = client.get(f"/games/{game.view_token}/log").content.decode()
-    assert "Revealed for the table: Reveal the New Character of month 1 (by a phone in month 1)" in log
+    assert "Revealed the New Character of month 1 (by a phone in month 1)" in log
     assert month1 not in log  # the log names the reveal, never the secret
     _advance_to(client, game, 3, "B")
     assert reveal("season-summer").status_code == 400
@@ -329,12 +330,12 @@ def test_hidden_information_is_revealed_for_the_table_only_when_due(client: Clie
     _advance_to(client, game, 5, "C")
     assert "burns" not in html(game.edit_token)
     assert reveal("fire-5").status_code == 200
-    assert f"Nagaya {fire5['nagaya']} burns" in html(game.view_token)
+    assert f"The fire burns {nagaya_name(fire5['nagaya'])}" in html(game.view_token)
     game.refresh_from_db()
     assert _change(client, game, op="undo", v=game.version).status_code == 200
     assert "burns" not in html(game.view_token)  # undo hides it again; the log keeps both lines
     log = client.get(f"/games/{game.view_token}/log").content.decode()
-    assert "Undid: Revealed for the table: Fire! Strength" in log
+    assert "Undid: Revealed the fire tile of month 5" in log
 
 
 def test_setup_ticks_live_in_the_game_behind_the_edit_token(client: Client) -> None:
@@ -603,7 +604,7 @@ def test_a_missed_reveal_stays_offered_in_every_later_step_until_revealed(client
     assert _change(client, game, op="undo", v=game.version).status_code == 200  # undo the reveal: all hidden
     assert not any(name in html(game.view_token) for name in summer)
     log = client.get(f"/games/{game.view_token}/log").content.decode()
-    assert f"Undid: Revealed for the table: {len(keys)} reveals that were due (by a phone in month 5)" in log
+    assert f"Undid: Revealed the {len(keys)} draws that were due (by a phone in month 5)" in log
     assert summer[0] not in log and month1 not in log  # the log names the reveals, never a secret
 
 
@@ -683,7 +684,7 @@ def test_a_reveal_of_several_keys_skips_those_revealed_meanwhile(client: Client)
     game.refresh_from_db()
     assert game.revealed == ["blocking-tile-1", "new-character-1"]
     log = client.get(f"/games/{game.view_token}/log").content.decode()
-    assert "Revealed for the table: Reveal the New Character of month 1 (by a phone in month 1)" in log
+    assert "Revealed the New Character of month 1 (by a phone in month 1)" in log
     again = _change(client, game, op="reveal", key="blocking-tile-1 new-character-1")
     assert again.status_code == 400 and "Already revealed" in again.content.decode()
     early = _change(client, game, op="reveal", key="new-character-1 fire-5")

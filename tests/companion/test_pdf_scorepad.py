@@ -206,7 +206,7 @@ def test_worked_example_pad_shows_anais_at_100(size: str) -> None:
     assert cell(items, lay, "rank", 1) == "2nd"
     text = all_text(items)
     assert "Date 22 November 2026" in text
-    assert "Seed K7Q2-9XZ" in text
+    assert "Setup code K7Q2-9XZ" in text
     assert "IKI score pad" in text
 
 
@@ -246,7 +246,7 @@ def test_four_player_akebono_pad_with_ranks_and_tie_break(size: str) -> None:
     assert cell(items, lay, "personalities", 0) == "0"  # Ryōkan: Anaïs is not last in firefighting
     text = all_text(items)
     assert text.startswith("Friday game")
-    assert "Seed" not in text  # unknown seed: no seed printed
+    assert "Setup code" not in text  # unknown seed: no setup code printed
     assert text.count("Chloé and Dai tie on 33 IKI") == 1
     assert "broken by firefighting position" in text
     assert lay.bottom >= scorepad.MARGIN - 0.01

@@ -57,7 +57,7 @@ def test_the_bgstats_link_on_the_result_page_decodes_to_the_whole_play(live_serv
     assert data["playDate"] == ENDED.strftime("%Y-%m-%d %H:%M:%S") and data["durationMin"] == 92
     assert data["sourceName"] == "IKI companion" and data["sourcePlayId"].startswith("result-")
     assert data["game"] == {"name": "IKI", "highestWins": True, "noPoints": False, "sourceGameId": "iki"}
-    assert data["board"] == "3-4 player side" and "setup K7MX2QPA" in data["comments"]
+    assert data["board"] == "3-4 player side" and "setup code K7MX2QPA" in data["comments"]
     assert [p["name"] for p in data["players"]] == ["Anaïs", "Ben", "Chie", "Dai"]
     assert [p["startPlayer"] for p in data["players"]].count(True) == 1
     assert data["players"][game.first_player - 1]["startPlayer"]

@@ -158,7 +158,7 @@ def test_the_bgstats_link_of_a_tracked_game_decodes_to_every_field(client: Clien
     assert data["playDate"] == "2026-11-20 20:37:10"  # the time the game ended (UTC), not 00:00
     assert data["durationMin"] == 92
     assert data["board"] == "3-4 player side"
-    assert data["comments"] == "Scored with the IKI companion, setup K7MX2QPA."
+    assert data["comments"] == "Scored with the IKI companion, setup code K7MX2QPA."
     assert data["game"] == {"name": "IKI", "highestWins": True, "noPoints": False, "sourceGameId": "iki"}
     seats = [s.name for s in game.seats.order_by("seat")]
     assert [p["name"] for p in data["players"]] == seats

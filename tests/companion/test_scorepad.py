@@ -142,7 +142,7 @@ def test_start_with_ticked_setup(client: Client) -> None:
         ({"name-0": "A", "name-1": "B", "colour-1": "red"}, "different colour"),
         ({"name-0": "A", "name-1": "B", "colour-1": "pink"}, "choose a colour from the list"),
         ({"name-0": "A", "name-1": "B", "edition": "traders"}, "base game or Akebono"),
-        ({"name-0": "A", "name-1": "B", "setup_kind": "seed", "seed": "0OIL"}, "Seed code"),
+        ({"name-0": "A", "name-1": "B", "setup_kind": "seed", "seed": "0OIL"}, "Setup code"),
         ({"name-0": "A", "name-1": "B", "setup_kind": "guess"}, "how to give the setup"),
         ({"name-0": "A", "name-1": "B", "setup_kind": "pick", "buildings": ["inn", "well"]}, "6 different buildings"),
         ({"name-0": "A", "name-1": "B", "setup_kind": "pick", "buildings": ["inn", "temple", "well", "shrine",

@@ -234,7 +234,7 @@ def test_akebono_with_a_seed_offers_only_what_was_in_play(
     page.get_by_label("Player 2", exact=True).fill("Ben")
     page.locator("#colour-1").select_option("green")
     page.get_by_text("IKI + Akebono").click()
-    page.get_by_label("The setup's seed code").check()
+    page.get_by_label("The setup code").check()
     page.locator("#seed").fill("k7mx 2qpa")
     screenshot(page, "scorepad-start")
     page.get_by_role("button", name="Start scoring").click()

@@ -158,7 +158,7 @@ def test_the_link_takes_a_seed_as_the_setup_page_reads_it() -> None:
     page = Client().get("/games/new/?players=3&seed=k7mx-2qpa").content.decode()
     hidden, rows = form_of(page)
     assert hidden["seed"] == "K7MX2QPA" and len(rows) == 3
-    assert "seed <strong>K7MX 2QPA</strong> · 3 players · base game." in page
+    assert "setup code <strong>K7MX 2QPA</strong> · 3 players · base game." in page
 
 
 def test_a_setup_made_for_3_posted_with_a_bad_count_or_seed() -> None:

@@ -81,7 +81,7 @@ def test_sheet_has_public_draws_and_no_hidden_ones(seed: str) -> None:
 @pytest.mark.parametrize(
     ("query", "words"),
     [
-        ("players=4", "the setup's seed"),
+        ("players=4", "the setup code"),
         ("players=4&seed=K7MX2QPA&size=a5", "Size must be a4 or letter"),
         ("players=9&seed=K7MX2QPA", "not 9"),
         ("players=4&seed=ILLEGAL1", "never use"),

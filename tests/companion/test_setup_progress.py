@@ -240,7 +240,7 @@ def test_poll_answers_only_the_boxes_that_differ(client: Client) -> None:
         (f"{GM}&seed={SEED}", 403, "no table code"),
         (f"players=3&akebono=1&grand_master=1&seed={SEED}&table={TABLE}", 400, "for 2 players"),
         (f"{GM}&seed=K7M&table={TABLE}", 400, "has 3 characters"),
-        (f"{GM}&table={TABLE}", 400, "the setup's seed"),
+        (f"{GM}&table={TABLE}", 400, "the setup code"),
         (f"{GM}&seed={SEED}&table={TABLE}&done=fire-5", 400, "no step 'fire-5'"),
     ],
 )
@@ -342,7 +342,7 @@ def test_unknown_steps_are_refused(client: Client, form: dict[str, Any], words: 
         (f"players=3&akebono=1&grand_master=1&seed={SEED}", "Grand Master variant is for 2 players"),
         ("players=4&seed=K7MX2QP0", "never use 0, O, 1, I, L or U"),
         ("players=4&seed=K7M", "has 3 characters"),
-        ("players=4", "Give the setup's seed"),
+        ("players=4", "Give the setup code"),
         ("players=4&akebono=maybe&seed=K7MX2QPA", "Akebono must be 1 or 0"),
         (f"seed={SEED}", "how many players"),
     ],

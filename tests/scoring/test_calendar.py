@@ -175,9 +175,15 @@ def _event(month: int, key: str, reached: Phase | None) -> Any:
 @pytest.mark.parametrize(
     ("month", "key", "early", "due", "secret"),
     [
-        (5, "fire", Phase.B, Phase.C, "Nagaya 3 burns"),
-        (8, "fire", Phase.A, Phase.C, "Nagaya 1 burns"),
-        (11, "fire", Phase.B, Phase.C, "Nagaya 4 burns"),
+        (5, "fire", Phase.B, Phase.C, "The fire burns Nagaya 3, behind the exchange and building shops"),
+        (8, "fire", Phase.A, Phase.C, "The fire burns Nagaya 1, behind the sandal and rice shops"),
+        (
+            11,
+            "fire",
+            Phase.B,
+            Phase.C,
+            "The fire burns Nagaya 4, behind the fish market and the money changer",
+        ),
         (3, "season-end", Phase.B, Phase.C, "Personality: Katsushika Hokusai"),
         (6, "season-end", Phase.A, Phase.C, "Personality: Ryōkan"),
     ],
@@ -221,7 +227,10 @@ def test_a_revealed_set_decides_what_every_phone_shows() -> None:
     hidden = _event_revealed(5, "fire", Phase.C, frozenset())
     assert hidden.hidden and hidden.due and hidden.secret == ()
     shown = _event_revealed(5, "fire", Phase.C, frozenset({"fire-5"}))
-    assert shown.secret == ("Nagaya 3 burns",) and shown.reveal == "fire-5"
+    assert (
+        shown.secret == ("The fire burns Nagaya 3, behind the exchange and building shops",)
+        and shown.reveal == "fire-5"
+    )
     early = _event_revealed(5, "fire", Phase.B, frozenset())
     assert early.hidden and not early.due
 
@@ -264,7 +273,11 @@ def test_a_reveal_made_late_stays_shown_during_its_step() -> None:
     assert "fire-5" not in {o.event.reveal for o in kept}  # not due yet: fire-5 is phase C's
     late = overdue_reveals(6, Phase.A, GM, SETUP, revealed=frozenset({"fire-5"}), keep=frozenset({"fire-5"}))
     fire = next(o for o in late if o.event.reveal == "fire-5")
-    assert fire.since == 5 and fire.event.secret == ("Nagaya 3 burns",) and not fire.event.hidden
+    assert (
+        fire.since == 5
+        and fire.event.secret == ("The fire burns Nagaya 3, behind the exchange and building shops",)
+        and not fire.event.hidden
+    )
     gone = overdue_reveals(6, Phase.A, GM, SETUP, revealed=frozenset({"fire-5"}))
     assert "fire-5" not in {o.event.reveal for o in gone}
 
@@ -438,9 +451,10 @@ def test_firefighting_order_stays_a_ranking_of_the_stacks(first: int, steps: lis
 def test_every_event_cites_a_rulebook_of_the_product(options: CalendarOptions) -> None:
     for month in range(1, 14):
         for event in month_events(month, options, None):
-            assert "iki-rulebook.txt" in event.source or "iki-akebono-rulebook.txt" in event.source
+            assert "Base rulebook" in event.source or "Akebono rulebook" in event.source
+            assert "RULINGS" not in event.source and ".txt" not in event.source
             if not options.akebono:
-                assert "akebono" not in event.source
+                assert "Akebono" not in event.source
 
 
 def test_two_player_akebono_places_the_neutral_card_before_the_new_character_leaves() -> None:

@@ -465,7 +465,7 @@ def test_the_character_limit_names_each_allowance_and_says_it_is_an_estimate() -
     assert warning.message == (
         "Dominique lists 28 characters; by an estimate, one player can keep at most 27: 1 (the starting character) "
         "+ 12 (one hire a month) + 1 (Nanpo Ōta's hire) + 1 (the Owner token's hire) + 12 (the Ferry boat's side "
-        "A, one more a month) (RULINGS R14)."
+        "A, one more a month)."
     )
 
 
@@ -474,11 +474,11 @@ def test_the_character_limit_names_each_allowance_and_says_it_is_an_estimate() -
     [
         (player(0, firefighting=3), "Anaïs's firefighting marker is on space 3, but the hiring bonuses and pipes of "
          "what Anaïs holds moved it up 4 (Monk +1, Dice Maker +1, Doctor +1, Spring pipe 1 +1) and it never moves "
-         "down: it stands on space 4 or higher (RULINGS R13)."),
+         "down: it stands on space 4 or higher."),
         (then(player(2, firefighting=2), top(stacks={"2": ["Dominique"]})), "The stack on firefighting space 2 "
-         "gives no place to David (Dominique 1): its players share the place until each has one (RULINGS R12)."),
+         "gives no place to David (Dominique 1): its players share the place until each has one."),
         (player(2, firefighting=7, score_track=89), "Anaïs and Dominique tie on 93 IKI on firefighting space 7, "
-         "and their places in its stack are not given: they share the place until they are (RULINGS R12)."),
+         "and their places in its stack are not given: they share the place until they are."),
         (add(2, "fish", "fish-winter-bonus", "fish-winter-akebono"), "Dominique has two winter fish (Winter fish "
          "(+7) and Akebono winter fish (+4)): legal only if one was bought on New Year's Day"),
     ],

@@ -11,6 +11,7 @@ from scoring.catalogue import (
     STARTING_TILE_BY_ID,
     TOKEN_BY_ID,
 )
+from scoring.rules import nagaya_name
 from setupgen import Options, Section, Setup, checklist, generate, hidden_item, hidden_items
 from setupgen.checklist import Step
 from tests.setupgen.helpers import named_hidden_draws, seeds
@@ -67,7 +68,7 @@ def test_hidden_items(options: Options, count: int) -> None:
     items = hidden_items(setup)
     assert len(items) == count
     assert all(1 <= item.month <= 12 for item in items)
-    assert hidden_item(setup, "fire-5").text.endswith(f"Nagaya {setup.fires[0].nagaya}.")
+    assert hidden_item(setup, "fire-5").text.endswith(f"{nagaya_name(setup.fires[0].nagaya)}.")
     with pytest.raises(KeyError):
         hidden_item(setup, "fire-6")
 

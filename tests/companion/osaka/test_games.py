@@ -405,7 +405,7 @@ def test_the_tie_break_in_words(client: Client) -> None:
     _payday(client, game, {"edo1": "green", "p0-goods_green_2": 1, "p1-goods_green_3": 1})  # 1 VP each
     body = text(client.get(_url(game)))
     assert (
-        "Anaïs: Tied with David on 1 VP; more achievement tokens rank first (Anaïs 8, David 2), so Anaïs is 1st (RULINGS O5)."
+        "Anaïs: Tied with David on 1 VP; more achievement tokens rank first (Anaïs 8, David 2), so Anaïs is 1st."
         in body
     )
 

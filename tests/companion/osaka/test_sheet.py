@@ -63,7 +63,7 @@ def _tally(*, secret: bool, paydays: int = 6) -> Tally:
         subtitle="Game of 23 November 2026 · 3 players",
         vp_secret=secret,
         end="" if secret else "The game ends after the yellow payday: Anaïs has 8 or more achievement tokens.",
-        tie_breaks=("Tied with David on 24 VP; more achievement tokens rank first (Anaïs 8, David 6), so Anaïs is 1st (RULINGS O5).",),
+        tie_breaks=("Tied with David on 24 VP; more achievement tokens rank first (Anaïs 8, David 6), so Anaïs is 1st.",),
     )  # fmt: skip
 
 
@@ -74,12 +74,12 @@ def test_filled_sheet_at_the_end() -> None:
     assert "Anaïs 3 0 0 5 8" in text  # the tokens row
     assert "1 ● red ● blue 4 2 1" in text and "6 ● yellow · end" in text
     assert "VP cards 24 24 19 Tokens 8 6 4 Rank 1 2 3" in text
-    assert "so Anaïs is 1st (RULINGS O5)." in text
+    assert "so Anaïs is 1st." in text
 
 
 def test_filled_sheet_during_play_keeps_vp_secret() -> None:
     _, text = pdf_text(tally_sheet(_tally(secret=True)))
-    assert "VP counts stay secret until the end (RULINGS O6)" in text
+    assert "VP counts stay secret until the end" in text
     assert "24" not in text and "so Anaïs is 1st" not in text
     assert "Anaïs 3 0 0 5 8" in text  # tokens are public
 

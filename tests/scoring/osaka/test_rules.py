@@ -306,11 +306,11 @@ def test_tie_breaks_in_words() -> None:
     )  # fmt: skip
     ann, bo, cy, di = rank(standings)
     assert bo.tie_break == (
-        "Tied with Ann on 20 VP; more achievement tokens rank first (Bo 8, Ann 5), so Bo is 1st (RULINGS O5)."
+        "Tied with Ann on 20 VP; more achievement tokens rank first (Bo 8, Ann 5), so Bo is 1st."
     )
-    assert ann.tie_break is not None and ann.tie_break.endswith("so Ann is 2nd (RULINGS O5).")
+    assert ann.tie_break is not None and ann.tie_break.endswith("so Ann is 2nd.")
     assert cy.tie_break == (
-        'Tied with Di on 9 VP and 5 achievement tokens: they share 3rd place (rulebook "VICTORY", RULINGS O5).'
+        'Tied with Di on 9 VP and 5 achievement tokens: they share 3rd place (rulebook "VICTORY").'
     )
     assert (cy.rank, di.rank) == (3, 3)
     solo = rank(read_standings({"players": [{"name": "A", "vp": 3}, {"name": "B", "vp": 4}]}))
@@ -321,7 +321,7 @@ def test_all_tied_for_first_win_together() -> None:
     both = rank(read_standings({"players": [{"name": "A", "vp": 7}, {"name": "B", "vp": 7}]}))
     assert [r.rank for r in both] == [1, 1]
     assert both[0].tie_break == (
-        'Tied with B on 7 VP and 0 achievement tokens: they win together (rulebook "VICTORY", RULINGS O5).'
+        'Tied with B on 7 VP and 0 achievement tokens: they win together (rulebook "VICTORY").'
     )
 
 

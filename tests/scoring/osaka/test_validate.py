@@ -166,8 +166,7 @@ def test_messages_name_the_cards_and_cite_the_rules() -> None:
     player(1, insurance={"red": [5]})(data)
     (problem,) = report_of(data).errors
     assert problem.message == (
-        'A "5" card has no insurance icon and insures nothing: only "2" (2 icons) and "3" (1 icon) cards insure '
-        "(RULINGS O3)."
+        'A "5" card has no insurance icon and insures nothing: only "2" (2 icons) and "3" (1 icon) cards insure.'
     )
 
 
