@@ -9,6 +9,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# One Hypothesis profile for the whole suite. No deadline: a property test's speed is not its subject, and on a loaded
+# 2-core machine a 200 ms deadline failed a correct test. print_blob: a failure prints the @reproduce_failure line
+# that replays it. Each test keeps its own max_examples (its cost); CI's profile is the same with random examples
+# each run (derandomize off) and Hypothesis's default 100 examples where a test names none.
+hypothesis_settings.register_profile("iki", deadline=None, print_blob=True)
+hypothesis_settings.register_profile(
+    "ci", parent=hypothesis_settings.get_profile("iki"), derandomize=False, max_examples=100
+)
+hypothesis_settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "iki")
+)
 
 # Playwright's sync API runs an event loop in the test thread; the ORM calls made by tests next to it are safe.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")

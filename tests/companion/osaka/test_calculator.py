@@ -146,7 +146,7 @@ field_names = st.sampled_from(
 )  # fmt: skip
 
 
-@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.dictionaries(field_names, query_values, max_size=14), st.booleans())
 def test_any_query_gets_a_page_never_a_500(client: Client, query: dict[str, str], htmx: bool) -> None:
     headers = {**HX, "HTTP_HX_TARGET": "osaka-result"} if htmx else {}
