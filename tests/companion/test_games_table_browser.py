@@ -14,8 +14,6 @@ from companion.models.games import Game, NewPlayer, create_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SYNC_MS = 3000
-
 
 def _game() -> Game:
     from setupgen import Options, generate
@@ -48,11 +46,10 @@ def _text(page: Any, selector: str) -> str:
     return str(page.locator(selector).inner_text()).strip()
 
 
-def _wait_text(page: Any, selector: str, text: str, timeout: int = SYNC_MS) -> None:
+def _wait_text(page: Any, selector: str, text: str) -> None:
     page.wait_for_function(
         "([s, t]) => { const e = document.querySelector(s); return e && e.textContent.trim() === t; }",
         arg=[selector, text],
-        timeout=timeout,
     )
 
 
@@ -151,7 +148,7 @@ def test_offline_taps_wait_in_the_outbox_and_land_once(
     two.click("#ask-go-on")  # the New Character of month 1 is not revealed: Next asks first (issue 20)
     _wait_text(viewer, ".phase-steps li.current", "B · Actions")
     context.set_offline(False)
-    one.locator("#outbox.conflict").wait_for(timeout=10_000)
+    one.locator("#outbox.conflict").wait_for()
     assert "Next step after month 1" in _text(one, "#outbox")
     one.click("#conflict-drop")
     _wait_text(one, "#score-1", "4")
@@ -181,7 +178,7 @@ def test_a_tap_whose_answer_was_lost_counts_once(live_server: Any, new_context: 
 
     one.route("**/change", lose_first_answer)
     one.click("button[aria-label='plus 5 IKI for David']")
-    _wait_text(one, "#score-2", "5", timeout=10_000)
+    _wait_text(one, "#score-2", "5")
     one.locator(".slot:has(#add-2-4) [data-answer]", has_text="Already saved").wait_for()
     _wait_text(viewer, "#score-2", "5")
     assert game.seats.get(seat=2).score == 5
@@ -199,18 +196,18 @@ def test_a_reveal_is_for_the_whole_table(live_server: Any, new_context: Any, scr
     one.evaluate("document.querySelector('#reveal-new-character-1').scrollIntoView({block: 'center'})")
     y = one.evaluate("window.scrollY")
     one.click("#reveal-new-character-1")
-    viewer.locator(f".reveal:has-text('{name}')").first.wait_for(timeout=SYNC_MS)
-    two.locator(f".reveal:has-text('{name}')").first.wait_for(timeout=SYNC_MS)
+    viewer.locator(f".reveal:has-text('{name}')").first.wait_for()
+    two.locator(f".reveal:has-text('{name}')").first.wait_for()
     assert abs(one.evaluate("window.scrollY") - y) <= 1
     screenshot(viewer, "tracker-revealed")
     # Undo hides it again on every phone.
     two.click("#undo")
-    viewer.wait_for_function("(n) => !document.body.textContent.includes(n)", arg=name, timeout=SYNC_MS)
+    viewer.wait_for_function("(n) => !document.body.textContent.includes(n)", arg=name)
     # Setup ticks: shared live between the two editing phones.
     one.click("#setup-ticks summary")
     two.click("#setup-ticks summary")
     one.click("#tick-general-board")
-    two.wait_for_selector("#tick-general-board[aria-pressed=true]", timeout=SYNC_MS)
+    two.wait_for_selector("#tick-general-board[aria-pressed=true]")
 
 
 def test_the_home_page_lists_this_phones_recent_games(
@@ -263,7 +260,7 @@ def test_recording_a_hire_moves_the_marker_on_every_phone_and_flags_what_the_rul
         " s.add(o); s.value = 'firefighter'; }"
     )
     two.click("#record-characters-go")
-    two.locator("#record-seat-3 [data-code=duplicate-component]").wait_for(timeout=SYNC_MS)
+    two.locator("#record-seat-3 [data-code=duplicate-component]").wait_for()
     two.locator("#record-seat-3").scroll_into_view_if_needed()
     _screens(two, screenshot, "tracker-record-flag")
 
@@ -334,7 +331,7 @@ def test_a_missed_reveal_is_still_offered_two_months_later_and_next_asks(
     one.click("#next")
     one.locator("#next-ask-question", has_text="The Summer personalities").wait_for()
     one.click("#ask-reveal")
-    viewer.locator(f"text={', '.join(summer)}").first.wait_for(timeout=SYNC_MS)  # the bridge, on every phone
+    viewer.locator(f"text={', '.join(summer)}").first.wait_for()  # the bridge, on every phone
     one.locator("#next").wait_for()
     one.click("#next")  # nothing left to reveal: Next moves on at once
     _wait_text(one, "#month-title", "Month 5 · Summer · phase C")
@@ -377,7 +374,7 @@ def test_end_the_game_asks_and_says_it_can_be_reopened(
     assert not game.finished
     one.click("#ask-go-on")
     one.locator("#score-it").wait_for()
-    viewer.locator("#month-title", has_text="game over").wait_for(timeout=SYNC_MS)
+    viewer.locator("#month-title", has_text="game over").wait_for()
     one.click("#undo")
     one.locator("#next").wait_for()  # reopened
     game.refresh_from_db()
