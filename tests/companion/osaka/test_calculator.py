@@ -131,6 +131,7 @@ def test_more_players_show_more_cards(client: Client) -> None:
 
 def test_only_get(client: Client) -> None:
     assert client.post(URL, CONTRACT).status_code == 405
+    assert client.get(URL, CONTRACT).status_code == 200  # the same question, asked with a GET
 
 
 query_values = st.one_of(

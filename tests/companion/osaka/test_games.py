@@ -136,6 +136,9 @@ def test_unknown_tokens_are_404(client: Client, token: str) -> None:
     for what in ("", "state?v=1", "log", "share", "sheet.pdf"):
         assert client.get(f"/osaka/games/{token}/{what}").status_code == 404
     assert client.post(f"/osaka/games/{token}/change", {"op": "token"}).status_code == 404
+    game = _game()  # a real token answers each of them
+    for what in ("", "log", "share", "sheet.pdf"):
+        assert client.get(f"/osaka/games/{game.edit_token}/{what}").status_code == 200
 
 
 def test_the_poll_answers_204_until_the_game_changes(client: Client) -> None:
