@@ -131,7 +131,7 @@ def test_the_log_is_the_same_with_debug_pages_on(monkeypatch: pytest.MonkeyPatch
     assert lan["LOGGING"]["loggers"]["django.request"]["level"] == "ERROR"  # a 4xx is a warning: not logged
 
 
-def _apply(settings: Any, names: dict[str, Any]) -> None:
+def apply_security(settings: Any, names: dict[str, Any]) -> None:
     """Serve this test's requests with the security settings of ``names`` (what settings.py made)."""
     for name in (*_SECURITY, "SECURE_REDIRECT_EXEMPT", "SILENCED_SYSTEM_CHECKS"):
         if name in names:
@@ -147,7 +147,7 @@ def test_answers_refused_with_a_4xx_are_not_logged(
     environ: dict[str, str],
 ) -> None:
     """A stranger's requests (unknown pages, a host the app does not serve) cannot fill the log."""
-    _apply(settings, settings_from(monkeypatch, tmp_path, **environ))
+    apply_security(settings, settings_from(monkeypatch, tmp_path, **environ))
     ours = Client(HTTP_HOST="iki.example.org", HTTP_X_FORWARDED_PROTO="https")
     with the_log() as log:
         assert ours.get("/no/such/page").status_code == 404
@@ -322,7 +322,7 @@ def test_a_public_url_that_is_not_an_origin_stops_the_start(value: str) -> None:
 def test_public_mode_behind_a_tls_proxy(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, settings: Any
 ) -> None:
-    _apply(settings, settings_from(monkeypatch, tmp_path, **PUBLIC))
+    apply_security(settings, settings_from(monkeypatch, tmp_path, **PUBLIC))
     plain = Client().get("/", HTTP_HOST="iki.example.org")
     assert (plain.status_code, plain.get("Location")) == (301, "https://iki.example.org/")  # sent to HTTPS
     assert (
