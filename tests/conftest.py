@@ -26,6 +26,17 @@ hypothesis_settings.load_profile(
 # Playwright's sync API runs an event loop in the test thread; the ORM calls made by tests next to it are safe.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
+
+def pytest_configure(config: pytest.Config) -> None:
+    """With --cov, templates count too: django_coverage_plugin reads a template's lines from the template engine's
+    debug information, which Django keeps only with the ``debug`` option (set before the first template loads)."""
+    if config.getoption("cov_source", default=None):
+        from django.conf import settings
+
+        for engine in settings.TEMPLATES:
+            engine.setdefault("OPTIONS", {})["debug"] = True
+
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
