@@ -47,6 +47,9 @@ CHROMIUM_ARGS = [
     "--disable-quic",
 ]
 PHONE = {"width": 390, "height": 844}
+#: How long a browser test waits for an element, a state or an answer before it fails: a bound for a hang, not a
+#: speed check (a loaded 2-core CI machine with coverage on took over 10 s to flush an outbox of 5 taps).
+BROWSER_WAIT_MS = 30_000
 SCREENSHOTS = Path(
     os.environ.get("SCREENSHOT_DIR", Path(__file__).resolve().parent.parent / "out" / "screens")
 )
@@ -76,6 +79,11 @@ def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     executable = shutil.which("chromium") or "/usr/bin/chromium"
+    from playwright.sync_api import expect
+
+    expect.set_options(
+        timeout=BROWSER_WAIT_MS
+    )  # expect() has its own default (5 s), apart from the contexts'
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield chromium
@@ -91,7 +99,7 @@ def _context(browser: Any, **options: Any) -> Any:
     }
     settings.update(options)
     context = browser.new_context(**settings)
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(BROWSER_WAIT_MS)
     return context
 
 
