@@ -9,9 +9,33 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# One Hypothesis profile for the whole suite. No deadline: a property test's speed is not its subject, and on a loaded
+# 2-core machine a 200 ms deadline failed a correct test. print_blob: a failure prints the @reproduce_failure line
+# that replays it. Each test keeps its own max_examples (its cost); CI's profile is the same with random examples
+# each run (derandomize off) and Hypothesis's default 100 examples where a test names none.
+hypothesis_settings.register_profile("iki", deadline=None, print_blob=True)
+hypothesis_settings.register_profile(
+    "ci", parent=hypothesis_settings.get_profile("iki"), derandomize=False, max_examples=100
+)
+hypothesis_settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "iki")
+)
 
 # Playwright's sync API runs an event loop in the test thread; the ORM calls made by tests next to it are safe.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """With --cov, templates count too: django_coverage_plugin reads a template's lines from the template engine's
+    debug information, which Django keeps only with the ``debug`` option (set before the first template loads)."""
+    if config.getoption("cov_source", default=None):
+        from django.conf import settings
+
+        for engine in settings.TEMPLATES:
+            engine.setdefault("OPTIONS", {})["debug"] = True
+
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -23,6 +47,9 @@ CHROMIUM_ARGS = [
     "--disable-quic",
 ]
 PHONE = {"width": 390, "height": 844}
+#: How long a browser test waits for an element, a state or an answer before it fails: a bound for a hang, not a
+#: speed check (a loaded 2-core CI machine with coverage on took over 10 s to flush an outbox of 5 taps).
+BROWSER_WAIT_MS = 30_000
 SCREENSHOTS = Path(
     os.environ.get("SCREENSHOT_DIR", Path(__file__).resolve().parent.parent / "out" / "screens")
 )
@@ -52,6 +79,11 @@ def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     executable = shutil.which("chromium") or "/usr/bin/chromium"
+    from playwright.sync_api import expect
+
+    expect.set_options(
+        timeout=BROWSER_WAIT_MS
+    )  # expect() has its own default (5 s), apart from the contexts'
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield chromium
@@ -67,7 +99,7 @@ def _context(browser: Any, **options: Any) -> Any:
     }
     settings.update(options)
     context = browser.new_context(**settings)
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(BROWSER_WAIT_MS)
     return context
 
 

@@ -196,3 +196,4 @@ def test_catalogue_lists_every_component_with_its_id(client: Client) -> None:
 
 def test_catalogue_refuses_post(client: Client) -> None:
     assert client.post("/api/v1/catalogue").status_code == 405
+    assert client.get("/api/v1/catalogue").status_code == 200  # there, for a GET

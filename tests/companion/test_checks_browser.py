@@ -57,7 +57,7 @@ def test_the_rulebook_pad_checks_clean_one_player_at_a_time(
     expect(page.locator("#verdict")).to_contain_text("Every number can be right")
     expect(page.locator("#verdict")).to_contain_text("Anaïs 100")
     page.mouse.wheel(0, 2000)  # scrolled down, the tabs stay in reach below the top bar
-    page.wait_for_timeout(100)
+    page.wait_for_function("window.scrollY > 0")  # the scroll has happened
     tabs, bar = page.locator(".ck-tabs").bounding_box(), page.locator(".topbar").bounding_box()
     assert tabs is not None and bar is not None and tabs["y"] >= bar["y"] + bar["height"] - 1
     box = page.locator("#p1-variety").bounding_box()

@@ -312,7 +312,7 @@ HOSTILE = st.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     field=st.sampled_from(
         sorted({*RULEBOOK_PAD, *PAD_2015_WRITTEN, "seed", "grand_master", "group", "result", "p2-fish"})

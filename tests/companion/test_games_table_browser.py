@@ -14,8 +14,6 @@ from companion.models.games import Game, NewPlayer, create_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SYNC_MS = 3000
-
 
 def _game() -> Game:
     from setupgen import Options, generate
@@ -48,11 +46,10 @@ def _text(page: Any, selector: str) -> str:
     return str(page.locator(selector).inner_text()).strip()
 
 
-def _wait_text(page: Any, selector: str, text: str, timeout: int = SYNC_MS) -> None:
+def _wait_text(page: Any, selector: str, text: str) -> None:
     page.wait_for_function(
         "([s, t]) => { const e = document.querySelector(s); return e && e.textContent.trim() === t; }",
         arg=[selector, text],
-        timeout=timeout,
     )
 
 
@@ -150,7 +147,7 @@ def test_offline_taps_wait_in_the_outbox_and_land_once(
     two.click("#ask-go-on")  # the New Character of month 1 is not revealed: Next asks first (issue 20)
     _wait_text(viewer, ".phase-steps li.current", "B · Actions")
     context.set_offline(False)
-    one.locator(".live-note", has_text="Next step after month 1").wait_for(timeout=10_000)
+    one.locator(".live-note", has_text="Next step after month 1").wait_for()
     assert one.get_by_role("button", name="Apply it anyway (skips a phase)").is_visible()
     one.get_by_role("button", name="Drop it").click()
     _wait_text(one, "#score-1", "4")
@@ -180,8 +177,8 @@ def test_a_tap_whose_answer_was_lost_counts_once(live_server: Any, new_context: 
 
     one.route("**/change", lose_first_answer)
     one.click("button[aria-label='plus 5 IKI for David']")
-    _wait_text(one, "#score-2", "5", timeout=10_000)
-    one.wait_for_selector("#part-row-2:not(.live-waiting)", timeout=10_000)  # sent again: its stored answer
+    _wait_text(one, "#score-2", "5")
+    one.wait_for_selector("#part-row-2:not(.live-waiting)")  # sent again: its stored answer
     assert _text(one, "#score-2") == "5"
     _wait_text(viewer, "#score-2", "5")
     assert game.seats.get(seat=2).score == 5
@@ -199,18 +196,18 @@ def test_a_reveal_is_for_the_whole_table(live_server: Any, new_context: Any, scr
     one.evaluate("document.querySelector('#reveal-new-character-1').scrollIntoView({block: 'center'})")
     y = one.evaluate("window.scrollY")
     one.click("#reveal-new-character-1")
-    viewer.locator(f".reveal:has-text('{name}')").first.wait_for(timeout=SYNC_MS)
-    two.locator(f".reveal:has-text('{name}')").first.wait_for(timeout=SYNC_MS)
+    viewer.locator(f".reveal:has-text('{name}')").first.wait_for()
+    two.locator(f".reveal:has-text('{name}')").first.wait_for()
     assert abs(one.evaluate("window.scrollY") - y) <= 1
     screenshot(viewer, "tracker-revealed")
     # Undo hides it again on every phone.
     two.click("#undo")
-    viewer.wait_for_function("(n) => !document.body.textContent.includes(n)", arg=name, timeout=SYNC_MS)
+    viewer.wait_for_function("(n) => !document.body.textContent.includes(n)", arg=name)
     # Setup ticks: shared live between the two editing phones.
     one.click("#setup-ticks summary")
     two.click("#setup-ticks summary")
     one.click("#tick-general-board")
-    two.wait_for_selector("#tick-general-board[aria-pressed=true]", timeout=SYNC_MS)
+    two.wait_for_selector("#tick-general-board[aria-pressed=true]")
 
 
 def test_the_home_page_lists_this_phones_recent_games(
@@ -264,13 +261,13 @@ def test_recording_a_hire_moves_the_marker_on_every_phone_and_asks_before_moving
         " s.add(o); s.value = 'firefighter'; }"
     )
     two.click("#record-characters-go")
-    two.locator("#record-question", has_text="David holds Firefighter").wait_for(timeout=SYNC_MS)
+    two.locator("#record-question", has_text="David holds Firefighter").wait_for()
     assert two.locator("[data-code=duplicate-component]").count() == 0
     two.locator("#record-question").scroll_into_view_if_needed()
     _screens(two, screenshot, "tracker-record-flag")
     two.click("#record-question button:has-text('Move it to Dominique')")
     _wait_text(viewer, "#fire-3", "2")  # Dominique's marker moved by its gain; David's stays (never down)
-    two.locator("#record-seat-3", has_text="Firefighter").wait_for(timeout=SYNC_MS)
+    two.locator("#record-seat-3", has_text="Firefighter").wait_for()
     assert _text(viewer, "#fire-2") == "2"
 
 
@@ -340,7 +337,7 @@ def test_a_missed_reveal_is_still_offered_two_months_later_and_next_asks(
     one.click("#next")
     one.locator("#next-ask-question", has_text="The Summer personalities").wait_for()
     one.click("#ask-reveal")
-    viewer.locator(f"text={', '.join(summer)}").first.wait_for(timeout=SYNC_MS)  # the bridge, on every phone
+    viewer.locator(f"text={', '.join(summer)}").first.wait_for()  # the bridge, on every phone
     one.locator("#next").wait_for()
     one.click("#next")  # nothing left to reveal: Next moves on at once
     _wait_text(one, "#month-title", "Month 5 · Summer · phase C")
@@ -383,7 +380,7 @@ def test_end_the_game_asks_and_says_it_can_be_reopened(
     assert not game.finished
     one.click("#ask-go-on")
     one.locator("#score-it").wait_for()
-    viewer.locator("#month-title", has_text="game over").wait_for(timeout=SYNC_MS)
+    viewer.locator("#month-title", has_text="game over").wait_for()
     one.click("#undo")
     one.locator("#next").wait_for()  # reopened
     game.refresh_from_db()

@@ -137,6 +137,9 @@ def test_unknown_or_malformed_token_is_404(client: Client) -> None:
     assert client.get("/games/short/").status_code == 404
     assert client.get("/games/" + "x" * 24 + "/state?v=1").status_code == 404
     assert client.post("/games/" + "x" * 24 + "/change", {"op": "next"}).status_code == 404
+    game = _game()  # a real token answers each of them
+    assert client.get(f"/games/{game.edit_token}/").status_code == 200
+    assert client.get(f"/games/{game.edit_token}/state?v={game.version}").status_code == 204
 
 
 def test_polling_answers_204_while_unchanged(client: Client) -> None:
@@ -157,6 +160,8 @@ def test_polling_answers_204_while_unchanged(client: Client) -> None:
 def test_polling_bad_version_is_400(client: Client, v: str) -> None:
     game = _game()
     assert client.get(f"/games/{game.edit_token}/state?v={v}").status_code == 400
+    read = client.get(f"/games/{game.edit_token}/state?v={game.version}")  # a number is read
+    assert read.status_code == 204
 
 
 # --- changes ------------------------------------------------------------------------------------------------------

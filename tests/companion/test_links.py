@@ -23,7 +23,7 @@ from companion.qr import qr_svg
 from companion.services.osaka import NewPlayer as OsakaPlayer
 from companion.services.osaka import create_game as create_osaka_game
 from scoring.examples import WORKED_EXAMPLE
-from tests.companion.test_settings import run, settings_of
+from tests.companion.test_settings import apply_security, refused, settings_from
 from tests.factories import make_game
 
 LAN = ["127.0.0.1", "::1", "192.168.1.20", "fd00::2", "fe80::fc:ff:fe00:1%eth0"]
@@ -133,12 +133,14 @@ def test_public_url_setting(value: str, expected: str | None) -> None:
         assert public_url({"DJANGO_PUBLIC_URL": value}, "DJANGO_PUBLIC_URL") == expected
 
 
-def test_public_url_and_the_bind_come_from_the_environment(tmp_path: Path) -> None:
-    found = settings_of(tmp_path, "PUBLIC_URL", "TABLE_BIND", DJANGO_PUBLIC_URL="https://iki.example.org/")
-    assert found == {"PUBLIC_URL": "https://iki.example.org", "TABLE_BIND": "0.0.0.0"}
-    assert settings_of(tmp_path, "TABLE_BIND", DJANGO_TABLE_BIND="::")["TABLE_BIND"] == "::"
-    done = run(tmp_path, "manage.py", "check", DJANGO_PUBLIC_URL="iki.example.org")
-    assert done.returncode != 0 and "DJANGO_PUBLIC_URL must be the address the phones open" in done.stderr
+def test_public_url_and_the_bind_come_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    found = settings_from(monkeypatch, tmp_path, DJANGO_PUBLIC_URL="https://iki.example.org/")
+    assert (found["PUBLIC_URL"], found["TABLE_BIND"]) == ("https://iki.example.org", "0.0.0.0")
+    assert settings_from(monkeypatch, tmp_path, DJANGO_TABLE_BIND="::")["TABLE_BIND"] == "::"
+    message = refused(monkeypatch, tmp_path, DJANGO_PUBLIC_URL="iki.example.org")
+    assert "DJANGO_PUBLIC_URL must be the address the phones open" in message
 
 
 def test_origin_brackets_ipv6_and_leaves_default_ports_out() -> None:
@@ -311,16 +313,12 @@ def test_healthz_answers_any_plausible_host_in_the_public_mode(client: Client, s
     assert client.post("/healthz", HTTP_HOST="192.0.2.2:8000").status_code == 400
 
 
-_PUBLIC_HEALTH = """
-import django
-django.setup()
-from django.test import Client
-print(Client().get("/healthz", HTTP_HOST="192.0.2.2:8000").status_code, Client().get("/", HTTP_HOST="192.0.2.2").status_code)
-"""
-
-
-def test_healthz_answers_the_servers_address_in_the_real_public_mode(tmp_path: Path) -> None:
+@pytest.mark.django_db
+def test_healthz_answers_the_servers_address_in_the_real_public_mode(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, settings: Any
+) -> None:
     """Started with DJANGO_HTTPS=1 (issue 24): a monitor asks by the server's address over plain HTTP."""
-    done = run(tmp_path, "-c", _PUBLIC_HEALTH, DJANGO_HTTPS="1", DJANGO_ALLOWED_HOSTS="iki.example.org")
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["200", "400"]
+    public = settings_from(monkeypatch, tmp_path, DJANGO_HTTPS="1", DJANGO_ALLOWED_HOSTS="iki.example.org")
+    apply_security(settings, public)
+    assert Client().get("/healthz", HTTP_HOST="192.0.2.2:8000").status_code == 200
+    assert Client().get("/", HTTP_HOST="192.0.2.2").status_code == 400

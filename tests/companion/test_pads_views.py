@@ -113,6 +113,7 @@ def test_several_bad_values_are_all_named(client: Client) -> None:
 
 def test_page_refuses_post(client: Client) -> None:
     assert client.post(PAGE).status_code == 405
+    assert client.get(PAGE).status_code == 200  # the page is there, for a GET
 
 
 # --- the PDF --------------------------------------------------------------------------------------------------

@@ -348,6 +348,8 @@ def test_take_out_from_the_group_page(client: Client) -> None:
 def test_unknown_groups_are_404(client: Client) -> None:
     assert client.get("/groups/" + "B" * 24 + "/").status_code == 404
     assert client.get("/groups/short/").status_code == 404
+    group = Group.objects.create(name="Known")
+    assert client.get(f"/groups/{group.token}/").status_code == 200  # a real group's page is there
 
 
 # --- downloads and the API -------------------------------------------------------------------------------------

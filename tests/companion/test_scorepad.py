@@ -229,6 +229,7 @@ def test_akebono_steps_do_not_exist_in_a_base_game(client: Client) -> None:
     assert client.get(step(sheet, "boats")).status_code == 404
     assert client.get(step(sheet, "personalities")).status_code == 404
     assert client.get(step(sheet, "no-such-step")).status_code == 404
+    assert client.get(step(sheet, "resources")).status_code == 200  # a step of the base game is there
 
 
 def test_unknown_tokens_are_404(client: Client) -> None:

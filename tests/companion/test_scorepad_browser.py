@@ -319,21 +319,23 @@ def test_two_phones_on_one_sheet_see_each_other_and_keep_what_they_type(
     ben.goto(url.replace("/track/", "/resources/?p=1"))
     aya.goto(url.replace("/track/", "/resources/"))
     _number(ben, "p1-mon", 9)  # Ben, on his phone
-    expect(aya.locator("#tab-p1")).to_contain_text("2", timeout=2000)  # 9 mon = 2 IKI, seen by Aya's phone
-    expect(aya.locator(".sp-totals")).to_contain_text("Ben 2", timeout=2000)
+    expect(aya.locator("#tab-p1")).to_contain_text("2")  # 9 mon = 2 IKI, seen by Aya's phone
+    expect(aya.locator(".sp-totals")).to_contain_text("Ben 2")
     # Aya types her koban and has not left the field when Ben's next entry lands: her typing stays.
     field = aya.locator("#p0-koban")
     field.fill("3")
     ben.locator("#p1-wood-more").click()
     expect(ben.locator("input[name='was-p1-wood']")).to_have_value("1")
-    aya.wait_for_timeout(1500)  # a poll or two come and go
+    for _ in range(2):  # a poll or two come and go (Ben's phone, not typing, polls on the same beat)
+        with ben.expect_response(lambda r: r.request.method == "GET" and "p=1" in r.url):
+            pass
     expect(field).to_have_value("3")
     expect(field).to_be_focused()
     field.press("Tab")  # leaving the field saves it, on top of Ben's entries
     expect(aya.locator("input[name='was-p0-koban']")).to_have_value("3")
     expect(aya.locator(".sp-totals")).to_contain_text("Aya 9")
     expect(aya.locator(".sp-totals")).to_contain_text("Ben 3")
-    expect(ben.locator(".sp-totals")).to_contain_text("Aya 9", timeout=2000)
+    expect(ben.locator(".sp-totals")).to_contain_text("Aya 9")
     screenshot(aya, "scorepad-two-phones-aya")
     screenshot(ben, "scorepad-two-phones-ben")
     sheet = ScoreSheet.objects.get(token=url.rstrip("/").split("/")[-2])

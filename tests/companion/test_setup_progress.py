@@ -254,6 +254,7 @@ def test_poll_refuses_bad_input(client: Client, query: str, status: int, words: 
 
 def test_poll_only_answers_get(client: Client) -> None:
     assert client.post(POLL).status_code == 405
+    assert client.get(POLL).status_code == 204  # there, for a GET: nothing changed
 
 
 # --- without JavaScript: the form -----------------------------------------------------------------------------
@@ -468,17 +469,17 @@ def test_tick_reload_and_a_second_phone_sees_it(
         else:
             held.append(route)
 
+    seen: list[str] = []  # the taps' requests and answers, in the order the browser saw them
+    page.on("request", lambda r: seen.append("sent") if r.method == "POST" else None)
+    page.on("response", lambda r: seen.append("answered") if r.request.method == "POST" else None)
     page.route("**/setup/ticks*", hold_the_first)
-    page.get_by_label("Boats", exact=True).check()
-    for _ in range(100):  # until the first tap's request is held
-        if held:
-            break
-        page.wait_for_timeout(50)
+    with page.expect_request("**/setup/ticks*"):
+        page.get_by_label("Boats", exact=True).check()
     page.get_by_label("Boats", exact=True).uncheck()
-    page.wait_for_timeout(200)
     assert len(held) == 1
     held[0].continue_()
     page.locator("#setup-progress").get_by_text("Saved: “Boats” unticked.").wait_for()
+    assert seen[:3] == ["sent", "answered", "sent"]  # the second tap left only once the first was answered
     page.unroute("**/setup/ticks*")
     assert "akebono-boats" not in ticked(GM_KEY)
 

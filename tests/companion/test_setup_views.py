@@ -73,6 +73,7 @@ def test_options_partial_warns_about_grand_master(client: Client, query: str, wa
 
 def test_options_page_refuses_post(client: Client) -> None:
     assert client.post("/setup/").status_code in (403, 405)
+    assert client.get("/setup/").status_code == 200  # the page is there, for a GET
 
 
 # --- the checklist page ---------------------------------------------------------------------------------------

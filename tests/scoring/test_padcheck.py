@@ -177,7 +177,7 @@ def test_a_score_track_over_150_is_a_warning() -> None:
     assert [p.code for p in check.problems] == [PadCode.HIGH_SCORE_TRACK]
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=80)
 @given(legal_table())
 def test_every_value_the_scorer_produces_is_possible(table: dict[str, Any]) -> None:
     """Property: for any legal table, each line the scorer writes is in the line's set, given the player's

@@ -69,7 +69,7 @@ def any_table(draw: st.DrawFn) -> dict[str, Any]:
     return table
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(any_table())
 def test_well_formed_tables_never_crash(table: dict[str, Any]) -> None:
     answer = evaluate(table)
@@ -172,7 +172,7 @@ def legal_table(draw: st.DrawFn) -> dict[str, Any]:
     return {"expansions": ["akebono"] if akebono else [], "players": players, "firefighting_order": order}
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(legal_table())
 def test_legal_tables_are_valid_and_totals_are_sums(table: dict[str, Any]) -> None:
     answer = evaluate(table)

@@ -372,7 +372,7 @@ def test_grand_master_needs_two_players_and_akebono() -> None:
     seed=st.text(alphabet=ALPHABET, min_size=8, max_size=8),
     options=st.sampled_from(ALL_OPTIONS),
 )
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 def test_any_seed_gives_a_legal_setup(seed: str, options: Options) -> None:
     """Property: for any seed, the setup obeys RULINGS R15-R18 and is reproduced from its JSON's seed."""
     setup = generate(options, seed)

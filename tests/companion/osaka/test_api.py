@@ -167,7 +167,7 @@ json_values = st.recursive(
 )  # fmt: skip
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=json_values | st.binary(max_size=40).map(lambda b: b.decode("latin-1")))
 def test_any_body_gets_a_clear_answer_never_a_500(client: Client, body: Any) -> None:
     for url in (PAYDAY, RANK):

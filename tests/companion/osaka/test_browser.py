@@ -16,7 +16,6 @@ from tests.companion.osaka.test_games import _begin
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SYNC_MS = 3000
 #: The smallest target a thumb should get (the CSS asks 48 px; a few controls are 40-44).
 MIN_TARGET = 40
 
@@ -63,7 +62,7 @@ def test_the_calculator_as_you_type(live_server: Any, page: Any, screenshot: Any
     page.locator("[name=p0-insurance_blue_2]").fill("1")
     page.locator("[name=p1-goods_red_2]").fill("3")
     page.locator("[name=p1-goods_red_3]").fill("1")
-    expect(page.locator("#vp-0")).to_have_text("4 VP cards", timeout=SYNC_MS)
+    expect(page.locator("#vp-0")).to_have_text("4 VP cards")
     expect(page.locator("#osaka-result-p0")).to_contain_text("take 2, 3, 5 and 1 from the draw pile")
     expect(page.locator("#osaka-result-p0")).to_contain_text("insures 2, 2; nothing lost")
     expect(page.locator("#vp-1")).to_have_text("3 VP cards")
@@ -125,7 +124,7 @@ def test_a_game_from_creation_to_the_first_payday(live_server: Any, page: Any, s
     _settled(page)
     page.locator("[name=p1-goods_red_5]").fill("2")
     page.locator("[name=p2-goods_red_2]").fill("1")
-    expect(page.locator("#vp-1")).to_have_text("3 VP cards", timeout=SYNC_MS)  # (5 + 1) x 2 = 12 -> 15
+    expect(page.locator("#vp-1")).to_have_text("3 VP cards")  # (5 + 1) x 2 = 12 -> 15
     _fits_the_phone(page)
     screenshot(page, "osaka-game-payday")
     page.click("#work-it-out")  # "Record this payday"
@@ -148,11 +147,11 @@ def test_phones_follow_each_other_and_vp_stays_on_its_own_phone(
     assert onlooker.locator("#state form").count() == 0 and onlooker.locator("#view-only").is_visible()
     table.click("#change-1 summary")
     table.click("#take-1-green-go")
-    onlooker.wait_for_function("document.querySelector('#tok-1-green').textContent === '1'", timeout=SYNC_MS)
+    onlooker.wait_for_function("document.querySelector('#tok-1-green').textContent === '1'")
     record(game.pk, kind="payday", who="test", seen=OsakaGame.objects.get(pk=game.pk).version,
            data={"arrived": ["blue"], "sunk": [], "players": [{}, {"goods": {"blue": [5, 3]}}, {}]})  # fmt: skip
-    expect(david.locator("#my-vp")).to_have_text("2", timeout=SYNC_MS)  # 5 x 2 = 10: 2 VP cards
-    expect(onlooker.locator("#latest")).to_contain_text("Payday: blue", timeout=SYNC_MS)
+    expect(david.locator("#my-vp")).to_have_text("2")  # 5 x 2 = 10: 2 VP cards
+    expect(onlooker.locator("#latest")).to_contain_text("Payday: blue")
     assert table.locator("#my-vp").count() == 0 and onlooker.locator("#my-vp").count() == 0
     screenshot(david, "osaka-game-own-phone")
     # A forged write from the view-only page is refused.
@@ -184,7 +183,7 @@ def test_a_tap_updates_in_place(live_server: Any, page: Any) -> None:
     # Another phone's payday adds the "Payday just now" card above: this phone's page stays where it was.
     record(game.pk, kind="payday", who="test", seen=OsakaGame.objects.get(pk=game.pk).version,
            data={"arrived": ["red"], "sunk": [], "players": [{"goods": {"red": [5]}}, {}, {}]})  # fmt: skip
-    expect(page.locator("#latest")).to_be_attached(timeout=SYNC_MS)
+    expect(page.locator("#latest")).to_be_attached()
     _settled(page)
     assert abs(page.locator("#take-3-yellow-go").bounding_box()["y"] - before) <= 2
 
@@ -198,12 +197,12 @@ def test_a_tap_without_connection_waits_in_the_outbox(live_server: Any, new_cont
     page.click("#change-1 summary")
     context.set_offline(True)
     page.click("#take-1-blue-go")
-    expect(page.locator(".live-status")).to_have_text("Not saved yet: 1 waiting.", timeout=SYNC_MS)
+    expect(page.locator(".live-status")).to_have_text("Not saved yet: 1 waiting.")
     assert game.seats.get(seat=1).blue == 0
     waiting = page.evaluate(f"() => JSON.parse(localStorage.getItem('live-outbox:osaka-{game.pk}'))[0]")
     context.set_offline(False)  # the "online" event sends it
-    expect(page.locator(".live-status")).to_be_hidden(timeout=8000)
-    expect(page.locator("#tok-1-blue")).to_have_text("1", timeout=SYNC_MS)
+    expect(page.locator(".live-status")).to_be_hidden()
+    expect(page.locator("#tok-1-blue")).to_have_text("1")
     # The same write once more (its answer was lost, say): its client id and counter make it count once.
     replay = page.evaluate(
         """async (item) => {
@@ -226,7 +225,7 @@ def test_the_end_and_the_ranking_on_every_phone(live_server: Any, new_context: A
     onlooker.goto(live_server.url + game.view_url())
     record(game.pk, kind="payday", who="test", seen=OsakaGame.objects.get(pk=game.pk).version,
            data={"arrived": ["green"], "sunk": [], "players": [{"goods": {"green": [2]}}, {"goods": {"green": [3]}}]})  # fmt: skip
-    expect(onlooker.locator("#final")).to_contain_text("Game over", timeout=SYNC_MS)
+    expect(onlooker.locator("#final")).to_contain_text("Game over")
     expect(onlooker.locator("#final")).to_contain_text(
         "The game ends after the green payday: Anaïs has 8 or more achievement tokens."
     )

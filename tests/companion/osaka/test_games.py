@@ -156,6 +156,9 @@ def test_unknown_tokens_are_404(client: Client, token: str) -> None:
     for what in ("", "state?v=1", "log", "share", "sheet.pdf"):
         assert client.get(f"/osaka/games/{token}/{what}").status_code == 404
     assert client.post(f"/osaka/games/{token}/change", {"op": "token"}).status_code == 404
+    game = _game()  # a real token answers each of them
+    for what in ("", "log", "share", "sheet.pdf"):
+        assert client.get(f"/osaka/games/{game.edit_token}/{what}").status_code == 200
 
 
 def test_the_poll_answers_204_until_the_game_changes(client: Client) -> None:
@@ -456,7 +459,7 @@ change_fields = st.sampled_from(["op", "seat", "colour", "delta", "target", "cid
 ops = st.sampled_from(["token", "start", "undo", "", "next"])
 
 
-@settings(max_examples=120, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@settings(max_examples=120, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(op=ops, form=st.dictionaries(change_fields, values, max_size=8), htmx=st.booleans())
 def test_any_change_gets_a_clear_answer(client: Client, op: str, form: dict[str, str], htmx: bool) -> None:
     game = OsakaGame.objects.first() or _game()
@@ -468,7 +471,7 @@ payday_fields = st.sampled_from(["edo1", "edo2", "sunk", "v", "cid", "p0-goods_r
                                  "p2-insured_blue_3", "p2-insurance_blue_2", "p0-goods_blue_2", "p5-goods_red_2"])  # fmt: skip
 
 
-@settings(max_examples=120, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@settings(max_examples=120, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(form=st.dictionaries(payday_fields, values, max_size=8), htmx=st.booleans())
 def test_any_payday_form_gets_a_clear_answer(client: Client, form: dict[str, str], htmx: bool) -> None:
     game = OsakaGame.objects.first() or _game()
@@ -480,7 +483,7 @@ def test_any_payday_form_gets_a_clear_answer(client: Client, form: dict[str, str
 new_fields = st.sampled_from(["name1", "name2", "name3", "name4", "trader1", "trader2", "trader3", "trader4"])
 
 
-@settings(max_examples=80, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@settings(max_examples=80, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(form=st.dictionaries(new_fields, st.one_of(values, st.sampled_from(["white", "pink", "gray", "tan"]))))
 def test_any_new_game_form_gets_a_clear_answer(client: Client, form: dict[str, str]) -> None:
     assert client.post("/osaka/games/new/", form).status_code in (302, 400)
