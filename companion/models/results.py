@@ -101,9 +101,10 @@ class Result(models.Model):
 
     @property
     def public_token(self) -> str:
-        """The token of the result's view-only link: its sheet's, or its own for a checked pad or an Osaka game
-        (the token that names it on a group's page; the Osaka game's view link stays the game's)."""
-        return self.sheet.view_token if self.sheet is not None else self.view_token
+        """The token of the result's view-only link: its sheet's, its Osaka game's, or its own for a checked pad."""
+        if self.sheet is not None:
+            return self.sheet.view_token
+        return self.osaka_game.view_token if self.osaka_game is not None else self.view_token
 
     def view_url(self) -> str:
         """The view-only page: the sheet's result page, the Osaka game's view-only page, or the checked pad's."""

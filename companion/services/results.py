@@ -66,7 +66,14 @@ def removed_result(token: str) -> Result | None:
 
 
 def result_by_view_token(token: str) -> Result | None:
-    """The result of a view-only token: its sheet's, or a checked pad's own (never a removed one)."""
+    """The result of a view-only token: its sheet's, an Osaka game's (the view link its JSON names), or a checked
+    pad's own (never a removed one, nor an Osaka game's that has not ended)."""
+    if is_token(token):
+        found = Result.objects.filter(SHOWN, osaka_game__view_token=token).select_related(
+            "group", "osaka_game"
+        )
+        if (result := found.first()) is not None:
+            return current(result)
     return _kept(token, "view_token", "view_token")
 
 

@@ -1,6 +1,4 @@
-// This phone's recent setups, games (IKI and Traders of Osaka, issue 23) and score sheets (issue 13, item 6):
-// kept in localStorage, no account.
-// Every page records itself when it is one of them; the home page lists them, each removable.
+// This phone's recent setups, games and sheets (issues 13, 23), in localStorage: docs/architecture.md.
 (function () {
   "use strict";
   var KEY = "iki-recent", MAX = 20;
@@ -14,8 +12,8 @@
   function remember(item) {
     var list = load(), old = null;
     list = list.filter(function (i) { if (i.url === item.url) { old = i; return false; } return true; });
-    if (old && !item.detail) item.detail = old.detail;
     item = Object.assign({}, item);
+    if (old && !item.detail) item.detail = old.detail;
     if (old && item.title === "Score sheet") item.title = old.title;
     item.date = new Date().toISOString().slice(0, 10);
     list.unshift(item);
@@ -23,31 +21,18 @@
   }
   var path = location.pathname, query = new URLSearchParams(location.search), m;
   var entry = document.getElementById("recent-entry");
-  // A tracked game's state ("month 4", "finished") is on the part of the page its swaps replace (data-recent):
-  // read again whenever it changes, so a game that ends on this page is listed as finished.
   function detail(fallback) {
     var marked = document.querySelector("[data-recent]");
     return marked ? marked.getAttribute("data-recent") : fallback;
   }
-  function follow(item, fallback) {
-    item.detail = detail(fallback);
+  if (/^\/(osaka\/)?games\/[^/]+\/$/.test(path) && entry) {
+    var game = JSON.parse(entry.textContent), item = { kind: game.label, url: path, title: game.players };
+    var seen = item.detail = detail(game.month), main = document.getElementById("main");
     remember(item);
-    var seen = item.detail, main = document.getElementById("main");
-    if (!main || !window.MutationObserver) return;
-    new MutationObserver(function () {
-      var now = detail(fallback);
-      if (now !== seen) { seen = now; item.detail = now; remember(item); }
+    if (main && window.MutationObserver) new MutationObserver(function () {
+      var now = detail(game.month);
+      if (now !== seen) { seen = item.detail = now; remember(item); }
     }).observe(main, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-recent"] });
-  }
-  if (/^\/games\/[^/]+\/$/.test(path) && entry) {
-    var game = JSON.parse(entry.textContent);
-    follow({ kind: game.view ? "IKI game (view only)" : "IKI game", url: path, title: game.players }, game.month);
-  } else if (/^\/osaka\/games\/[A-Za-z0-9_-]{20,}\/$/.test(path) && entry) {
-    // Every kind of Osaka link: the table's (edit), view only, and a player's own (it says whose).
-    var osaka = JSON.parse(entry.textContent);
-    var kind = osaka.access === "seat" ? "Osaka game, " + osaka.me + "'s own link"
-      : osaka.access === "view" ? "Osaka game (view only)" : "Osaka game";
-    follow({ kind: kind, url: path, title: osaka.players }, "in play");
   } else if (path === "/setup/game" && query.get("seed") && query.get("table")) {
     var options = [query.get("players") + " players"];
     if (query.get("akebono") === "1") options.push("Akebono");

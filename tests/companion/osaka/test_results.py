@@ -138,6 +138,13 @@ def test_statistics_csv_and_json_with_mixed_games(client: Client) -> None:
     assert games["osaka"]["game_name"] == "Traders of Osaka" and games["osaka"]["view_url"] == game.view_url()
     assert [p["total"] for p in games["osaka"]["players"]] == [1, 3, 0]
     assert game.edit_token not in json.dumps(data)
+    one = client.get(f"/api/v1/results/{game.view_token}")  # the view link the JSON names answers the API
+    assert one.status_code == 200 and one.json()["players"] == games["osaka"]["players"]
+    assert client.get(f"/api/v1/results/{game.edit_token}").status_code == 404
+    asked = client.post(f"/groups/{group.token}/take-out", {"result": game.view_token, "ask": "1"})
+    assert asked.status_code == 200 and "Traders of Osaka" in text(asked)
+    client.post(f"/groups/{group.token}/take-out", {"result": game.view_token})
+    assert [r.edition for r in results_of(group)] == ["iki", "iki", "iki-akebono"]
 
 
 def test_the_bg_stats_link_decoded(client: Client) -> None:
