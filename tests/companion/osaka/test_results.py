@@ -176,3 +176,24 @@ def test_a_groups_file_with_an_osaka_result_round_trips(client: Client) -> None:
 
     assert kept(copy_) == kept(group)
     assert "Traders of Osaka: 1 play" in text(client.get(copy_.get_absolute_url()))
+
+
+def test_each_link_names_itself_for_the_recent_list(client: Client) -> None:
+    game = _begin(_game())
+    david = _seat(game, 2)
+    labels = {}
+    for token in (game.edit_token, game.view_token, david.private_token):
+        page = client.get(_url(game, token=token)).content.decode()
+        entry = json.loads(
+            page.split('<script id="recent-entry" type="application/json">')[1].split("</script>")[0]
+        )
+        labels[token] = (entry["label"], entry["players"], entry["month"])
+        assert 'data-recent="finished"' not in page
+    assert labels == {
+        game.edit_token: ("Osaka game", "Anaïs, David, Dominique", "in play"),
+        game.view_token: ("Osaka game (view only)", "Anaïs, David, Dominique", "in play"),
+        david.private_token: ("Osaka game, David's own link", "Anaïs, David, Dominique", "in play"),
+    }
+    ended_game = ended(client)
+    state = client.get(_url(ended_game, "state") + "?v=1", **HX).content.decode()
+    assert 'data-recent="finished"' in state  # the swapped part marks the end for recent.js
