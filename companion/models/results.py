@@ -16,11 +16,20 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from companion.models.osaka import OsakaGame
 from companion.models.scoresheets import ScoreSheet
 from companion.tokens import new_token
 
-#: The games a result can be of (issue 14: IKI, IKI + Akebono, IKI 2015).
-EDITIONS: Final = (("iki", "IKI"), ("iki-akebono", "IKI + Akebono"), ("iki-2015", "IKI 2015"))
+#: The games a result can be of (issue 14: IKI, IKI + Akebono, IKI 2015; issue 23: a tracked Traders of Osaka game).
+EDITIONS: Final = (
+    ("iki", "IKI"),
+    ("iki-akebono", "IKI + Akebono"),
+    ("iki-2015", "IKI 2015"),
+    ("osaka", "Traders of Osaka"),
+)
+#: The editions of IKI: their results have the score pad's lines, buildings and personalities; an Osaka result has
+#: none (its ``total`` is the VP cards, its ``rank`` the ranking with the tokens' tie-break, RULINGS O5).
+IKI_EDITIONS: Final = frozenset({"iki", "iki-akebono", "iki-2015"})
 EDITION_LABELS: Final = dict(EDITIONS)
 GROUP_NAME_MAX: Final = 40
 RESTORE_DAYS: Final = 30
@@ -58,7 +67,11 @@ class Result(models.Model):
     sheet = models.OneToOneField(
         ScoreSheet, null=True, blank=True, on_delete=models.CASCADE, related_name="result"
     )
-    #: A checked pad's own links (a sheet's result uses the sheet's): edit (file, remove) and view-only.
+    #: The tracked Traders of Osaka game it is the final ranking of (issue 23); None for IKI's results.
+    osaka_game = models.OneToOneField(
+        OsakaGame, null=True, blank=True, on_delete=models.CASCADE, related_name="result"
+    )
+    #: A checked pad's (or an Osaka game's) own links (a sheet's result uses the sheet's): edit (file, remove) and view-only.
     token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     view_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     #: A checked pad's query (``/check/?…``), so "Edit the numbers" reopens it.
@@ -88,19 +101,26 @@ class Result(models.Model):
 
     @property
     def public_token(self) -> str:
-        """The token of the result's view-only link: its sheet's, or its own for a checked pad."""
-        return self.sheet.view_token if self.sheet is not None else self.view_token
+        """The token of the result's view-only link: its sheet's, its Osaka game's, or its own for a checked pad."""
+        if self.sheet is not None:
+            return self.sheet.view_token
+        return self.osaka_game.view_token if self.osaka_game is not None else self.view_token
 
     def view_url(self) -> str:
-        """The view-only page: the sheet's result page, or the checked pad's."""
+        """The view-only page: the sheet's result page, the Osaka game's view-only page, or the checked pad's."""
         if self.sheet is not None:
             return self.sheet.view_url()
+        if self.osaka_game is not None:
+            return self.osaka_game.view_url()
         return reverse("result-view", args=[self.view_token])
 
     def edit_url(self) -> str:
-        """Where the table keeps, files and removes it: the sheet's result page, or the checked pad's."""
+        """Where the table keeps, files and removes it: the sheet's result page, the Osaka game's page (its final
+        ranking), or the checked pad's."""
         if self.sheet is not None:
             return reverse("scorepad-result", args=[self.sheet.token])
+        if self.osaka_game is not None:
+            return self.osaka_game.edit_url()
         return reverse("result-page", args=[self.token])
 
     @property
@@ -117,4 +137,4 @@ class Result(models.Model):
         return self.sheet.token if self.sheet is not None else self.token
 
 
-__all__ = ["EDITIONS", "EDITION_LABELS", "RESTORE_DAYS", "Group", "Result"]
+__all__ = ["EDITIONS", "EDITION_LABELS", "IKI_EDITIONS", "RESTORE_DAYS", "Group", "Result"]

@@ -202,7 +202,7 @@ def _result(value: object, where: str) -> Result:
     if not isinstance(value, dict) or set(value) != {"edition", "played", "seed", "players"}:
         raise BackupError(f"{where} is not a kept result.")
     if value["edition"] not in EDITION_LABELS:
-        raise BackupError(f"{where}: {str(value['edition'])[:40]!r} is not an edition of IKI.")
+        raise BackupError(f"{where}: {str(value['edition'])[:40]!r} is not a game the companion keeps.")
     try:
         played = datetime.date.fromisoformat(str(value["played"]))
     except ValueError:

@@ -8,6 +8,10 @@ therefore knows when the game started, when it ended and how long it took.
 A result with no tracked game behind it knows only about when it ended: a walk-through sheet was started when the
 game had ended (its ``created``), and a checked paper pad was typed in after the game (the result's ``updated``,
 written when it was kept; filing and removing do not move it). Neither knows a start, so neither has a length.
+
+A tracked Traders of Osaka game (issue 23) started when it was created and ended with the payday that ended it (the
+last applied payday of an ended game: the rules refuse a payday after the end); its first player is the start
+player its log chose.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from companion.models.games import Change, Game
+from companion.models.osaka import OsakaEvent
 from companion.models.results import Result
 
 
@@ -38,7 +43,7 @@ class PlayTime:
 
 
 def play_times(results: Iterable[Result]) -> dict[int, PlayTime]:
-    """Each result's :class:`PlayTime`, by the result's pk, in two queries whatever the number of results."""
+    """Each result's :class:`PlayTime`, by the result's pk, in three queries whatever the number of results."""
     results = list(results)
     sheet_ids = [r.sheet_id for r in results if r.sheet_id is not None]
     games = (
@@ -54,8 +59,20 @@ def play_times(results: Iterable[Result]) -> dict[int, PlayTime]:
                 started.setdefault(game_id, at)
             else:  # the last "next" of a finished game is the one that ended it: "next" is refused after it
                 ended[game_id] = at
+    osaka = {r.osaka_game_id: r.osaka_game for r in results if r.osaka_game is not None}
+    osaka_ended: dict[int, datetime] = {}
+    if osaka:
+        paydays = OsakaEvent.objects.filter(game_id__in=list(osaka), kind="payday", undone=False)
+        for game_id, at, outcome in paydays.order_by("version").values_list("game_id", "at", "result"):
+            if isinstance(outcome, dict) and outcome.get("applied"):
+                osaka_ended[game_id] = at
     times: dict[int, PlayTime] = {}
     for r in results:
+        if r.osaka_game is not None:
+            ended_at = osaka_ended.get(r.osaka_game.pk)
+            started_at = r.osaka_game.created if ended_at is not None else None
+            times[r.pk] = PlayTime(ended_at or r.updated, started_at, r.osaka_game.start_seat)
+            continue
         game = games.get(r.sheet_id) if r.sheet_id is not None else None
         if game is not None and game.pk in started and game.pk in ended:
             times[r.pk] = PlayTime(ended[game.pk], started[game.pk], game.first_player)

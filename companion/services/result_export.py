@@ -35,7 +35,16 @@ BGSTATS_SOURCE: Final = "IKI companion"
 #: The game's name as BG Stats shows it. No ``bggId`` is sent: BG Stats matches a game by ``sourceGameId`` (and
 #: its name), and no source found for this issue (the stored rulebooks, and searches of public pages and code for
 #: IKI's and IKI Akebono's BoardGameGeek pages) confirms an id; a wrong id would file plays under another game.
-BGSTATS_GAMES: Final = {"iki": "IKI", "iki-akebono": "IKI: Akebono", "iki-2015": "IKI (2015)"}
+BGSTATS_GAMES: Final = {
+    "iki": "IKI",
+    "iki-akebono": "IKI: Akebono",
+    "iki-2015": "IKI (2015)",
+    # Issue 23: no bggId either. Searches of the stored public pages and code for Traders of Osaka's BoardGameGeek
+    # page found reviews but no page or code naming its id, so none is sent (BG Stats matches by name and source).
+    "osaka": "Traders of Osaka",
+}
+#: The editions played on IKI 2022's double-sided main board (the others send no ``board``).
+BOARD_EDITIONS: Final = frozenset({"iki", "iki-akebono"})
 #: The lines a kept result may hold, in the pad's order: the 2022 lines, then the 2015 pad's (RULINGS R3, E1).
 LINE_ORDER: Final = tuple(dict.fromkeys((*AKEBONO_LINES, *LINES_2015)))
 #: The side of the double-sided main board played (2022 rulebook, "Components": "1 double-sided main board";
@@ -143,7 +152,8 @@ def bgstats_play_id(result: Result) -> str:
 
 def bgstats_data(result: Result, time: PlayTime | None = None) -> dict[str, Any]:
     """The play BG Stats is sent (see the module's docstring for the format). Ranks and winners are the result's,
-    the tie-break of RULINGS R12 applied (a tie it does not break shares the place, and then both win)."""
+    the tie-break of RULINGS R12 applied (a tie it does not break shares the place, and then both win); for a
+    Traders of Osaka game the score is the VP cards and the tie-break the achievement tokens (RULINGS O5)."""
     time = time or play_time(result)
     first = time.first_player
     players = [
@@ -169,12 +179,12 @@ def bgstats_data(result: Result, time: PlayTime | None = None) -> dict[str, Any]
             "noPoints": False,
             "sourceGameId": result.edition,
         },
-        "comments": f"Scored with the IKI companion{setup}.",
+        "comments": f"{'Tracked' if result.edition == 'osaka' else 'Scored'} with the IKI companion{setup}.",
         "players": players,
     }
     if time.minutes is not None:
         data["durationMin"] = time.minutes
-    if result.edition != "iki-2015":
+    if result.edition in BOARD_EDITIONS:
         data["board"] = BOARD_SIDES.get(len(players), BOARD_SIDE_OTHERS)
     return data
 

@@ -5,17 +5,24 @@ write in a transaction; the views parse a form, call one of these, and render.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from companion.models.osaka import OsakaGame
 from companion.models.results import GROUP_NAME_MAX, RESTORE_DAYS, Group, Result
 from companion.models.scoresheets import ScoreSheet
 from companion.tokens import is_token
+from scoring.osaka.rules import Standing, rank
 from scoring.score import score_table
 from scoring.validate import validate
+
+#: The results every list shows: not removed, and for an Osaka game only while it has ended (an undo that takes
+#: the end back hides its result until the game ends again: no running VP is ever shown, RULINGS O6, O8).
+SHOWN = Q(removed=False) & (Q(osaka_game=None) | Q(osaka_game__finished=True))
 
 
 class GroupError(ValueError):
@@ -39,7 +46,7 @@ def group_by_token(token: str) -> tuple[Group, bool] | None:
 def _kept(token: str, sheet_field: str, own_field: str) -> Result | None:
     if not is_token(token):
         return None
-    kept = Result.objects.filter(removed=False).select_related("group", "sheet")
+    kept = Result.objects.filter(SHOWN).select_related("group", "sheet", "osaka_game")
     found = kept.filter(Q(**{f"sheet__{sheet_field}": token}) | Q(sheet=None, **{own_field: token})).first()
     return current(found) if found is not None else None
 
@@ -54,19 +61,33 @@ def removed_result(token: str) -> Result | None:
     """A removed result by its edit token (its sheet's, or a checked pad's own): what its link offers to restore."""
     if not is_token(token):
         return None
-    removed = Result.objects.filter(removed=True).select_related("group", "sheet")
+    removed = Result.objects.filter(removed=True).select_related("group", "sheet", "osaka_game")
     return removed.filter(Q(sheet__token=token) | Q(sheet=None, token=token)).first()
 
 
 def result_by_view_token(token: str) -> Result | None:
-    """The result of a view-only token: its sheet's, or a checked pad's own (never a removed one)."""
+    """The result of a view-only token: its sheet's, an Osaka game's (the view link its JSON names), or a checked
+    pad's own (never a removed one, nor an Osaka game's that has not ended)."""
+    if is_token(token):
+        found = Result.objects.filter(SHOWN, osaka_game__view_token=token).select_related(
+            "group", "osaka_game"
+        )
+        if (result := found.first()) is not None:
+            return current(result)
     return _kept(token, "view_token", "view_token")
 
 
 def current(result: Result) -> Result:
     """A result as its sheet now scores, read without writing: a filed sheet edited since its result page was
     last reached shows its new numbers everywhere it is read (a view-only link included), and its result page
-    writes them down (:func:`record_result`). A sheet that now has an error keeps its last good result."""
+    writes them down (:func:`record_result`). A sheet that now has an error keeps its last good result. An Osaka
+    game's result follows its game the same way (:func:`record_osaka_result`)."""
+    game = result.osaka_game
+    if game is not None and not result.removed and game.version != result.sheet_version:
+        players = _osaka_players(game, result.group)
+        if players is not None:
+            result.players = players
+        return result
     sheet = result.sheet
     if sheet is None or result.removed or sheet.version == result.sheet_version:
         return result
@@ -78,7 +99,7 @@ def current(result: Result) -> Result:
 
 def results_of(group: Group) -> list[Result]:
     """A group's results as their sheets now score (:func:`current`), oldest first."""
-    kept = group.results.filter(removed=False).select_related("sheet", "group").order_by("played", "pk")
+    kept = group.results.filter(SHOWN).select_related("sheet", "group", "osaka_game").order_by("played", "pk")
     return [current(r) for r in kept]
 
 
@@ -137,24 +158,74 @@ def record_result(*, sheet: ScoreSheet) -> Result | None:
     """Keep the result of a sheet that reached its result page with no error; rewrite it when the sheet changed
     since. Returns the result (None while the sheet has errors and no earlier result). A removed result stays
     removed; nothing is written when the sheet has not changed."""
-    existing = Result.objects.filter(sheet=sheet).first()
-    if existing is not None and (existing.removed or existing.sheet_version == sheet.version):
+    return _keep(
+        Result.objects.filter(sheet=sheet).first(),
+        sheet.version,
+        lambda group: _result_players(sheet, group),
+        sheet=sheet,
+        edition="iki-akebono" if sheet.akebono else "iki",
+        played=sheet.created.date(),
+        seed=sheet.seed,
+    )
+
+
+def _keep(
+    existing: Result | None,
+    version: int,
+    players_of: Callable[[Group | None], list[dict[str, Any]] | None],
+    **fields: Any,
+) -> Result | None:
+    """Write a result (found by the sheet or the game in ``fields``) unless ``existing`` is removed or already of
+    ``version``, or the players cannot be read yet (``players_of`` answers None): then ``existing`` stays."""
+    if existing is not None and (existing.removed or existing.sheet_version == version):
         return existing
-    players = _result_players(sheet, existing.group if existing is not None else None)
+    players = players_of(existing.group if existing is not None else None)
     if players is None:
         return existing
+    key = {k: fields.pop(k) for k in ("sheet", "osaka_game") if k in fields}
     with transaction.atomic():
         result, _ = Result.objects.update_or_create(
-            sheet=sheet,
-            defaults={
-                "edition": "iki-akebono" if sheet.akebono else "iki",
-                "played": sheet.created.date(),
-                "players": players,
-                "seed": sheet.seed,
-                "sheet_version": sheet.version,
-            },
+            **key, defaults={**fields, "players": players, "sheet_version": version}
         )
     return result
+
+
+def _osaka_players(game: OsakaGame, group: Group | None) -> list[dict[str, Any]] | None:
+    """What a result keeps of each player of an ended Osaka game, in seating order, or None while it has not ended
+    (RULINGS O6: the VP counts are secret until then). ``total`` is the VP cards, ``rank`` the place with the
+    achievement tokens' tie-break (RULINGS O5); an Osaka game has no score pad lines, buildings or personalities.
+    A group's renames and merges (its aliases) apply."""
+    if not game.finished:
+        return None
+    seats = list(game.seats.all())
+    ranked = rank([Standing(s.name, s.vp, s.tokens) for s in seats])
+    aliases = group.aliases if group is not None else {}
+    return [
+        {
+            "name": aliases.get(s.name, s.name),
+            "colour": s.trader,
+            "lines": {},
+            "total": r.vp,
+            "rank": r.rank,
+            "buildings": [],
+            "personalities": [],
+        }
+        for s, r in zip(seats, ranked, strict=True)
+    ]
+
+
+def record_osaka_result(*, game: OsakaGame) -> Result | None:
+    """Keep the final ranking of an ended Osaka game (issue 23), as :func:`record_result` keeps a sheet's: written
+    when the game's page shows its end, rewritten when the game changed since (``sheet_version`` is the game's
+    version). None while the game has not ended and no earlier result exists; a removed result stays removed."""
+    return _keep(
+        Result.objects.filter(osaka_game=game).select_related("group").first(),
+        game.version,
+        lambda group: _osaka_players(game, group),
+        osaka_game=game,
+        edition="osaka",
+        played=timezone.localdate(game.created),
+    )
 
 
 def keep_checked_pad(
@@ -253,6 +324,7 @@ def rename_player(*, group: Group, old: str, new: str) -> int:
 
 
 __all__ = [
+    "SHOWN",
     "GroupError",
     "create_group",
     "current",
@@ -262,6 +334,7 @@ __all__ = [
     "keep_checked_pad",
     "name_suggestions",
     "player_names",
+    "record_osaka_result",
     "record_result",
     "remove_result",
     "removed_result",

@@ -55,8 +55,13 @@ def purge(days: int, *, dry_run: bool = False, now: datetime.datetime | None = N
         groups = Group.objects.annotate(last=Max("results__updated")).filter(created__lt=cutoff)
         old_groups = list(groups.filter(Q(last__lt=cutoff) | Q(last=None)).values_list("pk", flat=True))
         games = list(_idle(Game.objects.all(), "changes__at", cutoff).values_list("pk", flat=True))
-        osaka = _idle(OsakaGame.objects.all(), "events__at", cutoff).values_list("pk", flat=True)
         in_used_group = Q(result__group__isnull=False) & ~Q(result__group__in=old_groups)
+        # An Osaka game whose result is filed in a group still used is kept with it, as a filed sheet is.
+        osaka = (
+            _idle(OsakaGame.objects.all(), "events__at", cutoff)
+            .exclude(in_used_group)
+            .values_list("pk", flat=True)
+        )
         sheets = (
             ScoreSheet.objects.filter(updated__lt=cutoff)
             .exclude(in_used_group)

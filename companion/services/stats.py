@@ -1,6 +1,9 @@
 """A group's statistics per edition (issue 14), from its results alone: plays, wins, average and best total,
 the average of each pad line, the buildings and personalities that came with wins, and the totals over time as
-the points of a server-drawn SVG chart. Pure functions of the results' stored players; nothing is cached."""
+the points of a server-drawn SVG chart. Pure functions of the results' stored players; nothing is cached.
+
+A Traders of Osaka game (issue 23) has no score pad lines, buildings or personalities: its statistics are the
+plays, wins, average and best VP cards and the chart; the line averages are IKI's only."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from companion.models.results import EDITION_LABELS, Result
+from companion.models.results import EDITION_LABELS, IKI_EDITIONS, Result
 from scoring import catalogue as cat
 from scoring.score import LINE_LABELS
 
@@ -55,6 +58,7 @@ class EditionStats:
     series: list[Series]
     low: int
     high: int
+    unit: str  # what a total counts: "IKI" (the pad's points) or "VP" (an Osaka game's VP cards)
 
 
 def _average(values: Sequence[int]) -> float:
@@ -102,7 +106,8 @@ def edition_stats(edition: str, results: Sequence[Result]) -> EditionStats:
     for r in results:
         for p in r.players:
             by_player.setdefault(p["name"], []).append(p)
-    keys = [k for k in LINE_LABELS if any(k in p["lines"] for r in results for p in r.players)]
+    iki = edition in IKI_EDITIONS
+    keys = [k for k in LINE_LABELS if iki and any(k in p["lines"] for r in results for p in r.players)]
     players = [
         PlayerStats(
             name=name,
@@ -122,11 +127,12 @@ def edition_stats(edition: str, results: Sequence[Result]) -> EditionStats:
         plays=len(results),
         players=players,
         lines=[(k, LINE_LABELS[k]) for k in keys],
-        winning_buildings=_winning(results, "buildings", dict(cat.BUILDING_BY_ID)),
-        winning_personalities=_winning(results, "personalities", dict(cat.PERSONALITY_BY_ID)),
+        winning_buildings=_winning(results, "buildings", dict(cat.BUILDING_BY_ID)) if iki else [],
+        winning_personalities=_winning(results, "personalities", dict(cat.PERSONALITY_BY_ID)) if iki else [],
         series=series,
         low=low,
         high=high,
+        unit="IKI" if iki else "VP",
     )
 
 

@@ -196,7 +196,9 @@ def restore(request: HttpRequest, token: str) -> HttpResponse:
 
 def _result_page(request: HttpRequest, result: Result, *, can_edit: bool) -> HttpResponse:
     """A checked pad's result: the ranking and each line, with the keep panel."""
-    if result.sheet is not None:  # a sheet's result lives on the walk-through's result page
+    if (
+        result.sheet is not None or result.osaka_game is not None
+    ):  # on the sheet's result page, the game's page
         return HttpResponseRedirect(result.view_url() if not can_edit else result.edit_url())
     lines = [key for key in LINE_ORDER if any(key in p["lines"] for p in result.players)]
     context: dict[str, object] = {

@@ -178,7 +178,7 @@ def test_a_changed_or_other_file_is_refused_and_nothing_restored(
     [
         (_bad_name, "Result 2, player 1: the name: the name starts with a character that cannot be seen"),
         (lambda f: f["results"][1]["players"][1].update(total=10**4299), "is not a whole number"),
-        (lambda f: f["results"][1].update(edition="chess"), "is not an edition of IKI"),
+        (lambda f: f["results"][1].update(edition="chess"), "is not a game the companion keeps"),
         (lambda f: f["results"][1]["players"][0].update(buildings=["castle"]), "is not a known building"),
         (lambda f: f["results"][1].update(players=[]), "a result has 2 to 4 players"),
         (lambda f: f["results"][1]["players"][0].update(name="DAVID"), "two players have one name"),

@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
-from companion.models.games import Game, NewPlayer, create_game
+from companion.models.games import Game, NewPlayer, apply_change, create_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -227,13 +228,13 @@ def test_the_home_page_lists_this_phones_recent_games(
     names = [p["name"] for p in sheet.table["players"]]
     assert f"Score sheet: {', '.join(names)}" in recent.inner_text()  # players, then the result
     screenshot(page, "tracker-home-recent")
-    page.click("#recent a:has-text('Game: Anaïs')")
+    page.click("#recent a:has-text('IKI game: Anaïs')")
     page.wait_for_url("**" + game.edit_url())
     page.goto(live_server.url + "/")
-    page.locator("#recent li:has-text('Game: Anaïs') button").click()
-    assert "Game: Anaïs" not in page.locator("#recent").inner_text()
+    page.locator("#recent li:has-text('IKI game: Anaïs') button").click()
+    assert "IKI game: Anaïs" not in page.locator("#recent").inner_text()
     page.reload()
-    assert "Game: Anaïs" not in page.locator("body").inner_text()
+    assert "IKI game: Anaïs" not in page.locator("body").inner_text()
     assert "Score sheet: Anaïs" in page.locator("#recent").inner_text()
 
 
@@ -404,3 +405,21 @@ def test_removing_a_recorded_entry_asks_once(live_server: Any, new_context: Any,
     one.click("#remove-yes")
     one.wait_for_function("!document.querySelector('#record-seat-2 .entries')")
     assert game.changes.filter(op="record-remove").count() == 1
+
+
+def test_a_game_that_ends_on_its_page_is_listed_as_finished(live_server: Any, page: Any) -> None:
+    """Issue 23: the home page listed a game ended on its page by the month it was opened at ("month 9")."""
+    from scoring.calendar import NEW_YEAR, table_phases
+
+    game = _game()
+    Game.objects.filter(pk=game.pk).update(month=NEW_YEAR, phase=table_phases(NEW_YEAR)[-1].value)
+    page.goto(live_server.url + game.view_url())
+    expect(page.locator("#month-title")).to_contain_text("New Year's Day")
+    game.refresh_from_db()
+    apply_change(
+        game.pk, op="next", who="test", seen=game.version
+    )  # another phone closes New Year's Day: the game is over
+    expect(page.locator("#month-title")).to_contain_text("game over", timeout=SYNC_MS)
+    page.goto(live_server.url + "/")
+    item = page.locator("#recent li").filter(has_text="IKI game (view only): Anaïs, David, Dominique")
+    expect(item).to_contain_text("finished")

@@ -1,5 +1,4 @@
-// This phone's recent setups, games and score sheets (issue 13, item 6): kept in localStorage, no account.
-// Every page records itself when it is one of them; the home page lists them, each removable.
+// This phone's recent setups, games and sheets (issues 13, 23), in localStorage: docs/architecture.md.
 (function () {
   "use strict";
   var KEY = "iki-recent", MAX = 20;
@@ -13,6 +12,7 @@
   function remember(item) {
     var list = load(), old = null;
     list = list.filter(function (i) { if (i.url === item.url) { old = i; return false; } return true; });
+    item = Object.assign({}, item);
     if (old && !item.detail) item.detail = old.detail;
     if (old && item.title === "Score sheet") item.title = old.title;
     item.date = new Date().toISOString().slice(0, 10);
@@ -21,9 +21,18 @@
   }
   var path = location.pathname, query = new URLSearchParams(location.search), m;
   var entry = document.getElementById("recent-entry");
-  if (/^\/games\/[^/]+\/$/.test(path) && entry) {
-    var game = JSON.parse(entry.textContent);
-    remember({ kind: "Game", url: path, title: game.players, detail: game.month });
+  function detail(fallback) {
+    var marked = document.querySelector("[data-recent]");
+    return marked ? marked.getAttribute("data-recent") : fallback;
+  }
+  if (/^\/(osaka\/)?games\/[^/]+\/$/.test(path) && entry) {
+    var game = JSON.parse(entry.textContent), item = { kind: game.label, url: path, title: game.players };
+    var seen = item.detail = detail(game.month), main = document.getElementById("main");
+    remember(item);
+    if (main && window.MutationObserver) new MutationObserver(function () {
+      var now = detail(game.month);
+      if (now !== seen) { seen = item.detail = now; remember(item); }
+    }).observe(main, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-recent"] });
   } else if (path === "/setup/game" && query.get("seed") && query.get("table")) {
     var options = [query.get("players") + " players"];
     if (query.get("akebono") === "1") options.push("Akebono");
