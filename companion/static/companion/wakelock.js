@@ -1,59 +1,48 @@
-// "Keep screen on" (issue 25; templates/_wakelock.html): the Screen Wake Lock API in a secure context (HTTPS,
-// localhost); elsewhere (plain HTTP on the LAN, where browsers refuse that API) a muted, looping, inline video,
-// as NoSleep.js does, fetched only once the switch is on. Remembered per phone; taken again when the page is
-// shown again, let go when it is hidden or left.
+// Keep screen on: see templates/_wakelock.html.
 (function () {
   var box = document.getElementById("wakelock");
   if (!box) return;
   var on = document.getElementById("wakelock-on"), note = document.getElementById("wakelock-note");
-  var KEY = "iki-wakelock", lock = null, video = null;
+  var K = "iki-wakelock", lock = null, video = null, d = document;
   var api = window.isSecureContext && "wakeLock" in navigator;
-  function remember(v) { try { if (v) localStorage.setItem(KEY, "1"); else localStorage.removeItem(KEY); } catch (e) { /* storage refused */ } }
+  var VIDEO = ": a silent, hidden video keeps it awake instead.";
   function say(t) { note.textContent = t; }
-  function play() {
+  function play(why) {
+    say(why + VIDEO);
     if (!video) {
-      video = document.createElement("video");
+      video = d.createElement("video");
       video.muted = video.loop = video.playsInline = true;
-      video.setAttribute("playsinline", ""); video.setAttribute("muted", ""); video.setAttribute("aria-hidden", "true");
+      video.setAttribute("aria-hidden", "true");
       box.getAttribute("data-video").split(" ").forEach(function (src) {
-        var s = document.createElement("source");
-        s.src = src; s.type = /webm$/.test(src) ? "video/webm" : "video/mp4";
+        var s = d.createElement("source");
+        s.src = src; s.type = "video/" + src.split(".").pop();
         video.appendChild(s);
       });
       box.appendChild(video);
     }
-    var p = video.play();
-    if (p && p.catch) p.catch(function () { say("This browser would not keep the screen on. Turn the switch off and on again to retry."); });
+    video.play().catch(function () { say("This browser would not keep the screen on."); });
   }
   function take() {
-    if (!on.checked || document.visibilityState !== "visible") return;
-    if (!api) {
-      say("This address starts with http://, not https://, so the browser will not keep the screen on by itself: a silent, hidden video keeps it awake instead.");
-      return play();
-    }
-    say("");
+    if (!on.checked || d.visibilityState !== "visible") return;
+    if (!api) return play("This address starts with http://, not https://, so the browser will not keep the screen on by itself");
     navigator.wakeLock.request("screen").then(function (l) {
       lock = l;
       if (!on.checked) drop();
-    }, function () {
-      say("This phone refused to keep the screen on (a battery saver?): a silent, hidden video keeps it awake instead.");
-      play();
-    });
+    }, function () { play("This phone refused to keep the screen on (a battery saver?)"); });
   }
   function drop() {
-    if (lock) { lock.release().catch(function () {}); lock = null; }
+    if (lock) lock.release().catch(function () {});
+    lock = null;
     if (video) video.pause();
   }
   on.addEventListener("change", function () {
-    remember(on.checked);
+    try { on.checked ? localStorage.setItem(K, "1") : localStorage.removeItem(K); } catch (e) { /* not remembered */ }
     if (on.checked) take(); else { drop(); say(""); }
   });
-  document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible") take(); else drop();
-  });
-  window.addEventListener("pagehide", drop);
-  window.addEventListener("pageshow", function (e) { if (e.persisted) take(); });
-  try { on.checked = localStorage.getItem(KEY) === "1"; } catch (e) { on.checked = false; }
+  d.addEventListener("visibilitychange", function () { d.visibilityState === "visible" ? take() : drop(); });
+  addEventListener("pagehide", drop);
+  addEventListener("pageshow", function (e) { if (e.persisted) take(); });
+  try { on.checked = localStorage.getItem(K) === "1"; } catch (e) { /* off */ }
   box.hidden = false;
   take();
 })();
