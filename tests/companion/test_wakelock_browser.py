@@ -9,14 +9,10 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
-from django.urls import reverse
 
-from companion.services.osaka import NewPlayer as OsakaPlayer
-from companion.services.osaka import create_game as create_osaka_game
-from tests.companion.test_scorepad import sheet_of, step
 from tests.companion.test_setup_share_browser import HOST, lan_browser  # noqa: F401 (the fixture, used by name)
+from tests.companion.test_wakelock import three_pages
 from tests.conftest import _context
-from tests.factories import make_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -36,18 +32,6 @@ Object.defineProperty(navigator, "wakeLock", {configurable: true, value: {reques
 """
 
 
-def pages(live_server_url: str) -> dict[str, str]:
-    """The three pages that have the switch, by name."""
-    game = make_game()
-    sheet = sheet_of()
-    osaka = create_osaka_game(players=[OsakaPlayer("Anaïs", "white"), OsakaPlayer("David", "pink")])
-    return {
-        "tracker": reverse("game", args=[game.edit_token]),
-        "walk-through": step(sheet, "track"),
-        "osaka": reverse("osaka-game", args=[osaka.edit_token]),
-    }
-
-
 def show(page: Any, visibility: str) -> None:
     page.evaluate(
         "v => { window.__visibility = v; document.dispatchEvent(new Event('visibilitychange')); }", visibility
@@ -60,7 +44,7 @@ def test_secure_context_requests_the_wake_lock_and_again_when_shown(
     context = new_context()
     context.add_init_script(STUB)
     page = context.new_page()
-    for name, path in pages(live_server.url).items():
+    for name, path in three_pages().items():
         page.goto(live_server.url.replace("127.0.0.1", "localhost") + path)
         assert page.evaluate("window.isSecureContext") is True
         switch = page.get_by_role("switch", name="Keep screen on")
@@ -100,7 +84,7 @@ def test_plain_http_says_why_and_plays_the_video(
     page = phone.new_page()
     videos: list[str] = []
     page.on("request", lambda r: videos.append(r.url) if "/awake." in r.url else None)
-    for name, path in pages(live_server.url).items():
+    for name, path in three_pages().items():
         page.goto(origin + path)
         assert page.evaluate("window.isSecureContext") is False
         switch = page.get_by_role("switch", name="Keep screen on")
@@ -135,7 +119,7 @@ def test_storage_that_throws_leaves_the_switch_working(live_server: Any, new_con
         " get() { throw new DOMException('refused', 'SecurityError'); }});"
     )
     page = context.new_page()
-    page.goto(live_server.url.replace("127.0.0.1", "localhost") + pages(live_server.url)["tracker"])
+    page.goto(live_server.url.replace("127.0.0.1", "localhost") + three_pages()["tracker"])
     switch = page.get_by_role("switch", name="Keep screen on")
     switch.click()
     page.wait_for_function("window.__requests.length === 1")
@@ -144,7 +128,7 @@ def test_storage_that_throws_leaves_the_switch_working(live_server: Any, new_con
 
 def test_without_javascript_the_switch_is_not_shown(live_server: Any, new_context: Any) -> None:
     page = new_context(java_script_enabled=False).new_page()
-    for path in pages(live_server.url).values():
+    for path in three_pages().values():
         page.goto(live_server.url + path)
         assert page.locator("#wakelock").count() == 1
         assert not page.locator("#wakelock").is_visible()
