@@ -132,3 +132,23 @@ def test_without_javascript_the_switch_is_not_shown(live_server: Any, new_contex
         page.goto(live_server.url + path)
         assert page.locator("#wakelock").count() == 1
         assert not page.locator("#wakelock").is_visible()
+
+
+def test_each_video_file_plays_by_itself(live_server: Any, page: Any) -> None:
+    """Both fallbacks play: the WebM Chromium and Firefox choose, and the MP4 (H.264 baseline) Safari needs."""
+    page.goto(live_server.url + three_pages()["tracker"])
+    sources = page.locator("#wakelock").get_attribute("data-video").split(" ")
+    assert [s.rsplit(".", 1)[1] for s in sources] == ["webm", "mp4"]
+    for src in sources:
+        played = page.evaluate(
+            """src => new Promise((done, fail) => {
+              const v = document.createElement('video');
+              v.muted = v.loop = v.playsInline = true;
+              v.ontimeupdate = () => { if (v.currentTime > 0) done(v.duration); };
+              v.onerror = () => fail(new Error('cannot play ' + src));
+              v.src = src;
+              v.play().catch(fail);
+            })""",
+            src,
+        )
+        assert played > 0, src

@@ -26,8 +26,9 @@
     if (!on.checked || d.visibilityState !== "visible") return;
     if (!api) return play("This address starts with http://, not https://, so the browser will not keep the screen on by itself");
     navigator.wakeLock.request("screen").then(function (l) {
+      if (lock) lock.release().catch(function () {});
       lock = l;
-      if (!on.checked) drop();
+      if (!on.checked || d.visibilityState !== "visible") drop();
     }, function () { play("This phone refused to keep the screen on (a battery saver?)"); });
   }
   function drop() {
