@@ -51,8 +51,9 @@ def test_secure_context_requests_the_wake_lock_and_again_when_shown(
         switch.wait_for()
         assert not switch.is_checked(), f"{name}: off by default"
         assert page.evaluate("window.__requests") == []
-        box = page.locator("#wakelock label").bounding_box()
-        assert box is not None and box["height"] >= 44 and box["width"] >= 44
+        for target in ("#wakelock label", "#wakelock-on"):  # the whole label, and the switch itself
+            box = page.locator(target).bounding_box()
+            assert box is not None and box["height"] >= 44 and box["width"] >= 44, target
         switch.click()
         page.wait_for_function("window.__requests.length === 1")
         assert page.evaluate("window.__requests") == ["screen"]
