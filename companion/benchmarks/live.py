@@ -217,15 +217,29 @@ def _rss_kib(pid: int) -> int:
     return 0
 
 
+def _workers_cpu_s(port: int) -> float:
+    """The CPU time (user + system) the uvicorn workers serving ``port`` used so far, in seconds."""
+    total = 0
+    for pid in _worker_pids(port):
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of proc(5))
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def _workers_rss_kib(port: int) -> int:
-    """The resident memory of the uvicorn workers serving ``port`` (the gunicorn master's children), summed."""
+    """The resident memory of the uvicorn workers serving ``port``, summed."""
+    return sum(_rss_kib(pid) for pid in _worker_pids(port))
+
+
+def _worker_pids(port: int) -> list[int]:
+    """The uvicorn workers serving ``port`` (the gunicorn master's children)."""
     masters = [
         p for p in Path("/proc").iterdir() if p.name.isdigit() and f"127.0.0.1:{port}".encode() in _cmdline(p)
     ]
     for master in masters:
         children = Path(f"/proc/{master.name}/task/{master.name}/children")
         if children.exists() and children.read_text().split():
-            return sum(_rss_kib(int(pid)) for pid in children.read_text().split())
+            return [int(pid) for pid in children.read_text().split()]
     raise RuntimeError("no worker found")
 
 
@@ -238,8 +252,9 @@ def _cmdline(p: Path) -> bytes:
 
 async def _load(
     host: str, port: int, tokens: list[str], cookie: str
-) -> tuple[list[float], list[float], int, int]:
-    """(taps' ms, pokes' ms, the workers' RSS with every stream open, failed taps)."""
+) -> tuple[list[float], list[float], int, int, float]:
+    """(taps' ms, pokes' ms, the workers' RSS with every stream open, failed taps, the workers' CPU seconds
+    while the taps ran, streams idle included)."""
     pokes: dict[str, list[float]] = {t: [] for t in tokens}
     readies = []
     streams = []
@@ -250,6 +265,7 @@ async def _load(
             streams.append(asyncio.create_task(_stream(host, port, token, pokes[token], ready)))
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
     rss = _workers_rss_kib(port)
+    cpu = _workers_cpu_s(port)
     taps: list[float] = []
     poke_ms: list[float] = []
     tapped: dict[str, float] = {}
@@ -267,6 +283,7 @@ async def _load(
     spacing = TAP_EVERY_S / len(tokens)
     await asyncio.gather(*(one(t, i * spacing) for i, t in enumerate(tokens)))
     await asyncio.sleep(1.0)
+    cpu = _workers_cpu_s(port) - cpu
     for token, started in tapped.items():
         poke_ms += [(at - started) * 1000 for at in pokes[token]]
     missing = len(tapped) * PHONES - len(poke_ms)
@@ -275,7 +292,7 @@ async def _load(
     await asyncio.gather(*streams, return_exceptions=True)
     if missing:
         poke_ms += [float("inf")] * missing
-    return taps, poke_ms, rss, failed[0]
+    return taps, poke_ms, rss, failed[0], cpu
 
 
 def capacity(report: Report) -> None:
@@ -292,7 +309,7 @@ def capacity(report: Report) -> None:
             while len(tokens) < tables:
                 tokens.append(new_osaka(client))
             cpu, wall = time.process_time(), time.monotonic()
-            taps, pokes, rss, failed = asyncio.run(_load(host, port, tokens, cookie))
+            taps, pokes, rss, failed, server_cpu = asyncio.run(_load(host, port, tokens, cookie))
             share = (time.process_time() - cpu) / (time.monotonic() - wall) / (os.cpu_count() or 1)
             taps.sort()
             pokes.sort()
@@ -310,6 +327,12 @@ def capacity(report: Report) -> None:
                 share * 100,
                 "%",
                 f"{WORKERS} workers, load average {os.getloadavg()[0]:.1f}",
+            )
+            report(
+                f"{tables} tables: server CPU per tap (the streams' share included)",
+                server_cpu / tables * 1000,
+                "ms",
+                f"{server_cpu / (TAP_EVERY_S + 1):.0%} of a core over the taps",
             )
             report(f"{tables} tables: server memory per open stream", (rss - idle) / streams, "KiB")
             if p95_tap < 100 and p95_poke < 100 and not failed:

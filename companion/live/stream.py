@@ -2,7 +2,8 @@
 
 The stream sends the thing's version when it opens and each time it moves (``data: 12``); the page then pulls the
 pieces it lacks. A comment every :data:`KEEPALIVE_S` keeps proxies from closing an idle stream. An open stream is
-a waiting coroutine (Django async view under an ASGI server): no thread, and no database query of its own:
+a waiting coroutine (Django async view under an ASGI server): no thread (its one query, the token's lookup, runs in
+the loop's shared pool), and no database query while it waits:
 
 - PostgreSQL: one ``LISTEN live`` connection per process (psycopg 3, async) hears every write's ``NOTIFY``
   (companion.live.engine.poke) and wakes the streams of that thing.
@@ -24,7 +25,7 @@ from typing import Any, Final
 
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, close_old_connections, connection
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.urls import path
 
@@ -156,11 +157,22 @@ async def events(thing: str, version: int) -> AsyncIterator[str]:
             yield f"data: {moved}\n\n"
 
 
+def _pooled_find(kind: str, token: str) -> tuple[int, int] | None:
+    close_old_connections()  # a pool thread's connection outlives requests: drop it when broken or too old
+    return KINDS[kind].find(token)
+
+
 async def stream(request: HttpRequest, kind: str, token: str) -> HttpResponse:
     """The stream of the thing ``token`` opens (any of its links: a stream only says a version)."""
     if kind not in KINDS or not 16 <= len(token) <= 64:
         return HttpResponse("No such game or sheet.", status=404, content_type="text/plain")
-    found = await sync_to_async(KINDS[kind].find)(token)
+    if isinstance(request, ASGIRequest):
+        # Not thread-sensitive: under Django's ASGI handler each request gets its own thread for thread-sensitive
+        # calls, kept until the request ends, so an open stream would hold an idle thread for hours. The loop's
+        # shared pool runs this one query instead (as it runs the SQLite version check).
+        found = await sync_to_async(_pooled_find, thread_sensitive=False)(kind, token)
+    else:
+        found = await sync_to_async(KINDS[kind].find)(token)
     if found is None:
         return HttpResponse("No such game or sheet.", status=404, content_type="text/plain")
     if not isinstance(request, ASGIRequest):
