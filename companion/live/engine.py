@@ -118,11 +118,16 @@ def store(thing: str, mid: MutationId, answer: Answer) -> None:
 
 
 def poke(thing: str, version: int) -> None:
-    """Tell every process that ``thing`` is at ``version``: on PostgreSQL a NOTIFY sent at commit; on SQLite the
-    streams' version check finds it (companion.live.stream)."""
+    """Tell every process that ``thing`` is at ``version``: on PostgreSQL a NOTIFY sent at commit; on SQLite this
+    process's streams are woken at commit and the other processes' version check finds it
+    (companion.live.stream)."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{thing} {version}"])
+    else:
+        from companion.live.stream import local_poke  # the stream module imports this one
+
+        transaction.on_commit(lambda: local_poke(thing, version))
 
 
 # --- pieces ------------------------------------------------------------------------------------------------------

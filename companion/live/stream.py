@@ -2,12 +2,14 @@
 
 The stream sends the thing's version when it opens and each time it moves (``data: 12``); the page then pulls the
 pieces it lacks. A comment every :data:`KEEPALIVE_S` keeps proxies from closing an idle stream. An open stream is
-a waiting coroutine (Django async view under an ASGI server): no thread, and no database query of its own:
+a waiting coroutine (Django async view under an ASGI server): no thread (its one query, the token's lookup, runs in
+the loop's shared pool), and no database query while it waits:
 
 - PostgreSQL: one ``LISTEN live`` connection per process (psycopg 3, async) hears every write's ``NOTIFY``
   (companion.live.engine.poke) and wakes the streams of that thing.
-- SQLite (one machine): one task per process reads the versions of every thing with an open stream, one query per
-  kind every :data:`CHECK_S`, and wakes the streams whose thing moved.
+- SQLite (one machine): a write wakes the streams of its own process as it commits (:func:`local_poke`, no
+  query); one task per process reads the versions of every thing with an open stream, one query per kind every
+  :data:`CHECK_S`, and wakes the streams whose thing moved in another process.
 
 Served by a WSGI server (``runserver``), the view answers 204: the browser stops trying and the page polls.
 """
@@ -23,7 +25,7 @@ from typing import Any, Final
 
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, close_old_connections, connection
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.urls import path
 
@@ -39,13 +41,17 @@ RETRY_MS: Final = 2000
 class Hub:
     """This process's open streams by thing, and the one task that learns when a thing moves."""
 
-    def __init__(self) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
         self.queues: dict[str, set[asyncio.Queue[int]]] = {}
         self.versions: dict[str, int] = {}
         self.task: asyncio.Task[None] | None = None
 
-    def publish(self, thing: str, version: int) -> None:
-        self.versions[thing] = max(version, self.versions.get(thing, 0))
+    def publish(self, thing: str, version: int, *, again: bool = False) -> None:
+        """Wake the streams of ``thing`` (``again``: even when they were told of ``version`` already)."""
+        if thing not in self.queues or (version <= self.versions.get(thing, 0) and not again):
+            return  # nobody here follows it, or its streams were told already (the check loop after a poke)
+        self.versions[thing] = version
         for queue in self.queues.get(thing, ()):
             queue.put_nowait(version)
 
@@ -95,7 +101,7 @@ class Hub:
                 async with await psycopg.AsyncConnection.connect(_conninfo(), autocommit=True) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     for thing, version in list(self.versions.items()):
-                        self.publish(thing, version)
+                        self.publish(thing, version, again=True)
                     async for note in conn.notifies():
                         name, _, moved = note.payload.rpartition(" ")
                         self.publish(name, int(moved))
@@ -123,7 +129,18 @@ _hubs: dict[int, Hub] = {}
 def hub() -> Hub:
     """The hub of the running event loop (one per ASGI worker process)."""
     loop = asyncio.get_running_loop()
-    return _hubs.setdefault(id(loop), Hub())
+    found = _hubs.get(id(loop))
+    if found is None or found.loop is not loop:
+        found = _hubs[id(loop)] = Hub(loop)
+    return found
+
+
+def local_poke(thing: str, version: int) -> None:
+    """Wake this process's streams of ``thing`` now (SQLite, called at a write's commit, from the write's thread):
+    a tap reaches the other phones served by the same worker without waiting for the version check."""
+    for found in list(_hubs.values()):
+        if thing in found.queues and not found.loop.is_closed():
+            found.loop.call_soon_threadsafe(found.publish, thing, version)
 
 
 async def events(thing: str, version: int) -> AsyncIterator[str]:
@@ -140,11 +157,22 @@ async def events(thing: str, version: int) -> AsyncIterator[str]:
             yield f"data: {moved}\n\n"
 
 
+def _pooled_find(kind: str, token: str) -> tuple[int, int] | None:
+    close_old_connections()  # a pool thread's connection outlives requests: drop it when broken or too old
+    return KINDS[kind].find(token)
+
+
 async def stream(request: HttpRequest, kind: str, token: str) -> HttpResponse:
     """The stream of the thing ``token`` opens (any of its links: a stream only says a version)."""
     if kind not in KINDS or not 16 <= len(token) <= 64:
         return HttpResponse("No such game or sheet.", status=404, content_type="text/plain")
-    found = await sync_to_async(KINDS[kind].find)(token)
+    if isinstance(request, ASGIRequest):
+        # Not thread-sensitive: under Django's ASGI handler each request gets its own thread for thread-sensitive
+        # calls, kept until the request ends, so an open stream would hold an idle thread for hours. The loop's
+        # shared pool runs this one query instead (as it runs the SQLite version check).
+        found = await sync_to_async(_pooled_find, thread_sensitive=False)(kind, token)
+    else:
+        found = await sync_to_async(KINDS[kind].find)(token)
     if found is None:
         return HttpResponse("No such game or sheet.", status=404, content_type="text/plain")
     if not isinstance(request, ASGIRequest):

@@ -1,4 +1,4 @@
-"""``python manage.py table [--bind 0.0.0.0] [--port 8000] [--workers 2]``: serve the table's phones on the LAN.
+"""``python manage.py table [--bind 0.0.0.0] [--port 8000] [--workers N]``: serve the table's phones on the LAN.
 
 The production server the README documents: gunicorn with uvicorn workers on ``companion/asgi.py`` (an open
 stream of Server-Sent Events then costs no thread), listening on every IPv4 address by default. Before it starts,
@@ -31,6 +31,20 @@ from companion.links import (
 )
 
 WORKER = "uvicorn_worker.UvicornWorker"
+
+
+def default_workers() -> int:
+    """One process on SQLite, two on PostgreSQL (docs/benchmarks.md "Live table").
+
+    SQLite takes one write at a time: a second process's write waits in SQLite's busy handler (sleeps of up to
+    100 ms, no queue), and it waits in the one thread Django runs that process's sync views in, so every request
+    of that process waits with it. Measured (``bench live``, 400 tables, 1,200 open streams, one tap per table
+    every 10 s, a machine loaded by other jobs): with 2 processes 49 of 400 taps failed on "database is locked",
+    with 1 none, at similar latencies.
+    """
+    from django.db import connection
+
+    return 2 if connection.vendor == "postgresql" else 1
 
 
 def announcement(bind: str, port: int, addresses: list[str], public_url: str = "") -> tuple[list[str], str]:
@@ -88,10 +102,16 @@ class Command(BaseCommand):
             help=f"the address to listen on (default {ALL_IPV4}: every IPv4 address; {ALL_IPV6} adds IPv6)",
         )
         parser.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
-        parser.add_argument("--workers", type=int, default=2, help="server processes (default 2)")
+        parser.add_argument(
+            "--workers",
+            type=int,
+            default=None,
+            help="server processes (default: 1 on SQLite, which takes one write at a time; 2 on PostgreSQL)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        bind, port, workers = options["bind"].strip("[]"), options["port"], options["workers"]
+        bind, port = options["bind"].strip("[]"), options["port"]
+        workers = default_workers() if options["workers"] is None else options["workers"]
         if not 0 < port < 65536:
             raise CommandError(f"--port must be 1 to 65535, not {port}.", returncode=2)
         if workers < 1:

@@ -25,6 +25,9 @@
   const client = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => (b % 36).toString(36)).join("");
   let counter = 0, sending = false, pulling = false, again = false, offline = false, kept = true;
   let streamOpen = false, lastTap = null;
+  // The newest version a poke announced while a write was on its way: the write's answer usually brings the page
+  // there itself (on SQLite the poke of one's own tap can arrive before its answer), so pull only if it did not.
+  let heard = 0;
   const conflicts = [];
   let outbox = [];
   try { outbox = JSON.parse(localStorage.getItem(KEY) || "[]"); } catch (e) { kept = false; }
@@ -250,7 +253,7 @@
     } finally {
       sending = false;
       show();
-      if (again) pull();
+      if (again || heard > version()) pull();
     }
   }
 
@@ -351,7 +354,9 @@
     source.onmessage = (e) => {
       streamOpen = true;
       mark("stream");
-      if ((parseInt(e.data, 10) || 0) !== version()) pull();
+      const v = parseInt(e.data, 10) || 0;
+      if (sending) heard = Math.max(heard, v);
+      else if (v !== version()) pull();
     };
     source.onerror = () => { streamOpen = false; mark("poll"); };
   }
