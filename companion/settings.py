@@ -62,6 +62,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "companion.csp.ContentSecurityPolicyMiddleware",  # outermost: every response carries the policy
     "companion.middleware.HostCheckMiddleware",  # first: a Host that is no host name never reaches a view
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -74,6 +75,9 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "companion.urls"
+# A CSRF refusal answers with the app's own 403 page: Django's default one carries an inline <style>, which the
+# Content-Security-Policy (companion/csp.py) blocks.
+CSRF_FAILURE_VIEW = "companion.views.errors.forbidden"
 WSGI_APPLICATION = "companion.wsgi.application"
 ASGI_APPLICATION = "companion.asgi.application"  # what `manage.py table` serves
 
