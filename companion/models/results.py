@@ -87,6 +87,10 @@ class Result(models.Model):
     removed = models.BooleanField(default=False)
     #: The last write; while ``removed``, when it was removed (nothing writes a removed result but a restore).
     updated = models.DateTimeField(auto_now=True)
+    #: When the game started and ended, for a result no tracked game times: a checked pad's keeping, or a
+    #: restored group file's times (companion/services/play_time.py reads the rest from the game's log).
+    started = models.DateTimeField(null=True, blank=True)
+    ended = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         app_label = "companion"

@@ -28,6 +28,7 @@ from django.db import DatabaseError, connection, transaction
 from companion.forms import clean_text
 from companion.models.results import EDITION_LABELS, GROUP_NAME_MAX, Group, Result
 from companion.models.scoresheets import NAME_MAX
+from companion.services.play_time import PlayTime, play_times
 from companion.services.result_export import LINE_ORDER
 from companion.services.results import results_of
 from scoring import catalogue as cat
@@ -129,23 +130,45 @@ def restore_server(data: object) -> int:
 # --- a group ---------------------------------------------------------------------------------------------------
 
 
-def _result_json(result: Result) -> dict[str, Any]:
+def _result_json(result: Result, time: PlayTime) -> dict[str, Any]:
     return {
         "edition": result.edition,
         "played": result.played.isoformat(),
         "seed": result.seed,
         "players": result.players,
+        "ended": time.ended.isoformat(),
+        "started": time.started.isoformat() if time.started else None,
     }
+
+
+#: A kept result's keys in a group's file; the times are optional (a file written before they were kept).
+RESULT_KEYS: Final = frozenset({"edition", "played", "seed", "players"})
+RESULT_TIMES: Final = frozenset({"ended", "started"})
+
+
+def _moment(value: object, where: str) -> datetime.datetime | None:
+    """A time of the file (ISO 8601 with its offset), or None."""
+    if value is None:
+        return None
+    try:
+        moment = datetime.datetime.fromisoformat(str(value)[:40])
+    except ValueError:
+        raise BackupError(f"{where} is not a time.") from None
+    if moment.tzinfo is None:
+        raise BackupError(f"{where} has no time zone.")
+    return moment
 
 
 def group_file(group: Group) -> dict[str, Any]:
     """A group's name, renames and results, sealed, without a link (see the module)."""
+    results = list(results_of(group))
+    times = play_times(results)
     return _sealed(
         {
             "kind": GROUP_KIND,
             "version": VERSION,
             "group": {"name": group.name, "aliases": group.aliases},
-            "results": [_result_json(r) for r in results_of(group)],
+            "results": [_result_json(r, times[r.pk]) for r in results],
         }
     )
 
@@ -199,7 +222,7 @@ def _player(value: object, where: str) -> dict[str, Any]:
 
 
 def _result(value: object, where: str) -> Result:
-    if not isinstance(value, dict) or set(value) != {"edition", "played", "seed", "players"}:
+    if not isinstance(value, dict) or not RESULT_KEYS <= set(value) <= RESULT_KEYS | RESULT_TIMES:
         raise BackupError(f"{where} is not a kept result.")
     if value["edition"] not in EDITION_LABELS:
         raise BackupError(f"{where}: {str(value['edition'])[:40]!r} is not a game the companion keeps.")
@@ -214,7 +237,17 @@ def _result(value: object, where: str) -> Result:
     if len({name_key(p["name"]) for p in read}) != len(read):
         raise BackupError(f"{where}: two players have one name.")
     seed = _text(value["seed"], f"{where}: the setup code", 64)
-    return Result(edition=value["edition"], played=played, seed=seed, players=read, sheet_version=1)
+    ended = _moment(value.get("ended"), f"{where}: the end")
+    started = _moment(value.get("started"), f"{where}: the start") if ended else None
+    return Result(
+        edition=value["edition"],
+        played=played,
+        seed=seed,
+        players=read,
+        sheet_version=1,
+        started=started,
+        ended=ended,
+    )
 
 
 def restore_group(data: object) -> Group:

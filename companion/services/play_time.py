@@ -76,6 +76,8 @@ def play_times(results: Iterable[Result]) -> dict[int, PlayTime]:
         game = games.get(r.sheet_id) if r.sheet_id is not None else None
         if game is not None and game.pk in started and game.pk in ended:
             times[r.pk] = PlayTime(ended[game.pk], started[game.pk], game.first_player)
+        elif r.ended is not None:
+            times[r.pk] = PlayTime(r.ended, r.started)
         elif r.sheet is not None:
             times[r.pk] = PlayTime(r.sheet.created)
         else:

@@ -254,6 +254,7 @@ def keep_checked_pad(
             query=query,
             seed=seed,
             sheet_version=1,
+            ended=timezone.now(),  # kept when checked: filing or renaming later moves ``updated``, not this
         )
 
 

@@ -217,3 +217,28 @@ def test_the_command_refuses_a_missing_file() -> None:
     with pytest.raises(CommandError, match="cannot read") as refused:
         call_command("restore", "/nonexistent/backup.json")
     assert refused.value.returncode == 2
+
+
+def test_a_restored_result_keeps_when_its_game_ended_and_how_long_it_lasted() -> None:
+    """The group file carries each result's times: a restore made later keeps them, and a file without them (the
+    first version) still restores, timed by its restore."""
+    from datetime import UTC, datetime
+
+    from companion.services.backup import group_file, restore_group
+    from companion.services.play_time import play_time
+
+    made = every_kind()
+    kept = [r for r in results_of(made.group) if r.sheet is None]
+    assert kept, "every_kind files a checked pad's result"
+    Result.objects.filter(pk=kept[0].pk).update(
+        ended=datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC), started=datetime(2025, 1, 2, 1, 54, 5, tzinfo=UTC)
+    )
+    original = [play_time(r) for r in results_of(made.group)]
+    copy_ = restore_group(group_file(made.group))
+    restored = [play_time(r) for r in results_of(copy_)]
+    assert [(t.ended, t.minutes) for t in restored] == [(t.ended, t.minutes) for t in original]
+    assert 70 in [t.minutes for t in restored]
+    older = group_file(made.group)
+    for row in older["results"]:
+        del row["ended"], row["started"]
+    assert len(results_of(restore_group(_resealed(older)))) == len(original)
