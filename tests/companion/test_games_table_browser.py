@@ -419,7 +419,7 @@ def test_a_game_that_ends_on_its_page_is_listed_as_finished(live_server: Any, pa
     apply_change(
         game.pk, op="next", who="test", seen=game.version
     )  # another phone closes New Year's Day: the game is over
-    expect(page.locator("#month-title")).to_contain_text("game over", timeout=SYNC_MS)
+    expect(page.locator("#month-title")).to_contain_text("game over")
     page.goto(live_server.url + "/")
     item = page.locator("#recent li").filter(has_text="IKI game (view only): Anaïs, David, Dominique")
     expect(item).to_contain_text("finished")
