@@ -353,7 +353,12 @@ def _events_until(stream: http.client.HTTPResponse, seen: bytearray, deadline: f
         assert left > 0, f"no event over version {after} within the bound; got {bytes(seen)!r}"
         assert stream.fp is not None
         stream.fp.raw._sock.settimeout(left)  # type: ignore[attr-defined]
-        chunk = stream.read1(4096)
+        try:
+            chunk = stream.read1(4096)
+        except TimeoutError:
+            raise AssertionError(
+                f"no event over version {after} within the bound; got {bytes(seen)!r}"
+            ) from None
         assert chunk, f"the stream ended; got {bytes(seen)!r}"
         seen += chunk
 
