@@ -172,9 +172,11 @@ def _stack(tmp: Path, database_url: str) -> Iterator[Stack]:
         _until_up(made.https)
         yield made
     finally:
-        for process in processes:
+        # The front server first: it cuts the streams it still holds after its grace period (deploy/Caddyfile), and
+        # then no app server waits on one to end.
+        for process in reversed(processes):
             process.terminate()
-        for process in processes:
+        for process in reversed(processes):
             process.wait(20)
         for log in logs:
             log.close()
@@ -338,3 +340,66 @@ def test_what_strangers_cause_writes_no_log_line_and_no_token_is_logged(stack: S
     assert [log.read_text() for log in stack.app_logs] == before
     tokens = set(re.findall(r"/games/([A-Za-z0-9_-]{22,64})/", "".join(before)))
     assert not tokens and "[ERROR]" not in "".join(before) and "[WARNING]" not in "".join(before)
+
+
+def _events_until(stream: http.client.HTTPResponse, seen: bytearray, deadline: float, after: int) -> int:
+    """Read the open stream until an event names a version over ``after``: that version. Each read waits at most
+    until ``deadline`` (a bound on the socket, not a sleep); a stream held in a buffer ends in a timeout."""
+    while True:
+        found = [int(v) for v in re.findall(rb"^data: (\d+)$", bytes(seen), re.M) if int(v) > after]
+        if found:
+            return found[0]
+        left = deadline - time.monotonic()
+        assert left > 0, f"no event over version {after} within the bound; got {bytes(seen)!r}"
+        assert stream.fp is not None
+        stream.fp.raw._sock.settimeout(left)  # type: ignore[attr-defined]
+        try:
+            chunk = stream.read1(4096)
+        except TimeoutError:
+            raise AssertionError(
+                f"no event over version {after} within the bound; got {bytes(seen)!r}"
+            ) from None
+        assert chunk, f"the stream ended; got {bytes(seen)!r}"
+        seen += chunk
+
+
+def test_a_poke_reaches_an_open_stream_through_caddy(stack: Stack) -> None:
+    """A phone's Server-Sent Events stream of a tracked game (``/live/game/<token>``, docs/sync.md "Push"), opened
+    through Caddy, gets the version a +3 written through Caddy makes, within 10 s: Caddy passes each event on as it
+    is written (``flush_interval -1``) and an open stream never ends, so a buffered one would deliver nothing. The
+    stream and the write may land on different app servers (round robin): the poke crosses processes (PostgreSQL
+    NOTIFY, or SQLite's version check)."""
+    host = {"Host": f"localhost:{stack.https_port}", "X-Forwarded-Proto": "https"}
+    own = {**host, "X-Forwarded-For": "192.0.2.78"}  # its own client: the create limit test counts Caddy's
+    form = {"name-0": "Anaïs", "colour-0": "red", "name-1": "Ben", "colour-1": "blue"}
+    made = _answer(c := stack.app(0), "POST", "/games/new/", body=urlencode(form), headers=_csrf(c, own))
+    assert made.status == 302, made.status
+    token = urlparse(made.headers["Location"]).path.split("/")[2]  # /games/<edit token>/share
+    sql = "SELECT view_token FROM companion_game WHERE edit_token = %s"
+    (view,) = _rows(stack.database_url, sql, token)[0]
+
+    phone = stack.https()
+    phone.request("GET", f"/live/game/{view}", headers={"Accept": "text/event-stream", **host})
+    stream = phone.getresponse()
+    try:
+        # 204 means no ASGI server behind Caddy: the page would poll, and no poke would reach it.
+        assert stream.status == 200, stream.status
+        assert stream.headers["Content-Type"].startswith("text/event-stream")
+        deadline = time.monotonic() + 10
+        seen = bytearray()
+        opened = _events_until(stream, seen, deadline, after=0)  # the version when the stream opens
+
+        body = urlencode({"op": "score-add", "seat": "1", "value": "3", "lc": f"caddy{uuid.uuid4().hex[:8]}",
+                          "ln": "1"})  # fmt: skip
+        other = stack.https()
+        wrote = _answer(other, "POST", f"/games/{token}/change", body=body,
+                        headers={**_csrf(other, host), "X-Live": "1"})  # fmt: skip
+        assert wrote.status == 200, wrote.status
+        version = int(wrote.headers["X-Live-Version"])
+        assert version > opened
+        assert _events_until(stream, seen, deadline, after=opened) == version
+    finally:
+        phone.close()
+    score = _rows(stack.database_url, "SELECT s.score FROM companion_seat s JOIN companion_game g "
+                  "ON g.id = s.game_id WHERE g.edit_token = %s AND s.seat = 1", token)  # fmt: skip
+    assert score == [(3,)]
