@@ -166,9 +166,10 @@ def first_loads(browser: Any, base: str, first_step: str, game: str, filled: str
     return out
 
 
-def served_times(lines: list[str], sheet: str) -> tuple[float, float]:
+def served_times(lines: list[str], sheet: str) -> tuple[float, float] | None:
     """Median worker time (µs) of the taps (``POST .../entry/`` on the sheet whose address starts with ``sheet``)
-    and of ``GET /healthz`` in an access log whose lines read ``METHOD PATH MICROSECONDS``."""
+    and of ``GET /healthz`` in an access log whose lines read ``METHOD PATH MICROSECONDS``; None when the log holds
+    neither (uvicorn's workers write no gunicorn access log)."""
     taps, floors = [], []
     for line in lines:
         method, path, micros = line.split()
@@ -176,6 +177,8 @@ def served_times(lines: list[str], sheet: str) -> tuple[float, float]:
             taps.append(int(micros))
         elif path == "/healthz":
             floors.append(int(micros))
+    if not taps or not floors:
+        return None
     return statistics.median(taps), statistics.median(floors)
 
 
@@ -215,12 +218,14 @@ def run(report: Report) -> None:
         f"target <= {REPLY_TARGET_BYTES}",
     )
     report("tap reply, body (median; gzip)", statistics.median(r[1] for r in replies), "bytes")
-    entry, healthz = served_times(log.read_text().splitlines(), first_step.removesuffix("track/"))
-    report(
-        "server time of a tap, in the worker (median)",
-        entry / 1000,
-        "ms",
-        f"{entry / healthz:.1f}x /healthz ({healthz / 1000:.2f} ms); information only",
-    )
+    times = served_times(log.read_text().splitlines(), first_step.removesuffix("track/"))
+    if times is not None:
+        entry, healthz = times
+        report(
+            "server time of a tap, in the worker (median)",
+            entry / 1000,
+            "ms",
+            f"{entry / healthz:.1f}x /healthz ({healthz / 1000:.2f} ms); information only",
+        )
     for name, size in loads.items():
         report(f"first load, cold, 390 px: {name}", size / 1024, "KiB", f"target <= {FIRST_LOAD_TARGET_KIB}")

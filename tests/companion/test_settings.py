@@ -128,7 +128,7 @@ def test_a_server_error_is_logged_to_stderr_with_its_traceback(settings: Any, de
 def test_the_log_is_the_same_with_debug_pages_on(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     lan = settings_from(monkeypatch, tmp_path)
     assert settings_from(monkeypatch, tmp_path, DJANGO_DEBUG="1")["LOGGING"] == lan["LOGGING"]
-    assert lan["LOGGING"]["loggers"]["django.request"]["level"] == "ERROR"  # a 4xx is a warning: not logged
+    assert lan["LOGGING"]["filters"]["quiet"]["level"] == "WARNING"  # a 4xx is demoted to INFO: not logged
 
 
 def apply_security(settings: Any, names: dict[str, Any]) -> None:
