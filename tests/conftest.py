@@ -91,11 +91,16 @@ def browser() -> Iterator[Any]:
 
 
 def _context(browser: Any, **options: Any) -> Any:
+    """A phone's browser context. The tests' own string expressions (``page.wait_for_function("...")``) run in the
+    page, where the strict Content-Security-Policy refuses string evaluation: contexts bypass the policy for the
+    harness, except where a test asks ``bypass_csp=False`` (tests/companion/test_csp_browser.py, which visits every
+    page under the real policy)."""
     settings: dict[str, Any] = {
         "viewport": PHONE,
         "is_mobile": True,
         "has_touch": True,
         "device_scale_factor": 2,
+        "bypass_csp": True,
     }
     settings.update(options)
     context = browser.new_context(**settings)

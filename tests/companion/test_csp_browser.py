@@ -67,7 +67,8 @@ def _html_pages(base: str) -> dict[str, str]:
     return pages
 
 
-def test_every_page_keeps_the_policy_and_still_works(live_server: Any, page: Any) -> None:
+def test_every_page_keeps_the_policy_and_still_works(live_server: Any, new_context: Any) -> None:
+    page = new_context(bypass_csp=False).new_page()  # the real policy: no bypass for the harness here
     watch = Watch(page)
     base = live_server.url
     pages = _html_pages(base)
