@@ -73,8 +73,9 @@ def test_finish_file_and_find_an_osaka_game_at_phone_width(
     page.goto(live_server.url + game.view_url())
     page.goto(live_server.url + game.edit_url())
     page.click("#enter-payday")
-    page.select_option("#id_edo1", "yellow")
-    page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
+    page.wait_for_load_state()  # htmx binds the ships' change on load: a choice made before that sends nothing
+    with page.expect_response(lambda r: "/payday?" in r.url and r.request.method == "GET"):
+        page.select_option("#id_edo1", "yellow")
     page.locator("[name=p0-goods_yellow_3]").fill("1")
     page.locator("[name=p1-goods_yellow_5]").fill("2")
     expect(page.locator("#osaka-end")).to_contain_text("The game ends", timeout=SYNC_MS)  # the preview
