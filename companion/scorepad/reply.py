@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.scorepad.entries import WILD, Change, entries_of
-from companion.scorepad.presenter import StepView, group_of
+from companion.scorepad.offers import group_of
+from companion.scorepad.presenter import StepView
 
 Piece = tuple[str, dict[str, Any]]
 

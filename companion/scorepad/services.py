@@ -22,7 +22,7 @@ from companion.models.games import Game, scoring_setup
 from companion.models.scoresheets import COLOURS, NAME_MAX, ScoreSheet
 from companion.pdf.scorepad import PadPlayer, filled_pad
 from companion.scorepad.entries import Change
-from companion.scorepad.presenter import read_sheet
+from companion.scorepad.steps import read_sheet
 from scoring import catalogue as cat
 from scoring.calendar import firefighting_order as markers_in_order
 from scoring.errors import quote

@@ -1,5 +1,5 @@
 """``{% check_target %}``: on a walk-through step opened from the pad check, the number the pad holds for the line
-in doubt (``?target=variety:12&who=Anaïs``, made by :func:`companion.views.checks.walk_target`), so the table can
+in doubt (``?target=variety:12&who=Anaïs``, made by :func:`companion.views.checks.pad.walk_target`), so the table can
 see where its paper went another way. Whatever the query holds, it is shown escaped or not at all."""
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from pypdf import PdfReader
 
 from companion.models.games import Game, NewPlayer, create_game
 from companion.models.scoresheets import ScoreSheet
-from companion.scorepad.presenter import STEPS
+from companion.scorepad.steps import STEPS
 from companion.services import osaka
 from scoring.calendar import CalendarOptions, due_reveals, month_events
 from scoring.examples import WORKED_EXAMPLE

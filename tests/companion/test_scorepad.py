@@ -21,7 +21,7 @@ from pypdf import PdfReader
 
 from companion.models.scoresheets import ScoreSheet
 from companion.scorepad.entries import Change, EntryKey
-from companion.scorepad.presenter import STEPS, place, steps_for
+from companion.scorepad.problems import place
 from companion.scorepad.services import (
     MAX_TRIES,
     SheetBusy,
@@ -30,6 +30,7 @@ from companion.scorepad.services import (
     record_entries,
     start_sheet,
 )
+from companion.scorepad.steps import STEPS, steps_for
 from scoring.examples import WORKED_EXAMPLE
 from scoring.validate import Code, Problem
 from setupgen import Options, generate

@@ -12,8 +12,8 @@ from django.urls import URLPattern, get_resolver
 
 from companion.models.games import NewPlayer, create_game
 from companion.models.results import Group
-from companion.scorepad.presenter import STEPS
 from companion.scorepad.services import start_sheet
+from companion.scorepad.steps import STEPS
 from companion.services.osaka import NewPlayer as OsakaPlayer
 from companion.services.osaka import create_game as create_osaka_game
 from scoring.examples import WORKED_EXAMPLE

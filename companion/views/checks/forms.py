@@ -13,12 +13,11 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from companion.forms import PlayersForm, whole_number
+from companion.views.checks.editions import PAD_EDITIONS, ROW_LABELS, ROW_LABELS_2015, PadEdition
 from companion.views.setup import FALSE_WORDS, TRUE_WORDS
 from scoring.errors import quote
 from scoring.first_edition import (
     CONSTRUCTIONS_2015,
-    LINE_LABELS_2015,
-    LINES_2015,
     POUCHES_2015,
     Counts2015,
     Facts2015,
@@ -26,16 +25,13 @@ from scoring.first_edition import (
 )
 from scoring.padcheck import Pad, PadPlayer
 from scoring.rules import MAX_PLAYERS, TRACK_MAX
-from scoring.score import AKEBONO_LINES, BASE_LINES, LINE_LABELS
 from scoring.table import Setup
 from setupgen import CODE_MAX, Options, OptionsError, SeedError, generate
 
 #: A number no pad line comes close to: beyond it a typed value is refused as a typing slip.
 PAD_MAX: Final = 999
-ROW_LABELS: Final = {**LINE_LABELS, "total": "Total", "rank": "Place (1st, 2nd…)"}
 LIST_TEXT_MAX: Final = 60
 PIPE_CHOICES: Final = (("", "Not said"), ("yes", "Yes"), ("no", "No"))
-EDITIONS: Final = (("base", "IKI"), ("akebono", "IKI + Akebono"))
 
 
 class PadNumber(forms.CharField):
@@ -81,7 +77,7 @@ class CheckStartForm(PlayersForm):
     """The players, in seating order, and the edition of the pad."""
 
     edition = forms.ChoiceField(
-        choices=EDITIONS,
+        choices=[(e.key, e.label) for e in PAD_EDITIONS.values() if e.choice],
         initial="base",
         required=False,
         error_messages={"invalid_choice": "Choose IKI or IKI + Akebono."},
@@ -139,6 +135,10 @@ class CheckStartForm(PlayersForm):
     def akebono(self) -> bool:
         return bool(self.cleaned_data["edition"] == "akebono")
 
+    @property
+    def pad_edition(self) -> PadEdition:
+        return PAD_EDITIONS[self.cleaned_data["edition"]]
+
     def seats(self) -> list[tuple[int, str, str]]:
         """(row index, name, colour) of each player, once the form is valid: the pad form's fields follow the
         row index, so a row left empty keeps the others' numbers where they were typed."""
@@ -146,35 +146,41 @@ class CheckStartForm(PlayersForm):
         return [(i, name, colour) for i, (name, colour) in zip(filled, self.players, strict=True)]
 
 
-class PadForm(forms.Form):
-    """For each seat ``i`` of :meth:`CheckStartForm.seats`: ``p{i}-{line}`` for every line of the edition,
-    ``p{i}-total``, ``p{i}-rank``, ``p{i}-pipe``, ``p{i}-firefighting`` and ``p{i}-stack`` (1 = top)."""
+class Messages(forms.Form):
+    def messages(self) -> list[str]:
+        return [m for field in (*self.fields, "__all__") for m in self.errors.get(field, [])]
 
-    def __init__(
-        self, data: Any, *, seats: list[tuple[int, str, str]], akebono: bool, setup: Setup | None = None
-    ) -> None:
+
+class WrittenPadForm(Messages):
+    """A pad as written, for each seat ``i`` of :meth:`CheckStartForm.seats`: ``p{i}-{line}`` for every line of
+    the edition, ``p{i}-total``, ``p{i}-rank``, ``p{i}-pipe``, ``p{i}-firefighting`` and ``p{i}-stack`` (1 = top),
+    then the edition's own fields of the seat (:meth:`seat_fields`)."""
+
+    firefighting: str = "firefighting space"
+
+    def __init__(self, data: Any, *, seats: list[tuple[int, str, str]], edition: PadEdition) -> None:
         super().__init__(data, auto_id="%s")
-        self.seats, self.akebono, self.setup = seats, akebono, setup
-        self.lines = AKEBONO_LINES if akebono else BASE_LINES
+        self.seats, self.lines = seats, edition.lines
         for i, name, _ in seats:
             for row in (*self.lines, "total"):
-                self.fields[f"p{i}-{row}"] = PadNumber(what=f"{name}, {ROW_LABELS[row].lower()}")
+                self.fields[f"p{i}-{row}"] = PadNumber(what=f"{name}, {edition.labels[row].lower()}")
             self.fields[f"p{i}-rank"] = PadNumber(what=f"{name}, place", low=1, high=MAX_PLAYERS)
             self.fields[f"p{i}-pipe"] = forms.ChoiceField(
                 choices=PIPE_CHOICES,
                 required=False,
                 error_messages={"invalid_choice": f"{name}, pipe: answer yes or no, or leave it"},
             )
-            self.fields[f"p{i}-firefighting"] = PadNumber(what=f"{name}, firefighting space", high=TRACK_MAX)
+            self.fields[f"p{i}-firefighting"] = PadNumber(what=f"{name}, {self.firefighting}", high=TRACK_MAX)
             self.fields[f"p{i}-stack"] = PadNumber(
                 what=f"{name}, place in the stack", low=1, high=MAX_PLAYERS
             )
+            self.seat_fields(i, name)
 
-    def messages(self) -> list[str]:
-        return [m for field in (*self.fields, "__all__") for m in self.errors.get(field, [])]
+    def seat_fields(self, i: int, name: str) -> None:
+        """The edition's own fields of seat ``i``, after the written ones."""
 
-    def pad(self) -> Pad:
-        """The typed pad, for :func:`scoring.padcheck.check_pad` (the form must be valid)."""
+    def written(self) -> tuple[PadPlayer, ...]:
+        """Each seat's typed lines, total, place and facts (the form must be valid)."""
         data = self.cleaned_data
         players = []
         for i, name, _ in self.seats:
@@ -191,7 +197,21 @@ class PadForm(forms.Form):
                     stack_place=data[f"p{i}-stack"],
                 )
             )
-        return Pad(players=tuple(players), akebono=self.akebono, setup=self.setup)
+        return tuple(players)
+
+
+class PadForm(WrittenPadForm):
+    """The 2022 pad (base or Akebono) as written, with the setup that narrows its lines."""
+
+    def __init__(
+        self, data: Any, *, seats: list[tuple[int, str, str]], akebono: bool, setup: Setup | None = None
+    ) -> None:
+        super().__init__(data, seats=seats, edition=PAD_EDITIONS["akebono" if akebono else "base"])
+        self.akebono, self.setup = akebono, setup
+
+    def pad(self) -> Pad:
+        """The typed pad, for :func:`scoring.padcheck.check_pad` (the form must be valid)."""
+        return Pad(players=self.written(), akebono=self.akebono, setup=self.setup)
 
 
 class NumberList(forms.CharField):
@@ -238,7 +258,7 @@ FIELDS_2015: Final = (
 )
 
 
-class Form2015(forms.Form):
+class Form2015(Messages):
     """The 2015 pad of each seat of :meth:`CheckStartForm.seats`: ``p{i}-{field}`` of :data:`FIELDS_2015`."""
 
     def __init__(self, data: Any, *, seats: list[tuple[int, str, str]]) -> None:
@@ -253,9 +273,6 @@ class Form2015(forms.Form):
                 else:
                     low = 1 if key == "stack" else 0
                     self.fields[f"p{i}-{key}"] = PadNumber(what=what, low=low, high=limits.get(key, PAD_MAX))
-
-    def messages(self) -> list[str]:
-        return [m for field in (*self.fields, "__all__") for m in self.errors.get(field, [])]
 
     def players(self) -> list[Player2015]:
         data = self.cleaned_data
@@ -279,8 +296,6 @@ class Form2015(forms.Form):
         return out
 
 
-#: The 2015 pad's lines as the table wrote them (RULINGS E1), then the total and the place.
-ROW_LABELS_2015: Final = {**LINE_LABELS_2015, "total": "Total", "rank": "Place (1st, 2nd…)"}
 #: What narrows a 2015 player's resources line: what they ended with (2015 "Resources").
 COUNTS_2015: Final = (("koban", "Koban"), ("lumber", "Lumber"), ("mon", "Mon"))
 #: The printed values the 2015 text does not give, typed once for the table (RULINGS E1): key, label, how many.
@@ -292,60 +307,35 @@ PRINTED_2015: Final = (
 )
 
 
-class Check2015Form(forms.Form):
-    """The 2015 pad as written (RULINGS E1-E5, R20): for each seat ``i`` of :meth:`CheckStartForm.seats`,
-    ``p{i}-{line}`` for each of :data:`LINES_2015`, ``p{i}-total``, ``p{i}-rank``, ``p{i}-pipe``,
-    ``p{i}-firefighting``, ``p{i}-stack`` and ``p{i}-koban``/``lumber``/``mon``; for the table the printed values
-    of :data:`PRINTED_2015` (``bonito``, ``sea_bream``, ``pouches``, ``constructions``). Blank is unknown."""
+class Check2015Form(WrittenPadForm):
+    """The 2015 pad as written (RULINGS E1-E5, R20): the written pad's fields with :data:`LINES_2015`, and
+    ``p{i}-koban``/``lumber``/``mon`` for each seat; for the table the printed values of :data:`PRINTED_2015`
+    (``bonito``, ``sea_bream``, ``pouches``, ``constructions``), first. Blank is unknown."""
+
+    firefighting = "firefighting power"
 
     def __init__(self, data: Any, *, seats: list[tuple[int, str, str]]) -> None:
-        super().__init__(data, auto_id="%s")
-        self.seats = seats
-        self.lines = LINES_2015
+        super().__init__(data, seats=seats, edition=PAD_EDITIONS["2015"])
+        printed: dict[str, forms.Field] = {}
         for key, label, count in PRINTED_2015:
             if count == 1:
-                self.fields[key] = PadNumber(what=label, low=1)
+                printed[key] = PadNumber(what=label, low=1)
             else:
-                self.fields[key] = NumberList(what=label, most=count, exactly=True)
-        for i, name, _ in seats:
-            for row in (*LINES_2015, "total"):
-                self.fields[f"p{i}-{row}"] = PadNumber(what=f"{name}, {ROW_LABELS_2015[row].lower()}")
-            self.fields[f"p{i}-rank"] = PadNumber(what=f"{name}, place", low=1, high=MAX_PLAYERS)
-            self.fields[f"p{i}-pipe"] = forms.ChoiceField(
-                choices=PIPE_CHOICES,
-                required=False,
-                error_messages={"invalid_choice": f"{name}, pipe: answer yes or no, or leave it"},
-            )
-            self.fields[f"p{i}-firefighting"] = PadNumber(what=f"{name}, firefighting power", high=TRACK_MAX)
-            self.fields[f"p{i}-stack"] = PadNumber(
-                what=f"{name}, place in the stack", low=1, high=MAX_PLAYERS
-            )
-            for key, label in COUNTS_2015:
-                self.fields[f"p{i}-{key}"] = PadNumber(what=f"{name}, {label.lower()}")
+                printed[key] = NumberList(what=label, most=count, exactly=True)
+        seats_fields = dict(self.fields)  # the printed values first, as the page shows them
+        self.fields.clear()
+        self.fields.update({**printed, **seats_fields})
 
-    def messages(self) -> list[str]:
-        return [m for field in (*self.fields, "__all__") for m in self.errors.get(field, [])]
+    def seat_fields(self, i: int, name: str) -> None:
+        for key, label in COUNTS_2015:
+            self.fields[f"p{i}-{key}"] = PadNumber(what=f"{name}, {label.lower()}")
 
     def pad(self) -> tuple[Pad, Facts2015]:
         """The typed pad and the table's printed values, for :func:`scoring.first_edition.check_pad_2015`."""
         data = self.cleaned_data
-        players, counts = [], {}
-        for i, name, _ in self.seats:
-            pipe = data[f"p{i}-pipe"]
-            players.append(
-                PadPlayer(
-                    name=name,
-                    lines={
-                        line: data[f"p{i}-{line}"] for line in LINES_2015 if data[f"p{i}-{line}"] is not None
-                    },
-                    total=data[f"p{i}-total"],
-                    rank=data[f"p{i}-rank"],
-                    pipe=None if not pipe else pipe == "yes",
-                    firefighting=data[f"p{i}-firefighting"],
-                    stack_place=data[f"p{i}-stack"],
-                )
-            )
-            counts[name] = Counts2015(*(data[f"p{i}-{key}"] for key, _ in COUNTS_2015))
+        counts = {
+            name: Counts2015(*(data[f"p{i}-{key}"] for key, _ in COUNTS_2015)) for i, name, _ in self.seats
+        }
         facts = Facts2015(
             bonito=data["bonito"],
             sea_bream=data["sea_bream"],
@@ -353,7 +343,7 @@ class Check2015Form(forms.Form):
             constructions=data["constructions"] or None,
             counts=counts,
         )
-        return Pad(players=tuple(players)), facts
+        return Pad(players=self.written()), facts
 
 
 __all__ = [
@@ -368,4 +358,5 @@ __all__ = [
     "Form2015",
     "PadForm",
     "PadNumber",
+    "WrittenPadForm",
 ]

@@ -1,0 +1,145 @@
+"""What both pad checks (the 2022 pad at ``/check/``, the 2015 pad at ``/check/2015/``) share: each player's tab
+and rows, the page's context, the verdict, and a kept result's players."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import render
+
+from companion.models.scoresheets import NAME_MAX
+from companion.views.checks.forms import PIPE_CHOICES, CheckStartForm, WrittenPadForm
+from scoring.padcheck import PadCheck, PadProblem, Possible
+
+
+def short_labels(names: Sequence[str]) -> list[str]:
+    """Each name's first letters, as few as make it unique among the others (case ignored): ``Dominique`` and
+    ``David`` are ``Do`` and ``Da``; a name that begins another is whole."""
+    folded = [n.casefold() for n in names]
+    out = []
+    for i, name in enumerate(names):
+        others = [f for j, f in enumerate(folded) if j != i]
+        k = next(
+            (k for k in range(1, len(name) + 1) if all(not o.startswith(folded[i][:k]) for o in others)), None
+        )
+        out.append(name[:k] if k else name)
+    return out
+
+
+def player_rows(
+    form: WrittenPadForm,
+    labels: Mapping[str, str],
+    check: PadCheck | None,
+    possible: Callable[[int], Mapping[str, Possible]],
+) -> list[dict[str, Any]]:
+    """What each player's tab shows: each row's field with its problems and the line's rule, the facts, and the
+    tab's short unique label with the total the place is judged on (``possible(n)``: the n-th column's lines)."""
+    out = []
+    shorts = short_labels([name for _, name, _ in form.seats])
+    for n, (i, name, colour) in enumerate(form.seats):
+        problems: dict[str, list[PadProblem]] = {}
+        for p in check.problems if check else ():
+            if p.player == name:
+                problems.setdefault(p.line, []).append(p)
+        lines = possible(n) if check else {}
+        rows = [
+            {
+                "key": row,
+                "id": f"p{i}-{row}",
+                "label": labels[row],
+                "field": form[f"p{i}-{row}"],
+                "problems": problems.get(row, []),
+                "errors": list(form[f"p{i}-{row}"].errors),
+                "hint": lines[row].rule if row in lines else "",
+            }
+            for row in (*form.lines, "total", "rank")
+        ]
+        judged = check.players[n] if check else None
+        out.append(
+            {
+                "index": i,
+                "name": name,
+                "short": shorts[n],
+                "total": judged.sum if judged and judged.known else None,
+                "colour": colour,
+                "rows": rows,
+                "pipe": form[f"p{i}-pipe"],
+                "firefighting": form[f"p{i}-firefighting"],
+                "stack": form[f"p{i}-stack"],
+                "flagged": sum(1 for ps in problems.values() for p in ps if p.error),
+            }
+        )
+    return out
+
+
+def page_context(
+    request: HttpRequest, start: CheckStartForm, *, started: bool, edition: str, keep_url: str
+) -> tuple[dict[str, Any], int]:
+    """What a check page shows before the verdict: the players form, the query, the result it edits; 400 while
+    the players form refuses its input."""
+    context: dict[str, Any] = {
+        "start": start,
+        "players": start,
+        "name_max": NAME_MAX,
+        "pipe_choices": PIPE_CHOICES,
+        "started": started,
+        "edition": edition,
+        "keep_url": keep_url,
+        "query": request.GET.urlencode(),
+        "kept_query": without_result(request.GET),
+        "result_token": request.GET.get("result", "")[:64],
+        "htmx": request.htmx,
+        "errors": start.messages() if start.is_bound else [],
+    }
+    return context, 400 if start.is_bound and not start.is_valid() else 200
+
+
+def verdict(check: PadCheck | None) -> dict[str, Any]:
+    """The verdict: the ranking by the totals, the players without one, what follows from the doubts."""
+    return {
+        "check": check,
+        "ranking": sorted((p for p in check.players if p.known), key=lambda p: (p.rank, p.name))
+        if check
+        else [],
+        "unranked": [p for p in check.players if not p.known] if check else [],
+        "consequences": list(check.consequences) if check else [],
+        "warnings": list(check.warnings) if check else [],
+    }
+
+
+def start_form(query: QueryDict) -> CheckStartForm:
+    return CheckStartForm(query if query else None)
+
+
+def without_result(query: QueryDict) -> str:
+    """A check's query without the ``result`` it edits: what a kept result stores to reopen it."""
+    copy = query.copy()
+    copy.pop("result", None)
+    return copy.urlencode()
+
+
+def kept_player(name: str, colour: str, lines: dict[str, int], total: int, rank: int) -> dict[str, Any]:
+    return {
+        "name": name, "colour": colour, "lines": lines, "total": total, "rank": rank,
+        "buildings": [], "personalities": [],
+    }  # fmt: skip
+
+
+def kept_players(form: WrittenPadForm, check: PadCheck, typed: Sequence[Any]) -> list[dict[str, Any]]:
+    """The players of a pad the check finds no fault in, as a kept result holds them."""
+    places = {p.name: p for p in check.players}
+    return [
+        kept_player(name, colour, {line: player.lines[line] for line in form.lines if line in player.lines},
+                    places[name].sum, player.rank or places[name].rank)
+        for (_, name, colour), player in zip(form.seats, typed, strict=True)
+    ]  # fmt: skip
+
+
+def refused(request: HttpRequest) -> HttpResponse:
+    message = (
+        "This pad still has numbers that cannot be right, or a player without a total: check it again and "
+        "fix them first."
+    )
+    return render(request, "error.html", {"status": 400, "message": message}, status=400)
