@@ -25,9 +25,9 @@ pytestmark = pytest.mark.django_db
 #: Caches of what the code alone decides (the catalogue, steps, blank pads, fonts): bounded by the code.
 CODE_CACHES = {
     "companion.pdf.fonts.fonts",
-    "companion.pdf.scorepad.pad_lines",
-    "companion.pdf.scorepad.reference",
-    "companion.pdf.scorepad._colour",
+    "companion.pdf.pad_text.pad_lines",
+    "companion.pdf.pad_text.reference",
+    "companion.pdf.pad_text.colour_of",
     "companion.views.api._catalogue_bytes",
     "companion.views.pads._blank_pdf",
     "companion.scorepad.steps.steps_for",

@@ -18,7 +18,7 @@ from PIL import Image
 from pypdf import PdfReader
 from reportlab.lib.pagesizes import A4, letter
 
-from companion.pdf import scorepad
+from companion.pdf import pad_layout, scorepad
 from companion.pdf.scorepad import PadPlayer, blank_pad, filled_pad, layout
 from scoring import LINE_LABELS, evaluate, lines_for
 from scoring.examples import WORKED_EXAMPLE
@@ -112,7 +112,7 @@ def test_blank_pad_player_columns_are_empty_for_handwriting(akebono: bool, playe
             assert cell(items, lay, row.key, column) == ""
     in_columns = [t for t, x, y in items if x >= lay.label_right and lay.grid_bottom <= y <= lay.grid_top]
     assert not any(re.search(r"\d", t) for t in in_columns)
-    assert min(r.top - r.bottom for r in lay.rows if r.key in lines_for(akebono)) >= scorepad.BLANK_LINE_ROW
+    assert min(r.top - r.bottom for r in lay.rows if r.key in lines_for(akebono)) >= pad_layout.BLANK_LINE_ROW
 
 
 @pytest.mark.parametrize(("akebono", "players", "size"), COMBOS)
@@ -120,8 +120,8 @@ def test_everything_fits_on_the_page(akebono: bool, players: int, size: str) -> 
     _, items = read(blank_pad(akebono=akebono, players=players, pagesize=size))
     width, height = SIZES[size]
     lay = layout(akebono=akebono, players=players, pagesize=size)
-    assert lay.bottom >= scorepad.MARGIN - 0.01
-    assert lay.right == pytest.approx(width - scorepad.MARGIN)
+    assert lay.bottom >= pad_layout.MARGIN - 0.01
+    assert lay.right == pytest.approx(width - pad_layout.MARGIN)
     assert all(0 < x < width and lay.bottom - 1 <= y < height for _, x, y in items)
 
 
@@ -249,7 +249,7 @@ def test_four_player_akebono_pad_with_ranks_and_tie_break(size: str) -> None:
     assert "Setup code" not in text  # unknown seed: no setup code printed
     assert text.count("Chloé and Dai tie on 33 IKI") == 1
     assert "broken by firefighting position" in text
-    assert lay.bottom >= scorepad.MARGIN - 0.01
+    assert lay.bottom >= pad_layout.MARGIN - 0.01
 
 
 def test_shared_place_prints_the_same_rank_twice() -> None:
