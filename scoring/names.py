@@ -12,6 +12,7 @@ same name (:func:`name_key`).
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from typing import Final
 
 JOINERS: Final = frozenset("\u200c\u200d")
@@ -70,4 +71,19 @@ def name_key(name: str) -> str:
     return " ".join("".join(kept).casefold().split())
 
 
-__all__ = ["JOINERS", "invisible", "name_key", "name_problem"]
+def short_labels(names: Sequence[str]) -> list[str]:
+    """Each name's first letters, as few as make it unique among the others (case ignored): ``Dominique`` and
+    ``David`` are ``Do`` and ``Da``; a name that begins another is whole. What a phone's player tabs show (the pad
+    check, the walk-through), beside the whole total."""
+    folded = [n.casefold() for n in names]
+    out = []
+    for i, name in enumerate(names):
+        others = [f for j, f in enumerate(folded) if j != i]
+        k = next(
+            (k for k in range(1, len(name) + 1) if all(not o.startswith(folded[i][:k]) for o in others)), None
+        )
+        out.append(name[:k] if k else name)
+    return out
+
+
+__all__ = ["JOINERS", "invisible", "name_key", "name_problem", "short_labels"]

@@ -29,6 +29,7 @@ from companion.scorepad.steps import (
     steps_for,
 )
 from scoring import catalogue as cat
+from scoring.names import short_labels
 from scoring.score import LINE_LABELS, last_group, score_player
 from scoring.validate import validate
 
@@ -37,6 +38,7 @@ from scoring.validate import validate
 class Tab:
     index: int
     name: str
+    short: str  # the first letters that tell the name from the others' (what a narrow tab shows)
     colour: str
     total: int
     problems: int
@@ -96,10 +98,12 @@ class StepView(PlayerEntries):
         mine = Counter(
             s.player for s in self.problems.all if s.step == self.step.slug and s.player is not None
         )
+        shorts = short_labels([p["name"] for p in self.players])
         return [
             Tab(
                 i,
                 p["name"],
+                shorts[i],
                 self.sheet.colour(i),
                 sum(x.points for x in self.lines[i].values()),
                 mine[i],

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 
 from companion.models.results import Result
-from companion.views.checks import short_labels
+from scoring.names import short_labels
 from tests.companion.test_checks_views import (
     HTMX,
     PAD_2015,

@@ -1135,3 +1135,18 @@ def test_an_incomplete_table_is_scored_and_says_what_is_missing(client: Client) 
     assert r.status_code == 200
     pdf = " ".join(PdfReader(io.BytesIO(r.content)).pages[0].extract_text().split())
     assert "Not given: Rice Broker counts as the type Anaïs chooses" in pdf
+
+
+def test_tabs_and_totals_show_short_unique_labels_and_whole_names_to_screen_readers(client: Client) -> None:
+    """Issue 23 ("Small screens"): David and Daichi are Dav and Dai, not both D; the whole name stays for screen
+    readers; the total is whole."""
+    sheet = sheet_of(4, prefill={"Daichi": {"score_track": 108}})
+    page = client.get(step(sheet, "track")).content.decode()
+    for short, name in [("A", "Anaïs"), ("Dav", "David"), ("C", "Chiyo"), ("Dai", "Daichi")]:
+        shown = f'<span aria-hidden="true">{short}</span><span class="visually-hidden">{name}</span>'
+        assert (
+            f'<span class="sp-tab-name" aria-hidden="true">{short}</span><span class="visually-hidden">{name}'
+            in page
+        )
+        assert shown in page  # the totals bar
+    assert re.search(r'<strong[^>]* id="total-p3"[^>]*>108</strong>', page)

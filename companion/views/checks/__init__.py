@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from companion.views.checks.common import player_rows, short_labels
+from companion.views.checks.common import player_rows
 from companion.views.checks.pad import LINE_STEPS, check_page, keep, walk, walk_target
 from companion.views.checks.pad_2015 import check_2015, keep_2015, work_2015
 from scoring.padcheck import LINE_WORDS
@@ -28,7 +28,6 @@ __all__ = [
     "keep",
     "keep_2015",
     "player_rows",
-    "short_labels",
     "walk",
     "walk_target",
     "work_2015",

@@ -11,21 +11,8 @@ from django.shortcuts import render
 
 from companion.models.scoresheets import NAME_MAX
 from companion.views.checks.forms import PIPE_CHOICES, CheckStartForm, WrittenPadForm
+from scoring.names import short_labels
 from scoring.padcheck import PadCheck, PadProblem, Possible
-
-
-def short_labels(names: Sequence[str]) -> list[str]:
-    """Each name's first letters, as few as make it unique among the others (case ignored): ``Dominique`` and
-    ``David`` are ``Do`` and ``Da``; a name that begins another is whole."""
-    folded = [n.casefold() for n in names]
-    out = []
-    for i, name in enumerate(names):
-        others = [f for j, f in enumerate(folded) if j != i]
-        k = next(
-            (k for k in range(1, len(name) + 1) if all(not o.startswith(folded[i][:k]) for o in others)), None
-        )
-        out.append(name[:k] if k else name)
-    return out
 
 
 def player_rows(
