@@ -16,11 +16,13 @@ from django.shortcuts import render
 from django.urls import path, reverse
 from django.views.decorators.http import require_safe
 
+from companion.models.results import EDITION_LABELS
 from companion.pdf.scorepad import MAX_PLAYERS, MIN_PLAYERS, blank_pad, pad_lines, reference
 from scoring.errors import quote
 
 SIZES = {"a4": ("A4", "A4"), "letter": ("letter", "Letter")}  # query value -> (blank_pad's pagesize, label)
-EDITIONS = {"0": "IKI", "1": "IKI + Akebono"}
+#: The query's ``akebono`` -> the edition (its name: companion.models.results.EDITIONS).
+EDITIONS = {"0": "iki", "1": "iki-akebono"}
 PLAYER_COUNTS = tuple(str(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1))
 PLAYER_WORDS = f"{', '.join(PLAYER_COUNTS[:-1])} or {PLAYER_COUNTS[-1]}"
 
@@ -37,12 +39,12 @@ class PadChoice:
 
     @property
     def filename(self) -> str:
-        edition = "iki-akebono" if self.akebono else "iki"
+        edition = EDITIONS[str(int(self.akebono))]
         return f"{edition}-score-pad-{self.players}-players-{self.size}.pdf"
 
     @property
     def description(self) -> str:
-        return f"{EDITIONS[str(int(self.akebono))]}, {self.players} players, {SIZES[self.size][1]}"
+        return f"{EDITION_LABELS[EDITIONS[str(int(self.akebono))]]}, {self.players} players, {SIZES[self.size][1]}"
 
 
 DEFAULT = PadChoice(akebono=False, players=4, size="a4")
@@ -85,7 +87,7 @@ def _context(choice: PadChoice, error: str | None) -> dict[str, object]:
     return {
         "choice": choice,
         "error": error,
-        "editions": EDITIONS.items(),
+        "editions": [(value, EDITION_LABELS[edition]) for value, edition in EDITIONS.items()],
         "player_counts": PLAYER_COUNTS,
         "sizes": [(value, label) for value, (_, label) in SIZES.items()],
         "akebono_value": str(int(choice.akebono)),
