@@ -172,3 +172,13 @@ def test_a_wrong_total_names_the_walk_through_plainly(client: Client) -> None:
 )  # fmt: skip
 def test_each_tab_shows_the_first_letters_until_unique(names: list[str], labels: list[str]) -> None:
     assert short_labels(names) == labels
+
+
+def test_the_calculators_tabs_show_the_same_short_labels(client: Client) -> None:
+    """Issue 23: "work it out" has the check's tabs (David and Dominique are Da and Do), the whole name for screen
+    readers."""
+    query = urlencode({"name-0": "David", "colour-0": "red", "name-1": "Dominique", "colour-1": "blue"})
+    html = client.get(f"/check/2015/work/?{query}").content.decode()
+    for seat, short, name in [(0, "Da", "David"), (1, "Do", "Dominique")]:
+        assert f'data-seat="{seat}"><span class="ck-tab-name" aria-hidden="true">{short}</span>' in html
+        assert f'<span class="visually-hidden">{name} </span>' in html

@@ -32,6 +32,7 @@ from scoring.first_edition import (
     score_2015,
 )
 from scoring.first_edition import check_2015 as check_2015_pad
+from scoring.names import short_labels
 from scoring.padcheck import Pad, PadCheck
 
 #: The calculator's own entries (:data:`FIELDS_2015`): a query with one of them is the calculator's ("work it
@@ -137,14 +138,17 @@ def work_2015(request: HttpRequest) -> HttpResponse:
             query=common.without_result(request.GET),
         )
         context["result_token"] = request.GET.get("result", "")[:64]
+        seats = start.seats()
+        shorts = short_labels([name for _, name, _ in seats])
         context["rows"] = [
             {
                 "index": i,
                 "name": name,
+                "short": short,
                 "colour": colour,
                 "fields": [(form[f"p{i}-{key}"], label) for key, label in FIELDS_2015],
             }
-            for i, name, colour in start.seats()
+            for (i, name, colour), short in zip(seats, shorts, strict=True)
         ]
         if scores is not None:
             context["scores"] = sorted(scores, key=lambda s: (s.rank, s.name))
