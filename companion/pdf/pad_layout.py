@@ -1,20 +1,18 @@
 """Where everything goes on a score pad's page: rows sized to their label and reminder, the player columns, the
-notes under the grid. Text is wrapped by reportlab (``simpleSplit``, and a ``Paragraph`` for a note whose bold
-heading runs into its text)."""
+notes under the grid. Text is wrapped by reportlab's ``simpleSplit`` (a note's first line beside its bold
+heading)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
-from xml.sax.saxutils import escape
 
-from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.utils import simpleSplit
-from reportlab.platypus import Paragraph
+from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from companion.pdf.fonts import fonts, text
-from companion.pdf.pad_text import INK, check_count, pad_lines, page_size, reference
+from companion.pdf.pad_text import check_count, pad_lines, page_size, reference
 
 # --- geometry -------------------------------------------------------------------------------------------------
 
@@ -91,14 +89,14 @@ def _line_row_height(reminder: str, label_width: float) -> float:
     return PAD + LABEL_SIZE + 3 + len(note_lines(reminder, label_width)) * NOTE_LEADING + PAD - 2
 
 
-def note_paragraph(heading: str, body: str, width: float) -> tuple[Paragraph, float]:
-    """A note under the grid, its heading in bold run into its text, wrapped to ``width``; and its height."""
+def reference_lines(heading: str, body: str, width: float) -> tuple[str, ...]:
+    """A note's text in lines of ``width`` points, the first one beside its bold heading (``Heading: ``)."""
     regular, bold = fonts()
-    style = ParagraphStyle("note", fontName=regular, fontSize=REF_SIZE, leading=REF_LEADING, textColor=INK)
-    markup = f'<font name="{bold}">{escape(text(heading))}:</font> {escape(text(body))}'
-    paragraph = Paragraph(markup, style)
-    _, height = paragraph.wrap(width, 10_000)
-    return paragraph, height
+    words = text(body).split()
+    beside = width - stringWidth(text(heading) + ": ", bold, REF_SIZE)
+    first = simpleSplit(" ".join(words), regular, REF_SIZE, beside)[:1] or [""]
+    rest = " ".join(words[len(first[0].split()) :])
+    return (first[0], *simpleSplit(rest, regular, REF_SIZE, width))
 
 
 def pad_notes(akebono: bool, tie_breaks: Sequence[str], missing: Sequence[str] = ()) -> list[tuple[str, str]]:
@@ -129,7 +127,7 @@ def layout(
     needed = [_line_row_height(reminder, label_right - left) for _, _, reminder in lines]
     heights = [max(h, BLANK_LINE_ROW if blank else FILLED_LINE_ROW) for h in needed]
     notes = sum(
-        note_paragraph(heading, body, right - left)[1] + 3
+        len(reference_lines(heading, body, right - left)) * REF_LEADING + 3
         for heading, body in pad_notes(akebono, tie_breaks, missing)
     )
     top = height - MARGIN - TITLE_SIZE - 26  # title, then the date/seed line

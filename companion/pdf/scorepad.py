@@ -29,13 +29,15 @@ from companion.pdf.pad_layout import (
     NOTE_LEADING,
     NOTE_SIZE,
     PAD,
+    REF_LEADING,
+    REF_SIZE,
     TITLE_SIZE,
     Layout,
     Row,
     layout,
     note_lines,
-    note_paragraph,
     pad_notes,
+    reference_lines,
 )
 from companion.pdf.pad_text import (
     INK,
@@ -170,11 +172,17 @@ def _draw_grid(c: Canvas, lay: Layout, akebono: bool) -> None:
 def _draw_notes(
     c: Canvas, lay: Layout, akebono: bool, tie_breaks: Sequence[str], missing: Sequence[str] = ()
 ) -> None:
-    width, y = lay.right - lay.left, lay.notes_top
+    regular, bold = fonts()
+    width = lay.right - lay.left
+    block = c.beginText(lay.left, lay.notes_top - REF_SIZE)
+    block.setFillColor(INK)
     for heading, body in pad_notes(akebono, tie_breaks, missing):
-        paragraph, height = note_paragraph(heading, body, width)
-        paragraph.drawOn(c, lay.left, y - height)
-        y -= height + 3
+        block.setFont(bold, REF_SIZE, REF_LEADING)
+        block.textOut(text(heading) + ": ")
+        block.setFont(regular, REF_SIZE, REF_LEADING)
+        block.textLines(reference_lines(heading, body, width))
+        block.moveCursor(0, 3)
+    c.drawText(block)
 
 
 def _centre(c: Canvas, value: str, font: str, size: float, x0: float, x1: float, row: Row) -> None:
