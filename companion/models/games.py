@@ -17,13 +17,17 @@ next phase, undo) carry the version the phone saw; a stale version raises :class
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from django.db import connection, models, transaction
+from django.db.models import OuterRef, Subquery
+from django.db.models.functions import JSONObject
 from django.urls import reverse
 from django.utils import timezone
 
@@ -78,6 +82,8 @@ class Game(models.Model):
     warned = False
     #: The seats as a change left them (apply_change), so its answer reads them again from no query; not stored.
     seat_list: list[Seat] | None = None
+    #: The newest changes, newest first, as a write read them (hold) and left them; not stored.
+    recent: list[Change] | None = None
     #: The score sheet made from this game ("Score the game"); the game page links its edit or view-only page.
     scoresheet = models.OneToOneField(
         "companion.ScoreSheet", null=True, blank=True, on_delete=models.SET_NULL, related_name="game"
@@ -291,9 +297,69 @@ def _int(value: int | None, what: str, low: int, high: int) -> int:
     return value
 
 
+@dataclass
+class Held:
+    """A game and its seats read and locked by a write's first query (:func:`hold`), with the id of the write's
+    stored answer when it is a replay (companion.live.engine.stored_id)."""
+
+    game: Game
+    seats: list[Seat]
+    can_edit: bool
+    stored: int | None
+
+
+def hold(token: str, *, stored: Any = None, log: int = 0) -> Held | None:
+    """Inside a write's transaction: the game of an edit or view token, its seats, (``stored``, an annotation
+    naming ``game_id``) the write's stored answer and its ``log`` last changes (left on ``game.recent``), in one
+    query holding the game's row until the write is stored; None when there is no such game."""
+    rows = Seat.objects.select_related("game").select_for_update()
+    rows = rows.filter(models.Q(game__edit_token=token) | models.Q(game__view_token=token))
+    rows = rows.annotate(**{f"log{i}": _nth_change(i) for i in range(log)})
+    seats = list(rows.annotate(stored=stored) if stored is not None else rows)
+    if not seats:
+        return None
+    game = seats[0].game
+    for s in seats:
+        s.game = game
+    game.seat_list = seats
+    if log:
+        game.recent = [_change_of(game, row) for i in range(log) if (row := getattr(seats[0], f"log{i}"))]
+    found = getattr(seats[0], "stored", None)
+    return Held(game, seats, secrets.compare_digest(game.edit_token, token), found)
+
+
+_CHANGE_FIELDS = ("id", "version", "at", "who", "op", "summary", "undo", "undone", "client_id")
+
+
+def _nth_change(n: int) -> Subquery:
+    """The game's ``n``-th newest change as one JSON object: a column of the write's one read (:func:`hold`)."""
+    rows = Change.objects.filter(game_id=OuterRef("game_id")).order_by("-version")
+    return Subquery(rows.values(row=JSONObject(**{f: f for f in _CHANGE_FIELDS}))[n : n + 1])
+
+
+def _change_of(game: Game, row: Mapping[str, Any]) -> Change:
+    """A change read as JSON (:func:`_nth_change`): SQLite gives its time as naive UTC text, its undo as text and
+    its flag as 0/1; PostgreSQL an ISO time with its offset, the undo as an object and a boolean."""
+    at = datetime.fromisoformat(str(row["at"]))
+    undo = json.loads(row["undo"]) if isinstance(row["undo"], str) else row["undo"]
+    return Change(
+        id=row["id"],
+        game=game,
+        version=row["version"],
+        at=at if at.tzinfo is not None else at.replace(tzinfo=UTC),
+        who=row["who"],
+        op=row["op"],
+        summary=row["summary"],
+        undo=undo,
+        undone=bool(row["undone"]),
+        client_id=row["client_id"],
+    )
+
+
 def apply_change(
     game_id: int,
     *,
+    held: Held | None = None,
     op: str,
     who: str,
     seat: int | None = None,
@@ -307,7 +373,8 @@ def apply_change(
     paid: str = "",
     move: bool = False,
 ) -> Game:
-    """Apply one change in one transaction; returns the fresh game. Raises Refused, Conflict, Replayed or Asked
+    """Apply one change in one transaction; returns the fresh game. ``held``: the game and seats the caller's
+    transaction already read and locked (:func:`hold`), else those of ``game_id`` are. Raises Refused, Conflict, Replayed or Asked
     (nothing saved). ``client_id``: the phone's id of this write, applied once (a replay raises Replayed).
     ``paid``/``move``: a record's answers to the question it asked (Asked). A record's warning (immediate IKI
     below 0) is left on ``game.warned``."""
@@ -319,13 +386,16 @@ def apply_change(
     # every refusal below is raised before the first write, so nothing is left half done.
     joined = connection.in_atomic_block
     with contextlib.nullcontext() if joined else transaction.atomic():
-        # The game's row and its seats in one query, held until the change is stored.
-        seats = list(Seat.objects.select_related("game").select_for_update().filter(game_id=game_id))
-        if not seats:
-            raise Refused("There is no such game.")
-        game = seats[0].game
-        for s in seats:
-            s.game = game
+        # The game's row and its seats in one query, held until the change is stored (or read so by the caller).
+        if held is None:
+            seats = list(Seat.objects.select_related("game").select_for_update().filter(game_id=game_id))
+            if not seats:
+                raise Refused("There is no such game.")
+            game = seats[0].game
+            for s in seats:
+                s.game = game
+        else:
+            game, seats = held.game, held.seats
         if client_id and game.changes.filter(client_id=client_id).exists():
             raise Replayed(game)
         if op in SET_OPS and seen != game.version:
@@ -353,7 +423,7 @@ def apply_change(
             summary, undo = _track(op, _seat(seats, seat), seats, value)
         game.version += 1
         game.save(update_fields=["version", "month", "phase", "finished", "revealed", "ticks"])
-        Change.objects.create(
+        made = Change.objects.create(
             game=game,
             version=game.version,
             who=who,
@@ -363,7 +433,16 @@ def apply_change(
             client_id=client_id or "",
         )
     game.seat_list = seats
+    # An undo marks an older change undone: its answer reads the log again.
+    game.recent = [made, *game.recent] if game.recent is not None and op != "undo" else None
     return game
+
+
+def recent_changes(game: Game, count: int) -> list[Change]:
+    """The game's ``count`` newest changes, newest first: those a write read and made, else one query."""
+    if game.recent is not None and (len(game.recent) >= count or game.recent[-1].op == "create"):
+        return game.recent[:count]
+    return list(game.changes.all()[:count])
 
 
 def seats_of(game: Game) -> list[Seat]:

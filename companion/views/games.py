@@ -20,6 +20,8 @@ from urllib.parse import quote, unquote
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.db.models import CharField, OuterRef, Value
+from django.db.models.functions import Cast, Concat
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import get_template
@@ -28,7 +30,16 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from companion.forms import NewGameForm, PlayersForm, WhoForm, clean_text, whole_number
 from companion.links import shared
-from companion.live.engine import Answer, Pieces, held, mutation_id, once, pull_response
+from companion.live.engine import (
+    Answer,
+    Pieces,
+    Stored,
+    held,
+    mutation_id,
+    once,
+    pull_response,
+    stored_id,
+)
 from companion.models import game_records as records
 from companion.models.games import (
     QUICK_SCORES,
@@ -39,6 +50,7 @@ from companion.models.games import (
     Change,
     Conflict,
     Game,
+    Held,
     NewPlayer,
     Refused,
     Replayed,
@@ -46,6 +58,8 @@ from companion.models.games import (
     apply_change,
     create_game,
     game_by_token,
+    hold,
+    recent_changes,
     scoring_setup,
     seats_of,
     seen_value,
@@ -262,7 +276,7 @@ def _state_context(
     if game.akebono and game.month in FIRE_MONTHS and phase is Phase.C:
         income = [(s, trade_income(s.trade)) for s in seats]
     token = game.edit_token if can_edit else game.view_token
-    changes = list(game.changes.all()[:LOG_ON_PAGE])
+    changes = recent_changes(game, LOG_ON_PAGE)
     # Anything to undo: seen in the last changes, else (all of them undone or undos) one query.
     can_undo = any(not c.undone and c.op not in ("create", "undo") for c in changes) or (
         len(changes) >= LOG_ON_PAGE
@@ -720,18 +734,51 @@ def _fresh_state(request: HttpRequest, game: Game, can_edit: bool) -> HttpRespon
     return response
 
 
+class _NotHere(Exception):
+    """No game at this token (404) or the view-only token (403): nothing written, nothing stored."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+#: The engine's name of the game a seat row belongs to (companion.live.kinds.key), for the stored-write lookup.
+_THING = Concat(Value("game:"), Cast(OuterRef("game_id"), output_field=CharField()))
+
+
 @require_POST
-@_game_view(edit=True)
-def game_change(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
+def game_change(request: HttpRequest, token: str) -> HttpResponse:
     """One change, applied at most once per write id (``lc``/``ln``, companion.live; docs/sync.md). ``cid``: the
     older per-write id (applied once; a replay answers the current state); ``v``/``was``: what a set change was
     made against (409 when it changed meanwhile). The live script gets the pieces that changed, htmx the state
-    partial, a plain form a redirect back."""
-    answer, replay = once(f"game:{game.pk}", mutation_id(request.POST), lambda: _change(request, game))
+    partial, a plain form a redirect back. One query reads the game, its seats and the write's stored answer
+    (companion.live.engine.stored_id), holding the game until the change is stored."""
+    if not is_token(token):
+        return _error(request, 404, NO_GAME)
+    mid = mutation_id(request.POST)
+    found: list[Game] = []
+
+    def write() -> Answer:
+        held_game = hold(token, stored=stored_id(_THING, mid), log=LOG_ON_PAGE)
+        if held_game is None:
+            raise _NotHere(404, NO_GAME)
+        if not held_game.can_edit:
+            raise _NotHere(403, VIEW_ONLY)
+        if held_game.stored is not None:
+            raise Stored(held_game.stored)
+        found.append(held_game.game)
+        return _change(request, held_game)
+
+    try:
+        answer, replay = once(lambda: f"game:{found[0].pk}", mid, write, looked_up=True)
+    except _NotHere as exc:
+        return _error(request, exc.status, exc.message)
     return answer.response(replay=replay)
 
 
-def _change(request: HttpRequest, game: Game) -> Answer:
+def _change(request: HttpRequest, held_game: Held) -> Answer:
+    game = held_game.game
     op = request.POST.get("op", "")
     seat = _int_or_none(request.POST.get("seat"))
     value = _int_or_none(request.POST.get("value"))
@@ -753,7 +800,9 @@ def _change(request: HttpRequest, game: Game) -> Answer:
         if ask is not None:
             return _answer(request, game, ask=ask)
     held_seat = (
-        game.seats.filter(seat=seat).first() if op == "record-remove" and request.POST.get("ask") else None
+        next((s for s in held_game.seats if s.seat == seat), None)
+        if op == "record-remove" and request.POST.get("ask")
+        else None
     )
     if held_seat is not None and key in records.entries(held_seat).get(field, []):
         # The × of a recorded entry asks once (issue 20); its answer "Remove" posts without ``ask``. An entry
@@ -764,6 +813,7 @@ def _change(request: HttpRequest, game: Game) -> Answer:
     try:
         game = apply_change(
             game.pk,
+            held=held_game,
             op=op,
             who=_who(request),
             seat=seat,
@@ -784,6 +834,7 @@ def _change(request: HttpRequest, game: Game) -> Answer:
             "fields": {"op": op, "seat": seat, "field": field, "key": key},
             "choices": exc.question.choices,
         }
+        exc.game.seat_list = None  # a question may leave a seat changed in memory: read them again
         return _answer(
             request, exc.game, message=exc.question.text, level="warning", question=question, at=at
         )
@@ -793,11 +844,12 @@ def _change(request: HttpRequest, game: Game) -> Answer:
         return _answer(request, exc.game, message=str(exc), level="ok", at=at)
     except Refused as exc:
         game.refresh_from_db()
+        game.seat_list = None  # a refusal may leave a seat changed in memory: read them again
         return _answer(request, game, status=400, message=str(exc), level="error", at=at)
     if request.htmx or _is_live(request):
         saved = "Saved."
         if op in RECORD_OPS:  # what a record did, its immediate IKI included (issue 19)
-            last = game.changes.first()
+            last = next(iter(recent_changes(game, 1)), None)
             saved = f"Saved: {last.summary}." if last is not None else saved
         return _answer(request, game, message=saved, level="warning" if game.warned else "ok", at=at)
     return Answer.of(redirect("game", game.edit_token), game.version)
