@@ -40,36 +40,24 @@ from companion.live.engine import (
     pull_response,
     stored_id,
 )
-from companion.models import game_records as records
-from companion.models.games import (
-    QUICK_SCORES,
-    RECORD_OPS,
-    SCORE_MAX,
-    SEAT_OPS,
-    Asked,
-    Change,
-    Conflict,
-    Game,
-    Held,
+from companion.models.games import QUICK_SCORES, SCORE_MAX, Change, Game, Seat
+from companion.models.scoresheets import NAME_MAX
+from companion.models.setup_progress import ticked
+from companion.scorepad.services import SheetError, sheet_for_game
+from companion.services.tracker import record_flags, records
+from companion.services.tracker.changes import RECORD_OPS, SEAT_OPS, Held, apply_change, hold, seen_value
+from companion.services.tracker.errors import Asked, Conflict, Refused, Replayed
+from companion.services.tracker.games import (
     NewPlayer,
-    Refused,
-    Replayed,
-    Seat,
-    apply_change,
     create_game,
     game_by_token,
-    hold,
     recent_changes,
     scoring_setup,
     seats_of,
-    seen_value,
     setup_steps,
     turn_order,
     version_of,
 )
-from companion.models.scoresheets import NAME_MAX
-from companion.models.setup_progress import ticked
-from companion.scorepad.services import SheetError, sheet_for_game
 from companion.tokens import is_token
 from companion.views.setup import (
     QueryError,
@@ -364,7 +352,7 @@ def _record_context(game: Game, seats: list[Seat], season: Season | None) -> dic
         if t.expansion in editions and records.available(seats, "retirement_tokens", t.id)
     ]
     flags = (
-        records.problems(seats, akebono=game.akebono, setup=scoring_setup(game))
+        record_flags.problems(seats, akebono=game.akebono, setup=scoring_setup(game))
         if any(s.record for s in seats)
         else {}
     )
@@ -480,7 +468,7 @@ def _met_pool(game: Game, seats: list[Seat], setup: Mapping[str, Any], season: S
 
 
 def _was(game: Game, seat: Seat) -> dict[str, str | None]:
-    """The values a seat's set forms are made against (``was``, see companion.models.games.seen_value)."""
+    """The values a seat's set forms are made against (``was``, see companion.services.tracker.changes.seen_value)."""
     return {
         op.replace("-", "_"): seen_value(game, op, seat)
         for op in ("score-set", "fire-set", "fire-top", "trade-set")
@@ -812,7 +800,7 @@ def _change(request: HttpRequest, held_game: Held) -> Answer:
         return _answer(request, game, status=400, message="Enter a whole number.", level="error", at=at)
     try:
         game = apply_change(
-            game.pk,
+            game_id=game.pk,
             held=held_game,
             op=op,
             who=_who(request),

@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from companion.models.games import Game, NewPlayer, apply_change, create_game
+from companion.models.games import Game
+from companion.services.tracker.changes import apply_change
+from companion.services.tracker.games import NewPlayer, create_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -289,15 +291,15 @@ def test_a_poll_keeps_the_part_being_read_in_place(live_server: Any, new_context
 
 def _move(game: Game, month: int, phase: str, *, reveal: tuple[str, ...] = ()) -> None:
     """Move the game on as a table would (no question asked), revealing the keys in ``reveal`` once due."""
-    from companion.models.games import apply_change
+    from companion.services.tracker.changes import apply_change
     from scoring.calendar import due_reveals
 
     game.refresh_from_db()
     while (game.month, game.phase) != (month, phase):
         for key in set(reveal) & set(due_reveals(game.month, game.phase_enum, game.options, game.setup)):
             if key not in game.revealed:
-                game = apply_change(game.pk, op="reveal", who="test", key=key)
-        game = apply_change(game.pk, op="next", who="test", seen=game.version)
+                game = apply_change(game_id=game.pk, op="reveal", who="test", key=key)
+        game = apply_change(game_id=game.pk, op="next", who="test", seen=game.version)
 
 
 def test_a_missed_reveal_is_still_offered_two_months_later_and_next_asks(
@@ -389,10 +391,10 @@ def test_end_the_game_asks_and_says_it_can_be_reopened(
 
 
 def test_removing_a_recorded_entry_asks_once(live_server: Any, new_context: Any, screenshot: Any) -> None:
-    from companion.models.games import apply_change
+    from companion.services.tracker.changes import apply_change
 
     game = _game()
-    apply_change(game.pk, op="record-add", who="test", seat=2, field="characters", key="monk")
+    apply_change(game_id=game.pk, op="record-add", who="test", seat=2, field="characters", key="monk")
     one, _, _, _ = _table(live_server, new_context, game)
     one.click("#record-seat-2 summary")
     one.click("button[aria-label='Remove Monk from David']")
@@ -417,7 +419,7 @@ def test_a_game_that_ends_on_its_page_is_listed_as_finished(live_server: Any, pa
     expect(page.locator("#month-title")).to_contain_text("New Year's Day")
     game.refresh_from_db()
     apply_change(
-        game.pk, op="next", who="test", seen=game.version
+        game_id=game.pk, op="next", who="test", seen=game.version
     )  # another phone closes New Year's Day: the game is over
     expect(page.locator("#month-title")).to_contain_text("game over")
     page.goto(live_server.url + "/")

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from companion.models.games import Change, Game, NewPlayer, create_game
+from companion.models.games import Change, Game
+from companion.services.tracker.games import NewPlayer, create_game
 from companion.views.games import LOG_ON_PAGE
 from scoring.rules import nagaya_name
 

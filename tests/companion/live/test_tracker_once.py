@@ -13,8 +13,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from companion.models.games import Game, NewPlayer, create_game
+from companion.models.games import Game
 from companion.models.live import Mutation
+from companion.services.tracker.games import NewPlayer, create_game
 from tests.companion.live.conftest import Table
 from tests.companion.live.test_exactly_once import _dies_then_lands_once
 from tests.companion.live.test_tracker_browser import new_game
