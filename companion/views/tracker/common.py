@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from companion.forms import clean_text, whole_number
+from companion.forms import clean_text
 from companion.models.games import Game
 from companion.models.scoresheets import NAME_MAX
 from companion.services.tracker.games import (
@@ -71,12 +71,6 @@ def who_of(request: HttpRequest) -> str:
     except ValidationError:
         return WHO_DEFAULT
     return name if 0 < len(name) <= NAME_MAX else WHO_DEFAULT
-
-
-def int_or_none(raw: str | None) -> int | None:
-    """A whole number of at most 6 digits (a seat, a score, a version), else None."""
-    value = None if raw is None else whole_number(raw)
-    return value if value is not None and abs(value) < 10**6 else None
 
 
 def remember_who(response: HttpResponse, who: str) -> HttpResponse:

@@ -23,10 +23,10 @@ from companion.tokens import is_token
 from companion.views.tracker.common import (
     error_page,
     game_view,
-    int_or_none,
     is_live,
     remember_who,
 )
+from companion.views.tracker.forms import PullForm
 from companion.views.tracker.state import (
     state_context,
     state_pieces,
@@ -43,9 +43,9 @@ def game_page(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
 @require_safe
 def game_state(request: HttpRequest, token: str) -> HttpResponse:
     """The polled partial. ``?v=N``: 204 (no body) while the game is at version N, else the fresh partial."""
-    raw = request.GET.get("v")
-    seen = int_or_none(raw) if raw is not None else None
-    if raw is not None and seen is None:
+    query = PullForm(request.GET)
+    seen = query.cleaned_data["v"] if query.is_valid() else None
+    if "v" in request.GET and seen is None:
         return error_page(request, 400, "The version (?v=) must be a whole number.")
     if seen is not None and is_token(token) and version_of(token) == seen:
         response = HttpResponse(status=204)  # the fast path of every poll: one indexed query, no game loaded

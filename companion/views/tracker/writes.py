@@ -34,10 +34,10 @@ from companion.views.tracker.common import (
     NO_GAME,
     VIEW_ONLY,
     error_page,
-    int_or_none,
     is_live,
     who_of,
 )
+from companion.views.tracker.forms import ChangeForm
 from companion.views.tracker.state import (
     next_question,
     state_pieces,
@@ -90,21 +90,17 @@ def game_change(request: HttpRequest, token: str) -> HttpResponse:
 
 def _change(request: HttpRequest, held_game: Held) -> Answer:
     game = held_game.game
-    op = request.POST.get("op", "")
-    seat = int_or_none(request.POST.get("seat"))
-    value = int_or_none(request.POST.get("value"))
-    seen = int_or_none(request.POST.get("v"))
-    was = request.POST.get("was") or None
-    key = request.POST.get("key", "")[:80]
-    field = request.POST.get("field", "")[:40]
-    numbers = {k: int_or_none(request.POST.get(k)) for k in records.RESOURCES}
-    client_id = request.POST.get("cid") or None
-    paid = request.POST.get("paid", "")[:80]
-    move = request.POST.get("move") == "1"
+    form = ChangeForm(request.POST)
+    if not form.is_valid():
+        seat = form.cleaned_data.get("seat")
+        at = _answer_at(game, str(request.POST.get("op", "")), seat)
+        return _answer(request, game, status=400, message=form.message(), level="error", at=at)
+    data = form.cleaned_data
+    op, seat, value, seen, was, key, field = (
+        data[k] for k in ("op", "seat", "value", "v", "was", "key", "field")
+    )
     at = _answer_at(game, op, seat)
-    if op == "reveal":  # "Next" asks to reveal every reveal not made yet in one tap
-        key = " ".join(request.POST.getlist("key"))[:400]
-    if op == "next" and request.POST.get("ask") and not request.POST.get("force") and not game.finished:
+    if op == "next" and data["ask"] and not data["force"] and not game.finished:
         # The Next button asks first (the "Go on without" answer posts without ``ask``, "Apply it anyway" after a
         # conflict with ``force``); a stale tap is left to apply_change, which answers 409. Asking writes nothing.
         ask = next_question(game) if seen == game.version or was == seen_value(game, "next", None) else None
@@ -112,7 +108,7 @@ def _change(request: HttpRequest, held_game: Held) -> Answer:
             return _answer(request, game, ask=ask)
     held_seat = (
         next((s for s in held_game.seats if s.seat == seat), None)
-        if op == "record-remove" and request.POST.get("ask")
+        if op == "record-remove" and data["ask"]
         else None
     )
     if held_seat is not None and key in records.entries(held_seat).get(field, []):
@@ -133,10 +129,10 @@ def _change(request: HttpRequest, held_game: Held) -> Answer:
             was=was,
             key=key,
             field=field,
-            numbers=numbers,
-            client_id=client_id,
-            paid=paid,
-            move=move,
+            numbers=data["numbers"],
+            client_id=data["cid"],
+            paid=data["paid"],
+            move=data["move"],
         )
     except Asked as exc:
         # Nothing saved: the answer is a question with its choices next to the record's forms (issue 19).
