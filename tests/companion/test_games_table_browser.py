@@ -363,6 +363,17 @@ def test_next_asks_without_javascript_too(live_server: Any, new_context: Any) ->
     assert _text(page, "#due-since-new-character-1") == "due since month 1"
 
 
+def _scoring_comes_first(page: Any) -> None:
+    """Issue 23: at the end "Score the game" is the first thing on a 390x844 screen (it stood at y = 928, below
+    the New Year texts): wholly in view, above the tracks, the first button of the game."""
+    box = page.locator("#score-it").bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
+    assert box["height"] >= 44
+    assert box["y"] < _top(page, "#month-title")
+    first = page.evaluate("() => document.querySelector('#state button, #state a.button').id")
+    assert first == "score-it"
+
+
 def test_end_the_game_asks_and_says_it_can_be_reopened(
     live_server: Any, new_context: Any, screenshot: Any
 ) -> None:
@@ -384,6 +395,12 @@ def test_end_the_game_asks_and_says_it_can_be_reopened(
     one.click("#ask-go-on")
     one.locator("#score-it").wait_for()
     viewer.locator("#month-title", has_text="game over").wait_for()
+    _scoring_comes_first(one)
+    viewer.locator("#end-title").wait_for()
+    assert viewer.locator("#score-it").count() == 0  # the view link offers no write
+    _screens(one, screenshot, "tracker-ended")
+    one.reload()
+    _scoring_comes_first(one)
     one.click("#undo")
     one.locator("#next").wait_for()  # reopened
     game.refresh_from_db()
