@@ -50,7 +50,7 @@ if HTTPS:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     # Asking browsers to preload the domain is its owner's commitment, not the app's.
     SILENCED_SYSTEM_CHECKS = ["security.W021"]
-# Secure cookies in the public mode: CSRF's, and the app's own ("who" of companion/views/games.py).
+# Secure cookies in the public mode: CSRF's, and the app's own ("who" of companion/views/tracker/common.py).
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
 
 INSTALLED_APPS = [

@@ -7,13 +7,13 @@ nothing else.
 
 from companion.live import stream as live
 from companion.scorepad import views as scorepad
-from companion.views import api, checks, games, home, osaka, pads, results, setup
+from companion.views import api, checks, home, osaka, pads, results, setup, tracker
 
 urlpatterns = [
     *home.urlpatterns,
     *scorepad.urlpatterns,
     *live.urlpatterns,
-    *games.urlpatterns,
+    *tracker.urlpatterns,
     *setup.urlpatterns,
     *pads.urlpatterns,
     *api.urlpatterns,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-from companion.models.games import Game, NewPlayer, create_game
+from companion.models.games import Game
 from companion.models.osaka import OsakaGame
 from companion.models.results import Group, Result
 from companion.models.scoresheets import ScoreSheet
@@ -13,6 +13,7 @@ from companion.models.setup_progress import tick
 from companion.services.osaka import NewPlayer as OsakaPlayer
 from companion.services.osaka import create_game as create_osaka_game
 from companion.services.results import create_group, file_result, keep_checked_pad, record_result
+from companion.services.tracker.games import NewPlayer, create_game
 from scoring.examples import WORKED_EXAMPLE
 from setupgen import Options, generate
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Max
+from django.db.models import IntegerField, Max, Subquery, Value
 from django.http import HttpRequest, HttpResponse
 
 from companion.models.live import Mutation
@@ -79,30 +79,66 @@ class Answer:
         return response
 
 
-def once(thing: str, mid: MutationId | None, write: Callable[[], Answer]) -> tuple[Answer, bool]:
+class Stored(Exception):
+    """Raised by a write whose own first read found it already stored (:func:`stored_id`): :func:`once` answers
+    with the stored answer and changes nothing."""
+
+    def __init__(self, pk: int) -> None:
+        super().__init__(f"write {pk} already stored")
+        self.pk = pk
+
+
+def stored_id(thing: Any, mid: MutationId | None) -> Any:
+    """An annotation for a write's first read, so the write looks its replay up in the query that loads (and
+    locks) what it changes: the id of ``mid``'s stored write on ``thing`` (a name, or an expression naming it from
+    the row, e.g. ``Concat(Value("game:"), ...)``), NULL when none. The write raises :class:`Stored` on an id."""
+    if mid is None:
+        return Value(None, output_field=IntegerField())
+    found = Mutation.objects.filter(thing=thing, client=mid.client, counter=mid.counter)
+    return Subquery(found.values("pk")[:1], output_field=IntegerField())
+
+
+def once(
+    thing: str | Callable[[], str],
+    mid: MutationId | None,
+    write: Callable[[], Answer],
+    *,
+    looked_up: bool = False,
+) -> tuple[Answer, bool]:
     """Run ``write`` once for ``mid`` on ``thing``; (its answer, whether this was a replay). ``write`` runs in the
-    transaction that stores its answer; the phones of ``thing`` are poked when it answers 2xx."""
+    transaction that stores its answer; the phones of ``thing`` are poked when it answers 2xx. ``looked_up``: the
+    write finds its own replay in its first read (:func:`stored_id`, raising :class:`Stored`), one query fewer;
+    ``thing`` may then be a function, asked once the write has run (the write's read found the thing)."""
     for attempt in (1, 2):
         try:
             with transaction.atomic():
+                try:
+                    seen = None
+                    if mid is not None and not looked_up:
+                        seen = Mutation.objects.filter(
+                            thing=_name(thing), client=mid.client, counter=mid.counter
+                        ).first()
+                    if seen is None:
+                        answer = write()
+                except Stored as found:
+                    seen = Mutation.objects.get(pk=found.pk)
+                if seen is not None:
+                    status, body, version = seen.status, seen.body, seen.version
+                    location = body if 300 <= status < 400 else ""
+                    return Answer(status, "" if location else body, version, location), True
                 if mid is not None:
-                    seen = Mutation.objects.filter(
-                        thing=thing, client=mid.client, counter=mid.counter
-                    ).first()
-                    if seen is not None:
-                        status, body, version = seen.status, seen.body, seen.version
-                        location = body if 300 <= status < 400 else ""
-                        return Answer(status, "" if location else body, version, location), True
-                answer = write()
-                if mid is not None:
-                    store(thing, mid, answer)
+                    store(_name(thing), mid, answer)
                 if answer.status < 300:
-                    poke(thing, answer.version)
+                    poke(_name(thing), answer.version)
                 return answer, False
         except IntegrityError:
             if attempt == 2 or mid is None:
                 raise
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _name(thing: str | Callable[[], str]) -> str:
+    return thing if isinstance(thing, str) else thing()
 
 
 def store(thing: str, mid: MutationId, answer: Answer) -> None:

@@ -17,12 +17,13 @@ from typing import Any, Final
 from django.db.models import F
 from django.utils import timezone
 
-from companion.models import game_records as records
-from companion.models.games import Game, scoring_setup
+from companion.models.games import Game
 from companion.models.scoresheets import COLOURS, NAME_MAX, ScoreSheet
 from companion.pdf.scorepad import PadPlayer, filled_pad
 from companion.scorepad.entries import Change
 from companion.scorepad.steps import read_sheet
+from companion.services.tracker import records
+from companion.services.tracker.games import scoring_setup
 from scoring import catalogue as cat
 from scoring.calendar import firefighting_order as markers_in_order
 from scoring.errors import quote
@@ -327,7 +328,7 @@ __all__ = [
 def sheet_for_game(*, game: Game, names: Sequence[str], colours: Sequence[str]) -> ScoreSheet:
     """The score sheet of a finished tracked game, in seat order under the names the table confirmed: the score
     track, firefighting and trade positions, the stack order, the setup and everything recorded during the game
-    (companion.models.game_records). Two phones tapping "Score the game" at once: the first link wins and both get
+    (companion.services.tracker.records). Two phones tapping "Score the game" at once: the first link wins and both get
     the same sheet. Raises :class:`SheetError` for a game the walk-through refuses."""
     seats = list(game.seats.all())
     prefill: dict[str, dict[str, Any]] = {}

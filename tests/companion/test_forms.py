@@ -204,13 +204,29 @@ def test_full_width_digits_count_as_their_number(client: Client) -> None:
 @pytest.mark.parametrize("typed", ["²", "⑤"])
 def test_game_numbers_refuse_look_alikes(client: Client, typed: str) -> None:
     game = _game()
-    for form in (
-        {"op": "score-add", "seat": typed, "value": "1"},
-        {"op": "score-set", "seat": "1", "value": typed},
+    for form, named in (
+        ({"op": "score-add", "seat": typed, "value": "1"}, "The player&#x27;s seat: enter a whole number."),
+        ({"op": "score-set", "seat": "1", "value": typed, "v": "1"}, "The number: enter a whole number."),
+        ({"op": "score-set", "seat": "1", "value": "3", "v": typed}, "The version: enter a whole number."),
+        ({"op": "resources", "seat": "1", "mon": typed, "v": "1"}, "Mon: enter a whole number."),
+        ({"op": "score-add", "seat": "1", "value": "1.0"}, "The number: enter a whole number."),
+        ({"op": "score-add", "seat": "1", "value": "1000000"}, "The number: enter a whole number."),
     ):
-        response = client.post(f"/games/{game.edit_token}/change", form)
-        assert response.status_code == 400
+        for headers in ({}, {"HTTP_HX_REQUEST": "true"}, {"HTTP_X_LIVE": "1"}):
+            response = client.post(f"/games/{game.edit_token}/change", form, **headers)
+            assert response.status_code == 400, form
+            assert named in response.content.decode(), form
     assert not Seat.objects.filter(game=game).exclude(score=0).exists()
+    game.refresh_from_db()
+    assert game.version == 1
+    # The same numbers in their own digits are read: the page still answers.
+    assert (
+        client.post(
+            f"/games/{game.edit_token}/change", {"op": "score-add", "seat": "١", "value": "５"}
+        ).status_code
+        == 302
+    )
+    assert Seat.objects.get(game=game, seat=1).score == 5
 
 
 NAMES_OF_ONE_TABLE = {

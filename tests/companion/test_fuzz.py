@@ -23,13 +23,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.forms import BIDI_CONTROLS
-from companion.models.games import Game, apply_change
+from companion.models.games import Game
 from companion.models.results import Group
 from companion.models.scoresheets import ScoreSheet
 from companion.scorepad.services import start_sheet
 from companion.services.osaka import NewPlayer
 from companion.services.osaka import create_game as create_osaka_game
 from companion.services.results import file_result, record_result
+from companion.services.tracker.changes import apply_change
 from companion.views.setup import new_table
 from scoring.examples import WORKED_EXAMPLE
 from scoring.osaka.examples import CONTRACT_PAYDAY, RANKING
@@ -186,7 +187,7 @@ def _targets() -> Iterator[tuple[str, Callable[[], Target]]]:
 
     def record_remove() -> Target:
         game = _game()
-        apply_change(game.pk, op="record-add", who="t", seat=1, field="tokens", key="fish-spring")
+        apply_change(game_id=game.pk, op="record-add", who="t", seat=1, field="tokens", key="fish-spring")
         return Target(
             f"/games/{game.edit_token}/change",
             {"op": "record-remove", "seat": "1", "field": "fish", "key": "fish-spring"},

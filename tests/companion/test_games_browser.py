@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from companion.models.games import Game, NewPlayer, create_game
+from companion.models.games import Game
+from companion.services.tracker.games import NewPlayer, create_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -16,7 +16,10 @@ from pathlib import Path
 import pytest
 
 from companion.benchmarks.polling import Browserless, served
-from companion.models.games import Conflict, Game, NewPlayer, apply_change, create_game
+from companion.models.games import Game
+from companion.services.tracker.changes import apply_change
+from companion.services.tracker.errors import Conflict
+from companion.services.tracker.games import NewPlayer, create_game
 from tests.concurrency import THREADS, at_once, gunicorn_database_url, run_scenario
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -78,7 +81,9 @@ def test_concurrent_http_requests_never_lose_an_update() -> None:
 
 def scenario_additive_changes_all_land() -> None:
     game = _game()
-    results = at_once(lambda i: apply_change(game.pk, op="score-add", who=f"phone {i}", seat=1, value=3))
+    results = at_once(
+        lambda i: apply_change(game_id=game.pk, op="score-add", who=f"phone {i}", seat=1, value=3)
+    )
     assert [r for r in results if isinstance(r, BaseException)] == []
     game.refresh_from_db()
     assert game.seats.get(seat=1).score == 3 * THREADS
@@ -88,7 +93,9 @@ def scenario_additive_changes_all_land() -> None:
 
 def scenario_firefighting_steps_all_land_and_stack() -> None:
     game = _game()
-    results = at_once(lambda i: apply_change(game.pk, op="fire-add", who=f"phone {i}", seat=1 + i % 2))
+    results = at_once(
+        lambda i: apply_change(game_id=game.pk, op="fire-add", who=f"phone {i}", seat=1 + i % 2)
+    )
     assert [r for r in results if isinstance(r, BaseException)] == []
     seats = {s.seat: s for s in Game.objects.get(pk=game.pk).seats.all()}
     assert seats[1].firefighting == THREADS // 2
@@ -100,7 +107,7 @@ def scenario_conflicting_set_changes(op: str) -> None:
     game = _game()
     seen = game.version
     results = at_once(
-        lambda i: apply_change(game.pk, op=op, who=f"phone {i}", seat=2, value=i + 1, seen=seen)
+        lambda i: apply_change(game_id=game.pk, op=op, who=f"phone {i}", seat=2, value=i + 1, seen=seen)
     )
     winners = [r for r in results if isinstance(r, Game)]
     refused = [r for r in results if isinstance(r, Conflict)]
@@ -116,7 +123,7 @@ def scenario_conflicting_set_changes(op: str) -> None:
 def scenario_next_phase_advances_once() -> None:
     game = _game()
     seen = game.version
-    results = at_once(lambda i: apply_change(game.pk, op="next", who=f"phone {i}", seen=seen))
+    results = at_once(lambda i: apply_change(game_id=game.pk, op="next", who=f"phone {i}", seen=seen))
     assert sum(isinstance(r, Game) for r in results) == 1, results
     assert sum(isinstance(r, Conflict) for r in results) == THREADS - 1, results
     game.refresh_from_db()

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from companion.models.games import Game, NewPlayer, create_game
+from companion.models.games import Game
+from companion.services.tracker.games import NewPlayer, create_game
 from scoring.calendar import NEW_YEAR, due_reveals, month_events, season_reveal
 from scoring.catalogue import (
     BOAT_BY_ID,

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from companion.models.games import Game, NewPlayer, create_game
+from companion.models.games import Game
+from companion.services.tracker.games import NewPlayer, create_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -93,11 +94,11 @@ def test_recording_a_pub_asks_which_fish_paid(live_server: Any, new_context: Any
 def test_a_loss_offers_fire_not_fed_and_the_doctor_token_as_big_buttons(
     live_server: Any, page: Any, screenshot: Any
 ) -> None:
-    from companion.models.games import apply_change
+    from companion.services.tracker.changes import apply_change
 
     game = _game()
     for field, key in (("characters", "monk"), ("retirement_tokens", "doctor")):
-        apply_change(game.pk, op="record-add", who="test", seat=2, field=field, key=key)
+        apply_change(game_id=game.pk, op="record-add", who="test", seat=2, field=field, key=key)
     page.goto(live_server.url + game.edit_url())
     page.click("#record-seat-2 summary")
     row = page.locator("#record-seat-2 li", has_text="Monk")

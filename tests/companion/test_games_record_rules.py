@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from companion.models import game_records as records
 from companion.models.games import Game, Seat
+from companion.services.tracker import records
 from scoring.catalogue import PERSONALITY_BY_ID
 from tests.factories import make_game
 

@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from companion.models.games import Game, NewPlayer, apply_change, create_game
+from companion.models.games import Game
+from companion.services.tracker.changes import apply_change
+from companion.services.tracker.games import NewPlayer, create_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -289,15 +291,15 @@ def test_a_poll_keeps_the_part_being_read_in_place(live_server: Any, new_context
 
 def _move(game: Game, month: int, phase: str, *, reveal: tuple[str, ...] = ()) -> None:
     """Move the game on as a table would (no question asked), revealing the keys in ``reveal`` once due."""
-    from companion.models.games import apply_change
+    from companion.services.tracker.changes import apply_change
     from scoring.calendar import due_reveals
 
     game.refresh_from_db()
     while (game.month, game.phase) != (month, phase):
         for key in set(reveal) & set(due_reveals(game.month, game.phase_enum, game.options, game.setup)):
             if key not in game.revealed:
-                game = apply_change(game.pk, op="reveal", who="test", key=key)
-        game = apply_change(game.pk, op="next", who="test", seen=game.version)
+                game = apply_change(game_id=game.pk, op="reveal", who="test", key=key)
+        game = apply_change(game_id=game.pk, op="next", who="test", seen=game.version)
 
 
 def test_a_missed_reveal_is_still_offered_two_months_later_and_next_asks(
@@ -361,6 +363,17 @@ def test_next_asks_without_javascript_too(live_server: Any, new_context: Any) ->
     assert _text(page, "#due-since-new-character-1") == "due since month 1"
 
 
+def _scoring_comes_first(page: Any) -> None:
+    """Issue 23: at the end "Score the game" is the first thing on a 390x844 screen (it stood at y = 928, below
+    the New Year texts): wholly in view, above the tracks, the first button of the game."""
+    box = page.locator("#score-it").bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
+    assert box["height"] >= 44
+    assert box["y"] < _top(page, "#month-title")
+    first = page.evaluate("() => document.querySelector('#state button, #state a.button').id")
+    assert first == "score-it"
+
+
 def test_end_the_game_asks_and_says_it_can_be_reopened(
     live_server: Any, new_context: Any, screenshot: Any
 ) -> None:
@@ -382,6 +395,12 @@ def test_end_the_game_asks_and_says_it_can_be_reopened(
     one.click("#ask-go-on")
     one.locator("#score-it").wait_for()
     viewer.locator("#month-title", has_text="game over").wait_for()
+    _scoring_comes_first(one)
+    viewer.locator("#end-title").wait_for()
+    assert viewer.locator("#score-it").count() == 0  # the view link offers no write
+    _screens(one, screenshot, "tracker-ended")
+    one.reload()
+    _scoring_comes_first(one)
     one.click("#undo")
     one.locator("#next").wait_for()  # reopened
     game.refresh_from_db()
@@ -389,10 +408,10 @@ def test_end_the_game_asks_and_says_it_can_be_reopened(
 
 
 def test_removing_a_recorded_entry_asks_once(live_server: Any, new_context: Any, screenshot: Any) -> None:
-    from companion.models.games import apply_change
+    from companion.services.tracker.changes import apply_change
 
     game = _game()
-    apply_change(game.pk, op="record-add", who="test", seat=2, field="characters", key="monk")
+    apply_change(game_id=game.pk, op="record-add", who="test", seat=2, field="characters", key="monk")
     one, _, _, _ = _table(live_server, new_context, game)
     one.click("#record-seat-2 summary")
     one.click("button[aria-label='Remove Monk from David']")
@@ -417,7 +436,7 @@ def test_a_game_that_ends_on_its_page_is_listed_as_finished(live_server: Any, pa
     expect(page.locator("#month-title")).to_contain_text("New Year's Day")
     game.refresh_from_db()
     apply_change(
-        game.pk, op="next", who="test", seen=game.version
+        game_id=game.pk, op="next", who="test", seen=game.version
     )  # another phone closes New Year's Day: the game is over
     expect(page.locator("#month-title")).to_contain_text("game over")
     page.goto(live_server.url + "/")

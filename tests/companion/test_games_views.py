@@ -1,4 +1,4 @@
-"""The Django test client on every view of a tracked game (companion/views/games.py): full pages and htmx
+"""The Django test client on every view of a tracked game (companion/views/tracker/): full pages and htmx
 partials, valid and invalid input, edit and view-only tokens, hidden information kept out of the HTML."""
 
 from __future__ import annotations
@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from companion.models.games import Change, Game, NewPlayer, create_game
-from companion.views.games import LOG_ON_PAGE
+from companion.models.games import Change, Game
+from companion.services.tracker.games import NewPlayer, create_game
+from companion.views.tracker.common import LOG_ON_PAGE
 from scoring.rules import nagaya_name
 
 pytestmark = pytest.mark.django_db

@@ -35,20 +35,20 @@ def log() -> Iterator[io.StringIO]:
         logging.config.dictConfig(settings.LOGGING)
 
 
-def _break(monkeypatch: pytest.MonkeyPatch, module: str, secret: str) -> None:
-    """The page's view fails with an exception whose message holds ``secret`` (as a careless one might)."""
+def _break(monkeypatch: pytest.MonkeyPatch, render: str, secret: str) -> None:
+    """The page's view (its render function, ``render``) fails with an exception whose message holds ``secret`` (as a careless one might)."""
 
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError(f"could not show the page of {secret}")
 
-    monkeypatch.setattr(f"{module}._state_response", broken)
+    monkeypatch.setattr(render, broken)
 
 
 def test_a_server_error_on_an_edit_link_is_one_record_with_its_traceback_and_no_token(
     log: io.StringIO, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game = make_game()
-    _break(monkeypatch, "companion.views.games", game.edit_token)
+    _break(monkeypatch, "companion.views.tracker.pages.state_response", game.edit_token)
     client = Client(raise_request_exception=False)
     response = client.get(f"/games/{game.edit_token}/", {"from": game.view_token})
     assert response.status_code == 500
@@ -64,7 +64,7 @@ def test_a_server_error_on_a_players_own_link_keeps_the_link_out_of_the_log(
 ) -> None:
     game = create_osaka_game(players=[NewPlayer("Anaïs", "white"), NewPlayer("David", "pink")])
     own = game.seats.get(seat=1).private_token
-    _break(monkeypatch, "companion.views.osaka.games", own)
+    _break(monkeypatch, "companion.views.osaka.games._state_response", own)
     response = Client(raise_request_exception=False).get(f"/osaka/games/{own}/")
     assert response.status_code == 500
     text = log.getvalue()

@@ -15,8 +15,8 @@ from django.test import Client
 import companion
 import scoring
 import setupgen
-from companion.models.games import NewPlayer, create_game
 from companion.scorepad.services import start_sheet
+from companion.services.tracker.games import NewPlayer, create_game
 from scoring.errors import QUOTE_MAX, quote
 from setupgen import Options, generate
 

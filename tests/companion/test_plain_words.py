@@ -21,10 +21,11 @@ from django.conf import settings
 from django.test import Client
 from pypdf import PdfReader
 
-from companion.models.games import Game, NewPlayer, create_game
+from companion.models.games import Game
 from companion.models.scoresheets import ScoreSheet
 from companion.scorepad.steps import STEPS
 from companion.services import osaka
+from companion.services.tracker.games import NewPlayer, create_game
 from scoring.calendar import CalendarOptions, due_reveals, month_events
 from scoring.examples import WORKED_EXAMPLE
 from scoring.padcheck import check_pad

@@ -14,11 +14,12 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from django.test import Client
 
-from companion.models.games import Change, Game, apply_change
+from companion.models.games import Change, Game
 from companion.models.results import Group, Result
 from companion.models.scoresheets import ScoreSheet
 from companion.services.play_time import duration_words, play_time
 from companion.services.result_export import BGSTATS_PUSH, BGSTATS_SOURCE, bgstats_url
+from companion.services.tracker.changes import apply_change
 from scoring.examples import TIED_ON_SHARED_SPACES, WORKED_EXAMPLE
 from tests.factories import make_game
 
@@ -33,7 +34,7 @@ def play_to_the_end(game: Game) -> Game:
     to known times."""
     while not game.finished:
         game = apply_change(
-            game.pk, op="next", who="test", seen=game.version, was=f"{game.month}{game.phase}"
+            game_id=game.pk, op="next", who="test", seen=game.version, was=f"{game.month}{game.phase}"
         )
     Change.objects.filter(game=game, op="create").update(at=STARTED)
     end = game.changes.filter(op="next").order_by("-version").first()
@@ -73,10 +74,12 @@ def test_a_tracked_game_knows_when_it_started_and_ended(client: Client) -> None:
 
 def test_an_undone_end_is_not_the_end(client: Client) -> None:
     game = play_to_the_end(make_game())
-    game = apply_change(game.pk, op="undo", who="test", seen=game.version)
+    game = apply_change(game_id=game.pk, op="undo", who="test", seen=game.version)
     assert not game.finished
     redone_at = ENDED + timedelta(minutes=10)
-    game = apply_change(game.pk, op="next", who="test", seen=game.version, was=f"{game.month}{game.phase}")
+    game = apply_change(
+        game_id=game.pk, op="next", who="test", seen=game.version, was=f"{game.month}{game.phase}"
+    )
     last = game.changes.filter(op="next").order_by("-version").first()
     assert last is not None
     Change.objects.filter(pk=last.pk).update(at=redone_at)

@@ -363,7 +363,7 @@ def test_public_mode_behind_a_tls_proxy(
 @pytest.mark.django_db
 @pytest.mark.parametrize("secure", [True, False])
 def test_the_who_cookie_is_secure_with_the_other_cookies(client: Client, settings: Any, secure: bool) -> None:
-    from companion.models.games import NewPlayer, create_game
+    from companion.services.tracker.games import NewPlayer, create_game
     from setupgen import Options, generate
 
     settings.SESSION_COOKIE_SECURE = secure

@@ -15,7 +15,7 @@ import pytest
 from django.test import Client
 
 from companion.models.games import Game
-from companion.views.games import made_for_message
+from companion.views.tracker.new import made_for_message
 from scoring.catalogue import BUILDING_BY_ID
 from setupgen import Options, generate
 

@@ -10,12 +10,12 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, get_resolver
 
-from companion.models.games import NewPlayer, create_game
 from companion.models.results import Group
 from companion.scorepad.services import start_sheet
 from companion.scorepad.steps import STEPS
 from companion.services.osaka import NewPlayer as OsakaPlayer
 from companion.services.osaka import create_game as create_osaka_game
+from companion.services.tracker.games import NewPlayer, create_game
 from scoring.examples import WORKED_EXAMPLE
 from setupgen import Options, generate
 

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
+from companion.models.games import SCORE_MAX, Seat
 from scoring.calendar import TRACK_MAX, move_marker
 from scoring.catalogue import (
     BOAT_BY_ID,
@@ -31,12 +32,7 @@ from scoring.catalogue import (
     TOKEN_BY_ID,
     TRADE_GAIN,
 )
-from scoring.errors import InputError
-from scoring.table import LIST_FIELDS, read_table
-from scoring.validate import INCOMPLETE_CODES, Problem, validate
-
-if TYPE_CHECKING:
-    from companion.models.games import Seat
+from scoring.table import LIST_FIELDS
 
 RESOURCES: Final = ("mon", "koban", "wood", "rice", "sandals")
 RESOURCE_MAX: Final = 999
@@ -244,8 +240,6 @@ def _pay(seat: Seat, item: str, paid: str, answers: Mapping[str, str]) -> str:
 
 def _score(seat: Seat, iki: int) -> tuple[str, bool]:
     """Immediate IKI on the score track (RULINGS R29): the words for the answer, and whether it went below 0."""
-    from companion.models.games import SCORE_MAX
-
     if not iki:
         return "", False
     short = seat.score + iki < 0
@@ -427,75 +421,3 @@ def scoring_fields(seat: Seat) -> dict[str, Any]:
     fields: dict[str, Any] = {f: list(v) for f, v in entries(seat).items() if f not in LEFT_FIELDS}
     fields.update({k: record[k] for k in RESOURCES if isinstance(record.get(k), int)})
     return fields
-
-
-@dataclass(frozen=True, slots=True)
-class Flag:
-    """One problem the validator found in a player's record: ``level`` is ``error`` or ``warning``."""
-
-    level: str
-    code: str
-    field: str
-    message: str
-
-    @classmethod
-    def of(cls, problem: Problem) -> Flag:
-        return cls(problem.severity.value, problem.code.value, problem.field, problem.message)
-
-
-def problems(seats: Sequence[Seat], *, akebono: bool, setup: Mapping[str, Any]) -> dict[str, list[Flag]]:
-    """Every problem the rules validator finds in what was recorded, by player name ("" for the table), the
-    incomplete ones (a wild type, a stack order: only the end can answer them) left out."""
-    players = [
-        {"name": s.name, "score_track": s.score, "firefighting": s.firefighting, "trade": s.trade}
-        | scoring_fields(s)
-        for s in seats
-    ]
-    data = {"expansions": ["akebono"] if akebono else [], "players": players, "setup": dict(setup)}
-    try:
-        report = validate(read_table(data))
-    except InputError as exc:
-        return {"": [Flag("error", exc.code, exc.field, exc.message)]}
-    found: dict[str, list[Flag]] = {s.name: _floors(s, akebono) for s in seats}
-    for p in (*report.errors, *report.warnings):
-        if p.code in INCOMPLETE_CODES or any(f.code == p.code.value for f in found.get(p.player or "", [])):
-            continue
-        found.setdefault(p.player or "", []).append(Flag.of(p))
-    return {name: flags for name, flags in found.items() if flags}
-
-
-_FLOORS: Final = (
-    ("firefighting", FIREFIGHTING_GAIN, "firefighting-below-gains"),
-    ("trade", TRADE_GAIN, "trade-below-gains"),
-)
-
-
-def _floors(seat: Seat, akebono: bool) -> list[Flag]:
-    """RULINGS R26: a character that left the game (unfed or burnt) keeps its firefighting gain, and a spent
-    pipe its gains: the markers stand at least at the gains of all the player hired and bought, gone included.
-    The scoring table does not carry what left, so the tracker checks this floor itself (only when something
-    left; otherwise the validator's own check, RULINGS R13, says the same)."""
-    held = entries(seat)
-    pipes = [i for i in held.get(SPENT, []) if i in TOKEN_BY_ID and field_of("tokens", i) == "pipes"]
-    gone = [*held.get(LOST, []), *held.get(UNFED, []), *pipes]
-    if not gone:
-        return []
-    every = [i for i in (*held.get("characters", []), *held.get("pipes", []), *gone) if i not in STARTING_IDS]
-    flags = []
-    for key, gains, code in _FLOORS:
-        if key == "trade" and not akebono:
-            continue
-        need = min(TRACK_MAX, sum(gains.get(i, 0) for i in every))
-        value = int(getattr(seat, key))
-        if value < need:
-            flags.append(
-                Flag(
-                    "error",
-                    code,
-                    key,
-                    f"{seat.name}'s {key} marker is on space {value}, but the hiring bonuses and pipes of what "
-                    f"{seat.name} took, lost characters and spent pipes included, moved it up to {need}, and it "
-                    "never moves down.",
-                )
-            )
-    return flags

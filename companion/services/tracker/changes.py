@@ -1,0 +1,193 @@
+"""A change of a tracked game (issue 5, docs/sync.md): one transaction holding the game's row (``select_for_update``
+on PostgreSQL; SQLite's ``BEGIN IMMEDIATE`` serialises writers, see companion/settings.py). Additive changes (+3 IKI)
+are applied to the value read under that lock, so two simultaneous taps both land. "Set" changes (a position, the
+next phase, undo) carry the version the phone saw; a stale version raises :class:`Conflict` and nothing changes.
+
+:func:`hold` is a write's one read (the game, its seats, its stored answer, its last changes); :func:`apply_change`
+applies the change (companion.services.tracker.ops) and logs it."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from django.db import connection, models, transaction
+from django.db.models import OuterRef, Subquery
+from django.db.models.functions import JSONObject
+
+from companion.models.games import CLIENT_ID_RE, Change, Game, Seat
+from companion.services.tracker import ops, records
+from companion.services.tracker.errors import Asked, Conflict, Refused, Replayed
+
+ADDITIVE_OPS = frozenset({"score-add", "fire-add", "trade-add", "record-add"})
+"""Changes applied to the values read under the lock: a replayed one lands as it is."""
+SET_OPS = frozenset({"score-set", "fire-set", "fire-top", "trade-set", "next", "undo", "resources"})
+TABLE_OPS = frozenset({"reveal", "tick", "untick", "record-remove", "lost"})
+"""Changes that are the same whoever makes them first (a reveal, a tick, removing one named entry); no version is
+needed: made twice, the second is refused with a sentence."""
+OPS = ADDITIVE_OPS | SET_OPS | TABLE_OPS
+SEAT_OPS = frozenset({"score-add", "score-set", "fire-add", "fire-set", "fire-top", "trade-add", "trade-set"})
+RECORD_OPS = frozenset({"record-add", "record-remove", "lost", "resources"})
+
+
+def seen_value(game: Game, op: str, seat: Seat | None) -> str | None:
+    """What a set change is made against (the phone sends it back as ``was``): the value it replaces. A stale
+    version with the same ``was`` is no conflict (another player's +1 meanwhile does not stop a Set); a different
+    ``was`` is one. Undo has none: it undoes the change the phone saw, so only the version counts."""
+    if op == "next":
+        return f"{game.month}{game.phase}"
+    if seat is None:
+        return None
+    return {
+        "score-set": str(seat.score),
+        "fire-set": str(seat.firefighting),
+        "fire-top": f"{seat.firefighting}.{seat.stack}",
+        "trade-set": str(seat.trade),
+        "resources": records.resources_seen(seat),
+    }.get(op)
+
+
+@dataclass
+class Held:
+    """A game and its seats read and locked by a write's first query (:func:`hold`), with the id of the write's
+    stored answer when it is a replay (companion.live.engine.stored_id)."""
+
+    game: Game
+    seats: list[Seat]
+    can_edit: bool
+    stored: int | None
+
+
+def hold(token: str, *, stored: Any = None, log: int = 0) -> Held | None:
+    """Inside a write's transaction: the game of an edit or view token, its seats, (``stored``, an annotation
+    naming ``game_id``) the write's stored answer and its ``log`` last changes (left on ``game.recent``), in one
+    query holding the game's row until the write is stored; None when there is no such game."""
+    rows = Seat.objects.select_related("game").select_for_update()
+    rows = rows.filter(models.Q(game__edit_token=token) | models.Q(game__view_token=token))
+    rows = rows.annotate(**{f"log{i}": _nth_change(i) for i in range(log)})
+    seats = list(rows.annotate(stored=stored) if stored is not None else rows)
+    if not seats:
+        return None
+    game = seats[0].game
+    for s in seats:
+        s.game = game
+    game.seat_list = seats
+    if log:
+        game.recent = [_change_of(game, row) for i in range(log) if (row := getattr(seats[0], f"log{i}"))]
+    found = getattr(seats[0], "stored", None)
+    return Held(game, seats, secrets.compare_digest(game.edit_token, token), found)
+
+
+_CHANGE_FIELDS = ("id", "version", "at", "who", "op", "summary", "undo", "undone", "client_id")
+
+
+def _nth_change(n: int) -> Subquery:
+    """The game's ``n``-th newest change as one JSON object: a column of the write's one read (:func:`hold`)."""
+    rows = Change.objects.filter(game_id=OuterRef("game_id")).order_by("-version")
+    return Subquery(rows.values(row=JSONObject(**{f: f for f in _CHANGE_FIELDS}))[n : n + 1])
+
+
+def _change_of(game: Game, row: Mapping[str, Any]) -> Change:
+    """A change read as JSON (:func:`_nth_change`): SQLite gives its time as naive UTC text, its undo as text and
+    its flag as 0/1; PostgreSQL an ISO time with its offset, the undo as an object and a boolean."""
+    at = datetime.fromisoformat(str(row["at"]))
+    undo = json.loads(row["undo"]) if isinstance(row["undo"], str) else row["undo"]
+    return Change(
+        id=row["id"],
+        game=game,
+        version=row["version"],
+        at=at if at.tzinfo is not None else at.replace(tzinfo=UTC),
+        who=row["who"],
+        op=row["op"],
+        summary=row["summary"],
+        undo=undo,
+        undone=bool(row["undone"]),
+        client_id=row["client_id"],
+    )
+
+
+def apply_change(
+    *,
+    game_id: int,
+    held: Held | None = None,
+    op: str,
+    who: str,
+    seat: int | None = None,
+    value: int | None = None,
+    seen: int | None = None,
+    was: str | None = None,
+    key: str | None = None,
+    field: str = "",
+    numbers: Mapping[str, int | None] | None = None,
+    client_id: str | None = None,
+    paid: str = "",
+    move: bool = False,
+) -> Game:
+    """Apply one change in one transaction; returns the fresh game. ``held``: the game and seats the caller's
+    transaction already read and locked (:func:`hold`), else those of ``game_id`` are. Raises Refused, Conflict, Replayed or Asked
+    (nothing saved). ``client_id``: the phone's id of this write, applied once (a replay raises Replayed).
+    ``paid``/``move``: a record's answers to the question it asked (Asked). A record's warning (immediate IKI
+    below 0) is left on ``game.warned``."""
+    if op not in OPS:
+        raise Refused("Unknown change.")
+    if client_id is not None and not CLIENT_ID_RE.fullmatch(client_id):
+        raise Refused("The change's id is not one this app makes.")
+    # Inside a write's transaction (companion.live.engine.once) the change joins it, with no savepoint of its own:
+    # every refusal below is raised before the first write, so nothing is left half done.
+    joined = connection.in_atomic_block
+    with contextlib.nullcontext() if joined else transaction.atomic():
+        # The game's row and its seats in one query, held until the change is stored (or read so by the caller).
+        if held is None:
+            seats = list(Seat.objects.select_related("game").select_for_update().filter(game_id=game_id))
+            if not seats:
+                raise Refused("There is no such game.")
+            game = seats[0].game
+            for s in seats:
+                s.game = game
+        else:
+            game, seats = held.game, held.seats
+        if client_id and game.changes.filter(client_id=client_id).exists():
+            raise Replayed(game)
+        if op in SET_OPS and seen != game.version:
+            target = next((s for s in seats if s.seat == seat), None)
+            if was is None or was != seen_value(game, op, target) or op == "undo":
+                raise Conflict(game)
+        if op == "undo":
+            summary, undo = ops.undo(game, seats)
+        elif op == "next":
+            summary, undo = ops.advance(game)
+        elif op == "reveal":
+            summary, undo = ops.reveal(game, key or "", who)
+        elif op in ("tick", "untick"):
+            summary, undo = ops.tick(game, key or "", op == "tick")
+        elif op in RECORD_OPS:
+            try:
+                summary, undo = ops.record(
+                    game, op, ops.seat_in(seats, seat), seats, field, key or "", numbers or {}, paid, move
+                )
+            except records.Question as question:
+                raise Asked(game, question) from None
+        else:
+            if game.finished:
+                raise Refused("The game is over: the tracks are closed.")
+            summary, undo = ops.track(op, ops.seat_in(seats, seat), seats, value)
+        game.version += 1
+        game.save(update_fields=["version", "month", "phase", "finished", "revealed", "ticks"])
+        made = Change.objects.create(
+            game=game,
+            version=game.version,
+            who=who,
+            op=op,
+            summary=summary,
+            undo=undo,
+            client_id=client_id or "",
+        )
+    game.seat_list = seats
+    # An undo marks an older change undone: its answer reads the log again.
+    game.recent = [made, *game.recent] if game.recent is not None and op != "undo" else None
+    return game

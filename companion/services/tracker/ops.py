@@ -1,0 +1,191 @@
+"""What each change of a tracked game does to its rows (issue 5; called by :func:`companion.services.tracker.changes.
+apply_change` inside its transaction, the game's row held): the tracks, a record, a reveal, a setup tick, the next
+step and undo. Each returns the log's sentence and what undoing it takes; each refusal is raised before the first
+write."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.models.games import QUICK_SCORES, SCORE_MAX, SUMMARY_MAX, Game, Seat
+from companion.services.tracker import records
+from companion.services.tracker.errors import Refused
+from companion.services.tracker.games import setup_steps
+from scoring.calendar import NEW_YEAR, TRACK_MAX, due_reveals, move_marker, next_step, reveal_name
+
+
+def seat_in(seats: Sequence[Seat], number: int | None) -> Seat:
+    for s in seats:
+        if s.seat == number:
+            return s
+    raise Refused("Choose one of the game's players.")
+
+
+def _int(value: int | None, what: str, low: int, high: int) -> int:
+    if value is None or not low <= value <= high:
+        raise Refused(f"{what} must be a whole number from {low} to {high}.")
+    return value
+
+
+def _before(s: Seat) -> dict[str, Any]:
+    """A seat's state before a change, for its undo."""
+    return {
+        "score": s.score,
+        "firefighting": s.firefighting,
+        "stack": s.stack,
+        "trade": s.trade,
+        "record": s.record,
+    }
+
+
+SEAT_FIELDS = ["score", "firefighting", "stack", "trade", "record"]
+
+
+def record(
+    game: Game,
+    op: str,
+    s: Seat,
+    seats: Sequence[Seat],
+    field: str,
+    item: str,
+    numbers: Mapping[str, int | None],
+    paid: str = "",
+    move: bool = False,
+) -> tuple[str, dict[str, Any]]:
+    """Record what happened to a player (issue 13, item 5); the validator judges it on the next render. A move
+    of a component from another player (issue 19) changes that seat too: its undo restores both."""
+    before = {x.seat: _before(x) for x in seats}
+    others: tuple[Seat, ...] = ()
+    try:
+        if op == "record-add":
+            setup = game.setup if isinstance(game.setup, dict) else {}
+            done = records.add(
+                s, seats, kind=field, item=item, akebono=game.akebono, setup=setup, paid=paid, move=move
+            )
+            summary, others = done.summary, done.others
+            game.warned = done.warning
+        elif op == "record-remove":
+            summary = records.remove(s, field=field, item=item)
+        elif op == "lost":
+            summary = records.lose(s, item=item, how=field or "fire")
+        else:
+            summary = records.resources(s, numbers)
+    except records.RecordRefused as exc:
+        raise Refused(str(exc)) from None
+    s.save(update_fields=SEAT_FIELDS)  # a gain moved only this seat's marker (on top of its new space)
+    for other in others:
+        other.save(update_fields=SEAT_FIELDS)
+    undo: dict[str, Any] = {"seat": s.seat, "before": before[s.seat]}
+    if others:
+        undo["others"] = [{"seat": o.seat, "before": before[o.seat]} for o in others]
+    return summary[:200], undo
+
+
+def reveal(game: Game, key: str, who: str) -> tuple[str, dict[str, Any]]:
+    """Reveal hidden draws for the table, when the rules say they are due (RULINGS R16-R18), never before; a due
+    reveal stays due in every later step until someone reveals it. ``key``: one reveal key, or several separated
+    by spaces ("Next" asks to reveal all those not made yet); those another phone revealed meanwhile are skipped."""
+    due = due_reveals(game.month, game.phase_enum, game.options, game.setup)
+    keys = list(dict.fromkeys(key.split())) or [""]
+    if any(k not in due and k not in game.revealed for k in keys):
+        raise Refused("That is not revealed yet: the rules reveal it later.")
+    new = [k for k in keys if k not in game.revealed]
+    if not new:
+        raise Refused("Already revealed: every phone shows it.")
+    game.revealed = [*game.revealed, *new]
+    where = "New Year's Day" if game.month == NEW_YEAR else f"month {game.month}"
+    # The log names what was revealed, not the secret: an undo hides it again everywhere.
+    summary = f"Revealed {'; '.join(reveal_name(k)[0].replace('The ', 'the ', 1) for k in new)} (by {who} in {where})"
+    if len(summary) > SUMMARY_MAX:
+        summary = f"Revealed the {len(new)} draws that were due (by {who} in {where})"
+    return summary, {"revealed": new[0] if len(new) == 1 else new}
+
+
+def tick(game: Game, step: str, done: bool) -> tuple[str, dict[str, Any]]:
+    steps = setup_steps(game)
+    if step not in steps:
+        raise Refused("This game's setup has no such step.")
+    ticked = set(game.ticks)
+    if (step in ticked) == done:
+        raise Refused("Already ticked." if done else "Already not ticked.")
+    game.ticks = sorted(ticked | {step} if done else ticked - {step})
+    verb = "ticked" if done else "unticked"
+    return f"Setup: {steps[step]} {verb}", {"tick": step, "done": not done}
+
+
+def track(op: str, s: Seat, seats: Sequence[Seat], value: int | None) -> tuple[str, dict[str, Any]]:
+    before = _before(s)
+    if op == "score-add":
+        delta = value if value in QUICK_SCORES else None
+        if delta is None:
+            raise Refused("Choose +1, +2, +3, +5 or -1.")
+        if s.score + delta < 0:
+            raise Refused(f"{s.name}'s score cannot go below 0.")
+        s.score = min(SCORE_MAX, s.score + delta)
+        summary = f"{'+' if delta > 0 else ''}{delta} IKI for {s.name} (now {s.score})"
+    elif op == "score-set":
+        s.score = _int(value, "The score", 0, SCORE_MAX)
+        summary = f"{s.name}'s score set to {s.score}"
+    elif op in ("fire-add", "fire-set", "fire-top"):
+        if op == "fire-add":
+            position = min(TRACK_MAX, s.firefighting + 1)
+        elif op == "fire-top":
+            position = s.firefighting
+        else:
+            position = _int(value, "The firefighting position", 0, TRACK_MAX)
+        moved = {m.seat: m for m in move_marker([x.marker for x in seats], s.seat, position)}
+        s.firefighting, s.stack = moved[s.seat].position, moved[s.seat].stack
+        summary = {
+            "fire-add": f"{s.name} +1 firefighting (now {s.firefighting}, on top)",
+            "fire-top": f"{s.name}'s firefighting marker put on top of space {s.firefighting}",
+            "fire-set": f"{s.name}'s firefighting marker moved to {s.firefighting} (on top)",
+        }[op]
+    elif op == "trade-add":
+        s.trade = min(TRACK_MAX, s.trade + 1)
+        summary = f"{s.name} +1 trade (now {s.trade})"
+    else:
+        s.trade = _int(value, "The trade position", 0, TRACK_MAX)
+        summary = f"{s.name}'s trade marker moved to {s.trade}"
+    s.save(update_fields=SEAT_FIELDS)
+    return summary, {"seat": s.seat, "before": before}
+
+
+def advance(game: Game) -> tuple[str, dict[str, Any]]:
+    before = {"month": game.month, "phase": game.phase, "finished": game.finished}
+    if game.finished:
+        raise Refused("The game is over: score it.")
+    step = next_step(game.month, game.phase_enum)
+    if step is None:
+        game.finished = True
+        summary = "New Year's Day over: the game has ended"
+    else:
+        game.month, phase = step
+        game.phase = phase.value
+        where = "New Year's Day" if game.month == 13 else f"month {game.month}"
+        summary = f"{where}: {phase.label}"
+    return summary, {"game": before}
+
+
+def undo(game: Game, seats: Sequence[Seat]) -> tuple[str, dict[str, Any]]:
+    last = game.changes.filter(undone=False).exclude(op__in=("undo", "create")).first()
+    if last is None:
+        raise Refused("There is nothing to undo.")
+    data = last.undo
+    if "game" in data:
+        for field in ("month", "phase", "finished"):
+            setattr(game, field, data["game"][field])
+    for each in ([data] if "seat" in data else []) + list(data.get("others", [])):
+        s = seat_in(seats, each["seat"])
+        for field, old in each["before"].items():
+            setattr(s, field, old)
+        s.save(update_fields=[f for f in SEAT_FIELDS if f in each["before"]])
+    if "revealed" in data:
+        hidden = data["revealed"] if isinstance(data["revealed"], list) else [data["revealed"]]
+        game.revealed = [k for k in game.revealed if k not in hidden]
+    if "tick" in data:
+        ticked = set(game.ticks)
+        game.ticks = sorted(ticked | {data["tick"]} if data["done"] else ticked - {data["tick"]})
+    last.undone = True
+    last.save(update_fields=["undone"])
+    return f"Undid: {last.summary}", {}

@@ -1,0 +1,189 @@
+"""What the tracked game's record section offers (issue 13, item 5; issues 19 and 20): what the rules put in
+front of the table first, nothing beyond its supply nor hidden before it is revealed, and each player's record
+with the validator's flags."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from companion.models.games import Game, Seat
+from companion.services.tracker import record_flags, records
+from companion.services.tracker.games import (
+    scoring_setup,
+)
+from scoring.calendar import (
+    season_reveal,
+)
+from scoring.catalogue import (
+    BOAT_BY_ID,
+    BOATS,
+    BUILDING_BY_ID,
+    CHARACTER_BY_ID,
+    CHARACTERS,
+    PERSONALITY_BY_ID,
+    RETIREMENT_TOKEN_BY_ID,
+    RETIREMENT_TOKENS,
+    TOKEN_BY_ID,
+    TOKENS,
+    personalities_of_season,
+)
+from scoring.components import SEASONS, Expansion, Season
+
+
+def _choices(ids: Iterable[str], names: Mapping[str, Any], held: set[str]) -> list[tuple[str, str]]:
+    return [(i, names[i].name) for i in ids if i in names and i not in held]
+
+
+def record_context(game: Game, seats: list[Seat], season: Season | None) -> dict[str, Any]:
+    """What the record section offers (what the rules put in front of the table first) and what each player
+    has, with the validator's flags (issue 13, item 5). Nothing beyond its supply is offered, nor anything hidden
+    before the table revealed it (issues 19 and 20)."""
+    editions = {Expansion.BASE, Expansion.AKEBONO} if game.akebono else {Expansion.BASE}
+    held = {
+        i
+        for s in seats
+        for f, items in records.entries(s).items()
+        if f not in ("retirement_tokens", records.SPENT)
+        for i in items
+    } | {i for s in seats for i in records.entries(s).get(records.SPENT, []) if i in TOKEN_BY_ID}
+    setup = game.setup if isinstance(game.setup, dict) else {}
+    revealed = frozenset(game.revealed)
+    now: list[str] = [
+        c.id for c in CHARACTERS if season is not None and c.season is season and not c.new_character
+    ]
+    month_new = (setup.get("akebono") or {}).get("new_characters", {}).get(str(game.month))
+    if game.akebono and f"new-character-{game.month}" in revealed and isinstance(month_new, str):
+        now.insert(0, month_new)
+    starting = [str(c.get("card")) for c in setup.get("starting_characters") or [] if isinstance(c, dict)]
+    shown_new = _revealed_new_characters(game, setup)
+    others = [
+        c.id
+        for c in CHARACTERS
+        if c.expansion in editions
+        and c.id not in now
+        and c.id not in starting
+        and (not c.new_character or c.id in shown_new)
+    ]
+    token_now = [t.id for t in TOKENS if t.season is (season or SEASONS[-1]) and t.expansion in editions]
+    token_rest = [t.id for t in TOKENS if t.expansion in editions and t.id not in token_now]
+    met_pool = _met_pool(game, seats, setup, season)
+    retirement = [
+        t.id
+        for t in RETIREMENT_TOKENS
+        if t.expansion in editions and records.available(seats, "retirement_tokens", t.id)
+    ]
+    flags = (
+        record_flags.problems(seats, akebono=game.akebono, setup=scoring_setup(game))
+        if any(s.record for s in seats)
+        else {}
+    )
+    groups: list[tuple[str, str, list[tuple[str, list[tuple[str, str]]]]]] = [
+        (
+            "characters",
+            "Hired or drafted",
+            [
+                ("Offered now", _choices(now, CHARACTER_BY_ID, held)),
+                ("Starting characters (drafted)", _choices(starting, CHARACTER_BY_ID, held)),
+                ("Other characters", _choices(others, CHARACTER_BY_ID, held)),
+            ],
+        ),
+        (
+            "tokens",
+            "Fish, pipe or tobacco bought",
+            [
+                ("This season", _choices(token_now, TOKEN_BY_ID, held)),
+                ("Other seasons", _choices(token_rest, TOKEN_BY_ID, held)),
+            ],
+        ),
+        (
+            "retirement_tokens",
+            "Retired (its token)",
+            [
+                (
+                    "Tokens",
+                    _choices(retirement, RETIREMENT_TOKEN_BY_ID, set()),
+                )
+            ],
+        ),
+        (
+            "buildings",
+            "Built",
+            [("In this game", _choices(setup.get("buildings") or [], BUILDING_BY_ID, held))],
+        ),
+    ] + (
+        [
+            (
+                "boats",
+                "Boat built",
+                [("Boats", _choices((b.id for b in BOATS if b.buildable), BOAT_BY_ID, held))],
+            ),
+            (
+                "personalities",
+                "Met",
+                [("Revealed so far", _choices(met_pool, PERSONALITY_BY_ID, held))],
+            ),
+        ]
+        + [
+            (records.SPEND_PIPE, "Spent a pipe", [("Activated", spenders)])
+            for spenders in [records.pipe_spenders(seats, setup)]
+            if spenders
+        ]
+        if game.akebono
+        else []
+    )
+    return {
+        # Each picker's first choice is marked selected: a picker nobody touched is not unsaved input (live.js).
+        "record_groups": [
+            (field, label, options, next((i for _, choices in options for i, _ in choices), ""))
+            for field, label, options in groups
+        ],
+        "record_labels": records.FIELD_LABELS,
+        "losses": records.LOSSES,
+        "resources": records.RESOURCES,
+        "records": [
+            {
+                "seat": s,
+                "entries": [
+                    (field, records.FIELD_LABELS[field], [(i, records.name_of(field, i)) for i in items])
+                    for field, items in records.entries(s).items()
+                ],
+                "numbers": [(k, (s.record or {}).get(k, 0)) for k in records.RESOURCES],
+                "was": records.resources_seen(s),
+                "doctor": records.DOCTOR in records.entries(s).get("retirement_tokens", []),
+                "flags": flags.get(s.name, []),
+            }
+            for s in seats
+        ],
+        "table_flags": flags.get("", []),
+        "flagged": [s.name for s in seats if flags.get(s.name)],
+    }
+
+
+def _revealed_new_characters(game: Game, setup: Mapping[str, Any]) -> set[str]:
+    """The New Characters the table has revealed (issue 20: none is named before its month's reveal)."""
+    drawn = (setup.get("akebono") or {}).get("new_characters") or {}
+    revealed = set(game.revealed)
+    return {
+        str(card)
+        for month, card in drawn.items()
+        if game.akebono and f"new-character-{month}" in revealed and isinstance(card, str)
+    }
+
+
+def _met_pool(game: Game, seats: list[Seat], setup: Mapping[str, Any], season: Season | None) -> list[str]:
+    """The Personalities a player may have met by now (issue 20, item 1): those on the bridge of every season
+    the table revealed (Spring's are out from the setup, RULINGS R18); once someone built the Ferry boat and its
+    side is B or unknown, every Personality of those seasons (RULINGS R13: side B meets one "from the current
+    season that is not on the Nihonbashi bridge"). A later season's are never named before its reveal."""
+    if not game.akebono:
+        return []
+    drawn = (setup.get("akebono") or {}).get("personalities") or {}
+    revealed = set(game.revealed)
+    seasons = [s for s in SEASONS if s is SEASONS[0] or season_reveal(s) in revealed]
+    pool = [p for s in seasons for p in drawn.get(s.value) or [] if isinstance(p, str)]
+    side = ((setup.get("akebono") or {}).get("boat_sides") or {}).get("ferry-boat")
+    ferry = side != "A" and any("ferry-boat" in records.entries(s).get("boats", []) for s in seats)
+    if ferry:
+        pool += [p.id for s in seasons for p in personalities_of_season(s) if p.id not in pool]
+    return pool

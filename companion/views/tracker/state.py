@@ -1,0 +1,284 @@
+"""What a tracked game's page shows (its presenter, issue 5): the state partial's context (month, events, tracks,
+order of play, the log, what "Next" asks), the page around it, and its render as a page, a partial or the live
+script's pieces (companion.live.engine)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.template.loader import get_template
+from django.urls import reverse
+
+from companion.live.engine import (
+    Pieces,
+)
+from companion.models.games import QUICK_SCORES, SCORE_MAX, Change, Game, Seat
+from companion.services.tracker.changes import seen_value
+from companion.services.tracker.games import (
+    recent_changes,
+    seats_of,
+    setup_steps,
+    turn_order,
+)
+from companion.views.tracker.common import (
+    LOG_ON_PAGE,
+    who_of,
+)
+from companion.views.tracker.record_picker import record_context
+from scoring.calendar import (
+    FIRE_MONTHS,
+    NEW_YEAR,
+    TRACK_MAX,
+    Phase,
+    due_reveals,
+    firefighting_order,
+    month_events,
+    overdue_reveals,
+    personality_names,
+    reveal_name,
+    season_of,
+    season_reveal,
+    step_events,
+    table_phases,
+    trade_income,
+)
+from scoring.catalogue import (
+    BOAT_BY_ID,
+    BUILDING_BY_ID,
+    CHARACTER_BY_ID,
+    STARTING_TILE_BY_ID,
+)
+from scoring.components import SEASONS
+
+#: The most reveals one step can hold (every hidden draw of a game is fewer), with the "Next" before them.
+STEP_CHANGES = 40
+
+
+def _revealed_this_step(game: Game, last: list[Change]) -> frozenset[str]:
+    """The reveals made since the table reached its current step (after the last "Next" not undone): an overdue
+    reveal tapped now stays shown under "Now" until the table moves on. Read from the last changes when they
+    reach back to that "Next", else one indexed query."""
+    rows: Iterable[tuple[str, Any]] = [(c.op, c.undo) for c in last if not c.undone]
+    if not any(op == "next" for op, _ in rows) and len(last) >= LOG_ON_PAGE:
+        rows = game.changes.filter(undone=False, op__in=("next", "reveal")).values_list("op", "undo")[
+            :STEP_CHANGES
+        ]
+    keys: set[str] = set()
+    for op, undo in rows:
+        if op == "next":
+            break
+        made = undo.get("revealed") if op == "reveal" and isinstance(undo, dict) else None
+        keys.update([made] if isinstance(made, str) else made or [])
+    return frozenset(keys)
+
+
+def _overdue(game: Game, revealed: frozenset[str], last: list[Change]) -> list[dict[str, Any]]:
+    """The reveals due before this step that nobody made (and those made during it), for "Now". The changes
+    are read only when a reveal due before this step was made (it may have been made during it)."""
+    if game.finished:
+        return []
+    made = {
+        o.event.reveal
+        for o in overdue_reveals(game.month, game.phase_enum, game.options, game.setup, revealed=frozenset())
+    }
+    overdue = overdue_reveals(
+        game.month,
+        game.phase_enum,
+        game.options,
+        game.setup,
+        revealed=revealed,
+        keep=_revealed_this_step(game, last) if made & revealed else frozenset(),
+    )
+    return [{"since": o.since, "event": o.event, "name": reveal_name(o.event.reveal)[0]} for o in overdue]
+
+
+def next_question(game: Game) -> dict[str, Any] | None:
+    """What "Next" asks before it moves on (issue 20): the reveals due and not made yet, and at New Year's Day
+    whether to end the game. None when there is nothing to ask."""
+    due = due_reveals(game.month, game.phase_enum, game.options, game.setup)
+    keys = [k for k in due if k not in game.revealed]
+    end = game.month == NEW_YEAR
+    if not keys and not end:
+        return None
+    names = [reveal_name(k) for k in keys]
+    if len(names) == 1:
+        text, plural = names[0]
+        question = (
+            f"{text} {'are' if plural else 'is'} not revealed yet: reveal {'them' if plural else 'it'} now?"
+        )
+    elif names:
+        listed = [text[0].lower() + text[1:] for text, _ in names]
+        question = f"Not revealed yet: {', '.join(listed[:-1])} and {listed[-1]}. Reveal them now?"
+    else:
+        question = ""
+    if end:
+        question += (" " if question else "") + END_QUESTION
+    return {"question": question, "keys": " ".join(keys), "end": end}
+
+
+END_QUESTION = 'End the game now? The tracks close for the scoring; "Undo last" reopens the game.'
+
+
+def state_context(
+    request: HttpRequest,
+    game: Game,
+    can_edit: bool,
+    message: str = "",
+    level: str = "",
+    ask: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Everything the state partial shows. Hidden setup information is only what the table revealed (issue 13,
+    item 4). Reads a bounded number of rows whatever the log's length: the last changes and one ``exists``.
+    ``ask``: the question "Next" asks first (:func:`next_question`)."""
+    seats = seats_of(game)
+    by_seat = {s.seat: s for s in seats}
+    phase = game.phase_enum
+    revealed = frozenset(game.revealed)
+    events = month_events(game.month, game.options, game.setup, reached=phase, revealed=revealed)
+    played = turn_order(game, seats)
+    order = [by_seat[n] for n in played] if played is not None else []
+    fire_order = [by_seat[n] for n in firefighting_order(s.marker for s in seats)]
+    shared = {s.firefighting for s in seats if sum(1 for t in seats if t.firefighting == s.firefighting) > 1}
+    season = season_of(game.month) if game.month < NEW_YEAR else None
+    bridge: tuple[str, ...] = ()
+    bridge_hidden = False  # this season's Personalities are drawn but not revealed yet (shown as such)
+    if game.akebono:
+        current = season or SEASONS[-1]
+        if current is SEASONS[0] or season_reveal(current) in revealed:
+            bridge = personality_names(current, game.setup)
+        else:
+            bridge_hidden = bool(personality_names(current, game.setup))
+    income = []
+    if game.akebono and game.month in FIRE_MONTHS and phase is Phase.C:
+        income = [(s, trade_income(s.trade)) for s in seats]
+    token = game.edit_token if can_edit else game.view_token
+    changes = recent_changes(game, LOG_ON_PAGE)
+    # Anything to undo: seen in the last changes, else (all of them undone or undos) one query.
+    can_undo = any(not c.undone and c.op not in ("create", "undo") for c in changes) or (
+        len(changes) >= LOG_ON_PAGE
+        and game.changes.filter(undone=False).exclude(op__in=("create", "undo")).exists()
+    )
+    steps = setup_steps(game) if can_edit else {}
+    return {
+        "game": game,
+        "token": token,
+        "change_url": reverse("game-change", args=[token]),
+        "can_edit": can_edit,
+        "seats": [(s, _was(game, s)) for s in seats],
+        "phase": phase,
+        "phases": table_phases(game.month),
+        "events": events,
+        "current_events": step_events(events, phase),
+        "overdue": _overdue(game, revealed, changes),
+        "bridge_hidden": bridge_hidden,
+        "ask": ask if can_edit else None,
+        "order": order,
+        "order_title": _order_title(game),
+        "fire_order": fire_order,
+        "shared": shared,
+        "season": season,
+        "bridge": bridge,
+        "income": income,
+        "changes": changes,
+        "can_undo": can_undo,
+        "next_was": seen_value(game, "next", None),
+        "steps": [(step, title, step in game.ticks) for step, title in steps.items()],
+        **(record_context(game, seats, season) if can_edit and game.scoresheet_id is None else {}),
+        "ticked": len(game.ticks),
+        "quick": QUICK_SCORES,
+        "track": [str(n) for n in range(TRACK_MAX + 1)],  # text: compared with ``was``, never localized
+        "score_max": SCORE_MAX,
+        "message": message,
+        "level": level,
+        "who": who_of(request),
+        # Every render collects its pieces: a nested piece counts in its parent's digest by its id alone, on the
+        # first load as in an answer (companion.live.engine).
+        "live_pieces": Pieces(),
+    }
+
+
+def _was(game: Game, seat: Seat) -> dict[str, str | None]:
+    """The values a seat's set forms are made against (``was``, see companion.services.tracker.changes.seen_value)."""
+    return {
+        op.replace("-", "_"): seen_value(game, op, seat)
+        for op in ("score-set", "fire-set", "fire-top", "trade-set")
+    }
+
+
+def _order_title(game: Game) -> str:
+    """The heading of the order of play, naming the phase that is on (issue 13, item 7)."""
+    if game.month == NEW_YEAR:
+        return "Order of play on New Year's Day"
+    if game.phase_enum is Phase.A:
+        return "Order for phase A"
+    if game.phase_enum is Phase.B:
+        return "Order for phase B"
+    return f"Firefighting order (phase {game.phase}); next month's phase A follows it"
+
+
+def state_response(
+    request: HttpRequest,
+    game: Game,
+    can_edit: bool,
+    *,
+    status: int = 200,
+    message: str = "",
+    level: str = "",
+    ask: dict[str, Any] | None = None,
+    question: Mapping[str, Any] | None = None,
+    answer_at: str = "",
+) -> HttpResponse:
+    context = state_context(request, game, can_edit, message, level, ask)
+    context |= {"question": question, "answer_at": answer_at}
+    template = "games.html#state" if request.htmx else "games.html"
+    if not request.htmx:
+        context.update(page_context(request, game, can_edit))
+    response = render(request, template, context, status=status)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def page_context(request: HttpRequest, game: Game, can_edit: bool) -> dict[str, Any]:
+    setup = game.setup if isinstance(game.setup, dict) else {}
+    seats = seats_of(game)
+    by_seat = {s.seat: s.name for s in seats}
+    starting = []
+    for choice in setup.get("starting_characters") or []:
+        card = CHARACTER_BY_ID.get(str(choice.get("card")))
+        tile = STARTING_TILE_BY_ID.get(str(choice.get("tile"))) if choice.get("tile") else None
+        if card:
+            starting.append(card.name + (f" + {tile.name}" if tile else ""))
+    boats = []
+    for boat_id, side in ((setup.get("akebono") or {}).get("boat_sides") or {}).items():
+        if boat_id in BOAT_BY_ID:
+            boats.append(f"{BOAT_BY_ID[boat_id].name}: side {side}")
+    sun = (setup.get("two_player") or {}).get("sun")
+    return {
+        "buildings": [BUILDING_BY_ID[b].name for b in setup.get("buildings") or [] if b in BUILDING_BY_ID],
+        "starting": starting,
+        "boats": boats,
+        "first_name": by_seat.get(game.first_player, ""),
+        "draft_names": [by_seat.get(n, "") for n in setup.get("draft_order") or []],
+        "sun_name": by_seat.get(sun, "") if isinstance(sun, int) else "",
+        "moon_name": by_seat.get(3 - sun, "") if isinstance(sun, int) and game.players == 2 else "",
+        "who_choices": [s.name for s in seats],
+        # The seed regenerates every hidden draw: only the edit link shows it before the game ends (issue 20).
+        "show_seed": bool(game.seed) and (can_edit or game.finished),
+    }
+
+
+def state_pieces(request: HttpRequest, game: Game, can_edit: bool, said: Mapping[str, Any]) -> Pieces:
+    pieces = Pieces()
+    context = state_context(
+        request, game, can_edit, said.get("message", ""), said.get("level", ""), said.get("ask")
+    )
+    context |= {
+        "question": said.get("question"),
+        "answer_at": said.get("answer_at", ""),
+        "live_pieces": pieces,
+    }
+    get_template("games.html#state").render(context, request)
+    return pieces

@@ -1,0 +1,202 @@
+"""What a tap on a tracked game writes and sends back (issue 5; issue 21, docs/sync.md): ``/games/<token>/change``
+(POST), one change at most once, answered with the pieces it changed (the live script), the state partial (htmx)
+or a redirect (a plain form)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db.models import CharField, OuterRef, Value
+from django.db.models.functions import Cast, Concat
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from companion.live.engine import (
+    Answer,
+    Stored,
+    held,
+    mutation_id,
+    once,
+    stored_id,
+)
+from companion.models.games import Game
+from companion.services.tracker import records
+from companion.services.tracker.changes import RECORD_OPS, SEAT_OPS, Held, apply_change, hold, seen_value
+from companion.services.tracker.errors import Asked, Conflict, Refused, Replayed
+from companion.services.tracker.games import (
+    recent_changes,
+)
+from companion.tokens import is_token
+from companion.views.tracker.common import (
+    LOG_ON_PAGE,
+    NO_GAME,
+    VIEW_ONLY,
+    error_page,
+    is_live,
+    who_of,
+)
+from companion.views.tracker.forms import ChangeForm
+from companion.views.tracker.state import (
+    next_question,
+    state_pieces,
+    state_response,
+)
+
+
+class _NotHere(Exception):
+    """No game at this token (404) or the view-only token (403): nothing written, nothing stored."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+#: The engine's name of the game a seat row belongs to (companion.live.kinds.key), for the stored-write lookup.
+_THING = Concat(Value("game:"), Cast(OuterRef("game_id"), output_field=CharField()))
+
+
+@require_POST
+def game_change(request: HttpRequest, token: str) -> HttpResponse:
+    """One change, applied at most once per write id (``lc``/``ln``, companion.live; docs/sync.md). ``cid``: the
+    older per-write id (applied once; a replay answers the current state); ``v``/``was``: what a set change was
+    made against (409 when it changed meanwhile). The live script gets the pieces that changed, htmx the state
+    partial, a plain form a redirect back. One query reads the game, its seats and the write's stored answer
+    (companion.live.engine.stored_id), holding the game until the change is stored."""
+    if not is_token(token):
+        return error_page(request, 404, NO_GAME)
+    mid = mutation_id(request.POST)
+    found: list[Game] = []
+
+    def write() -> Answer:
+        held_game = hold(token, stored=stored_id(_THING, mid), log=LOG_ON_PAGE)
+        if held_game is None:
+            raise _NotHere(404, NO_GAME)
+        if not held_game.can_edit:
+            raise _NotHere(403, VIEW_ONLY)
+        if held_game.stored is not None:
+            raise Stored(held_game.stored)
+        found.append(held_game.game)
+        return _change(request, held_game)
+
+    try:
+        answer, replay = once(lambda: f"game:{found[0].pk}", mid, write, looked_up=True)
+    except _NotHere as exc:
+        return error_page(request, exc.status, exc.message)
+    return answer.response(replay=replay)
+
+
+def _change(request: HttpRequest, held_game: Held) -> Answer:
+    game = held_game.game
+    form = ChangeForm(request.POST)
+    if not form.is_valid():
+        seat = form.cleaned_data.get("seat")
+        at = _answer_at(game, str(request.POST.get("op", "")), seat)
+        return _answer(request, game, status=400, message=form.message(), level="error", at=at)
+    data = form.cleaned_data
+    op, seat, value, seen, was, key, field = (
+        data[k] for k in ("op", "seat", "value", "v", "was", "key", "field")
+    )
+    at = _answer_at(game, op, seat)
+    if op == "next" and data["ask"] and not data["force"] and not game.finished:
+        # The Next button asks first (the "Go on without" answer posts without ``ask``, "Apply it anyway" after a
+        # conflict with ``force``); a stale tap is left to apply_change, which answers 409. Asking writes nothing.
+        ask = next_question(game) if seen == game.version or was == seen_value(game, "next", None) else None
+        if ask is not None:
+            return _answer(request, game, ask=ask)
+    held_seat = (
+        next((s for s in held_game.seats if s.seat == seat), None)
+        if op == "record-remove" and data["ask"]
+        else None
+    )
+    if held_seat is not None and key in records.entries(held_seat).get(field, []):
+        # The × of a recorded entry asks once (issue 20); its answer "Remove" posts without ``ask``. An entry
+        # already gone is left to apply_change, which says so.
+        return _answer(request, game, ask={"remove": True, "seat": seat, "field": field, "key": key})
+    if op in SEAT_OPS and op not in ("fire-add", "trade-add", "fire-top") and value is None:
+        return _answer(request, game, status=400, message="Enter a whole number.", level="error", at=at)
+    try:
+        game = apply_change(
+            game_id=game.pk,
+            held=held_game,
+            op=op,
+            who=who_of(request),
+            seat=seat,
+            value=value,
+            seen=seen,
+            was=was,
+            key=key,
+            field=field,
+            numbers=data["numbers"],
+            client_id=data["cid"],
+            paid=data["paid"],
+            move=data["move"],
+        )
+    except Asked as exc:
+        # Nothing saved: the answer is a question with its choices next to the record's forms (issue 19).
+        question = {
+            "text": exc.question.text,
+            "fields": {"op": op, "seat": seat, "field": field, "key": key},
+            "choices": exc.question.choices,
+        }
+        exc.game.seat_list = None  # a question may leave a seat changed in memory: read them again
+        return _answer(
+            request, exc.game, message=exc.question.text, level="warning", question=question, at=at
+        )
+    except Conflict as exc:
+        return _answer(request, exc.game, status=409, message=str(exc), level="warning", at=at)
+    except Replayed as exc:
+        return _answer(request, exc.game, message=str(exc), level="ok", at=at)
+    except Refused as exc:
+        game.refresh_from_db()
+        game.seat_list = None  # a refusal may leave a seat changed in memory: read them again
+        return _answer(request, game, status=400, message=str(exc), level="error", at=at)
+    if request.htmx or is_live(request):
+        saved = "Saved."
+        if op in RECORD_OPS:  # what a record did, its immediate IKI included (issue 19)
+            last = next(iter(recent_changes(game, 1)), None)
+            saved = f"Saved: {last.summary}." if last is not None else saved
+        return _answer(request, game, message=saved, level="warning" if game.warned else "ok", at=at)
+    return Answer.of(redirect("game", game.edit_token), game.version)
+
+
+def _answer_at(game: Game, op: str, seat: int | None) -> str:
+    """The answer slot beside the control a change was made with (``answer-<slot>`` in games.html): the answer
+    is written where the thumb is. "" (the top of the state) when the page shows no such slot."""
+    if seat is None or not 1 <= seat <= game.players:
+        seat = None
+    records_shown = game.scoresheet_id is None
+    if op in ("score-add", "fire-add", "trade-add"):
+        return f"row-{seat}" if seat else ""
+    if op in ("score-set", "fire-set", "trade-set", "fire-top"):
+        return f"exact-{seat}" if seat and not game.finished else ""
+    if op in ("record-remove", "lost", "resources"):
+        return f"record-{seat}" if seat and records_shown else ""
+    if op == "record-add" and not records_shown:
+        return ""
+    return {"next": "controls", "undo": "controls", "reveal": "month", "record-add": "record-add"}.get(
+        op, "ticks" if op in ("tick", "untick") else ""
+    )
+
+
+def _answer(
+    request: HttpRequest,
+    game: Game,
+    *,
+    status: int = 200,
+    message: str = "",
+    level: str = "",
+    ask: dict[str, Any] | None = None,
+    question: Mapping[str, Any] | None = None,
+    at: str = "",
+) -> Answer:
+    """A change's answer: for the live script only the pieces the page lacks (``h``), else the state."""
+    said: dict[str, Any] = {"message": message, "level": level, "ask": ask, "question": question}
+    if not is_live(request):  # htmx: the state partial, the answer at its top
+        return Answer.of(state_response(request, game, True, status=status, **said), game.version)
+    said["answer_at"] = at
+    pieces = state_pieces(request, game, True, said)
+    body = "".join(p.html for p in pieces.missing(held(request.POST.get("h", ""))))
+    return Answer(status, body, game.version)
