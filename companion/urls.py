@@ -7,13 +7,14 @@ nothing else.
 
 from companion.live import stream as live
 from companion.scorepad import views as scorepad
-from companion.views import api, checks, games, home, osaka, pads, results, setup
+from companion.views import api, checks, games, home, osaka, pads, results, screen, setup
 
 urlpatterns = [
     *home.urlpatterns,
     *scorepad.urlpatterns,
     *live.urlpatterns,
     *games.urlpatterns,
+    *screen.urlpatterns,
     *setup.urlpatterns,
     *pads.urlpatterns,
     *api.urlpatterns,
