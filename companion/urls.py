@@ -7,7 +7,7 @@ nothing else.
 
 from companion.live import stream as live
 from companion.scorepad import views as scorepad
-from companion.views import api, checks, games, home, osaka, pads, results, screen, setup
+from companion.views import api, checks, games, home, offline, osaka, pads, results, screen, setup
 
 urlpatterns = [
     *home.urlpatterns,
@@ -20,6 +20,7 @@ urlpatterns = [
     *api.urlpatterns,
     *osaka.urlpatterns,
     *checks.urlpatterns,
+    *offline.urlpatterns,
     *results.urlpatterns,
 ]
 

@@ -221,3 +221,25 @@ def test_a_whole_osaka_game_on_the_screen_shows_no_running_vp_count(client: Clie
     for seat in game.seats.all():
         assert f'id="screen-vp-{seat.seat}">{vp[seat.seat - 1]}<' in page
     assert game.end in page
+
+
+# --- the service worker -------------------------------------------------------------------------------------------
+
+
+def test_the_service_worker_is_served_from_the_root_never_cached_for_long(
+    client: Client, settings: Any
+) -> None:
+    settings.STATIC_URL = "/files/"
+    from companion.views import offline
+
+    offline._source.cache_clear()
+    try:
+        response = client.get("/sw.js")
+        body = response.content.decode()
+        assert response.status_code == 200 and response["Content-Type"].startswith("text/javascript")
+        assert response["Cache-Control"] == "no-cache"
+        assert 'const STATIC = "/files/";' in body and offline.PLACEHOLDER not in body
+        assert 'addEventListener("fetch"' in body
+        assert client.post("/sw.js").status_code == 405
+    finally:
+        offline._source.cache_clear()
