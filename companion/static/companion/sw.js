@@ -16,7 +16,15 @@ const KEEP_PAGES = 12;
 const kept = (url) => url.origin === self.location.origin && (
   url.pathname.startsWith(STATIC) || url.pathname === "/manifest.webmanifest" || url.pathname.startsWith("/apple-touch-icon"));
 
-self.addEventListener("install", () => self.skipWaiting());
+// Everything but a page and a kept file goes straight to the network, the worker not even woken (the static routing
+// API, where the browser has it): a tap, a pull and a stream cost no more than without a worker.
+self.addEventListener("install", (event) => {
+  self.skipWaiting();
+  const path = (pathname) => ({ urlPattern: new URLPattern({ pathname }) });
+  if (event.addRoutes) event.waitUntil(event.addRoutes([{ source: "network", condition: { not: { or: [
+    { requestMode: "navigate" }, path(STATIC + "*"), path("/manifest.webmanifest"), path("/apple-touch-icon*"),
+  ] } } }]).catch(() => {}));
+});
 self.addEventListener("activate", (e) => e.waitUntil((async () => {
   for (const name of await caches.keys()) if (name !== CACHE) await caches.delete(name);
   await self.clients.claim();
