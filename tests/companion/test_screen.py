@@ -42,7 +42,7 @@ def test_the_iki_screen_shows_the_scoreboard_the_month_and_the_join_code(client:
     assert 'id="screen-score-2">5<' in page and 'id="screen-score-1">0<' in page
     assert "swatch-red" in page and "swatch-blue" in page and 'id="screen-trade-1"' in page
     assert "Month 1" in page and 'aria-current="step"' in page
-    assert f'data-live="game-{game.pk}"' in page
+    assert f'data-live="screen-game-{game.pk}"' in page  # an outbox of its own, always empty
     assert f'data-live-stream="/live/game/{game.view_token}"' in page
     assert f'data-live-pull="/games/{game.view_token}/screen/state"' in page
     assert "<svg" in page and f"/games/{game.view_token}/" in page  # the QR code of the view link
