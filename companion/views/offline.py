@@ -1,8 +1,9 @@
 """``/sw.js`` (``service-worker``): the service worker (issue 25; docs/sync.md "Offline: the service worker").
 
 Served from the site's root, not from ``/static/``, so that its scope is every page; never cached for long (a new
-version must reach the phones at their next load; the file, 3 kB, is read on each request: no cache to grow), and with the site's ``STATIC_URL`` put in, since it keeps the
-static files. live.js registers it only in a secure context; on plain HTTP browsers refuse it (README).
+version must reach the phones at their next load; the file, 3 kB, is read on each request: no cache to grow), and
+with the site's ``STATIC_URL`` put in, since it keeps the static files. live.js registers it only in a secure
+context; on plain HTTP browsers refuse it (README).
 """
 
 from __future__ import annotations
