@@ -7,18 +7,20 @@ nothing else.
 
 from companion.live import stream as live
 from companion.scorepad import views as scorepad
-from companion.views import api, checks, home, osaka, pads, results, setup, tracker
+from companion.views import api, checks, home, offline, osaka, pads, results, screen, setup, tracker
 
 urlpatterns = [
     *home.urlpatterns,
     *scorepad.urlpatterns,
     *live.urlpatterns,
     *tracker.urlpatterns,
+    *screen.urlpatterns,
     *setup.urlpatterns,
     *pads.urlpatterns,
     *api.urlpatterns,
     *osaka.urlpatterns,
     *checks.urlpatterns,
+    *offline.urlpatterns,
     *results.urlpatterns,
 ]
 

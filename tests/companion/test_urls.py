@@ -38,6 +38,8 @@ ANSWER_GET = {
     "group-file",  # issue 24: a group's file, "Download everything"
     "manifest", "apple-touch-icon", "apple-touch-icon-precomposed", "find",  # issue 25
     "live-stream-game",  # issue 21: the tracked game's stream (204 under WSGI: the page polls)
+    "game-screen", "game-screen-state", "osaka-game-screen", "osaka-game-screen-state",  # issue 25: table screen
+    "service-worker",  # issue 25: /sw.js
 }  # fmt: skip
 
 

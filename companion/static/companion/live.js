@@ -18,6 +18,15 @@
   "use strict";
   const POLL_MS = 1500, RETRY_MS = 2000, WAIT_SAY_MS = 800;
   const root = () => document.querySelector("[data-live]");
+  // Offline (issue 25, docs/sync.md "Offline"): in a secure context a service worker keeps the pages and static
+  // files, so a reload with the server unreachable shows its copy; the last state this phone saw of this page,
+  // kept when it was left (without its waiting taps), is newer: it is put back. Plain HTTP has no worker.
+  const worker = window.isSecureContext && "serviceWorker" in navigator, LAST = "live-last";
+  const lastSeen = () => { try { return JSON.parse(localStorage.getItem(LAST) || "{}"); } catch (e) { return {}; } };
+  if (worker) {
+    const r = root(), was = r && lastSeen()[location.pathname];
+    if (was && was.v > (parseInt(r.dataset.liveVersion, 10) || 0)) r.outerHTML = was.html;
+  }
   const first = root();
   if (!first || !window.fetch) return;
   const thing = first.dataset.live;
@@ -388,6 +397,29 @@
   document.addEventListener("visibilitychange", () => { if (!document.hidden) { pull(); flush(); } });
   setInterval(() => { if (outbox.length) flush(); }, RETRY_MS);
   setInterval(() => { if (!streamOpen && !document.hidden) pull(); }, POLL_MS);
+  if (worker) {
+    window.addEventListener("pagehide", () => {
+      const copy = (root() || first).cloneNode(true);
+      for (const item of outbox) for (const [id, by] of item.bump || []) {
+        const el = copy.querySelector("#" + CSS.escape(id));
+        if (el && el.tagName === "INPUT") el.setAttribute("value", String((parseInt(el.getAttribute("value"), 10) || 0) - by));
+        else if (el) el.textContent = el.textContent.replace(/-?\d+/, (n) => String(parseInt(n, 10) - by));
+      }
+      copy.querySelectorAll(".live-waiting").forEach((e) => { e.classList.remove("live-waiting"); e.removeAttribute("aria-busy"); });
+      const all = lastSeen();
+      delete all[location.pathname];
+      Object.keys(all).slice(0, -3).forEach((k) => { delete all[k]; }); // this page and the last 3 others
+      all[location.pathname] = { v: version(), html: copy.outerHTML };
+      try { localStorage.setItem(LAST, JSON.stringify(all)); } catch (e) { /* full: the worker's copy shows */ }
+    });
+    window.addEventListener("load", () => {
+      const fresh = !navigator.serviceWorker.controller; // this load was not seen by a worker: name its parts
+      navigator.serviceWorker.register("/sw.js").then(() => navigator.serviceWorker.ready).then((reg) => {
+        const parts = document.querySelectorAll("link[rel=stylesheet], link[rel=manifest], script[src]");
+        if (fresh && reg.active) reg.active.postMessage({ keep: [location.href, ...Array.from(parts, (e) => e.href || e.src)] });
+      }).catch(() => {});
+    });
+  }
   outbox.forEach((item) => bump(item, 1));
   show();
   listen();
