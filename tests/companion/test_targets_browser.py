@@ -91,6 +91,16 @@ WIDE = """
 """
 
 
+#: The tracker's player rows whose counts are not on the name's line (the row wrapped).
+ONE_LINE = """
+() => [...document.querySelectorAll('.row-head')].filter((head) => {
+  const name = head.querySelector('strong').getBoundingClientRect();
+  const tracks = head.querySelector('.tracks').getBoundingClientRect();
+  return tracks.top >= name.bottom || tracks.bottom <= name.top;
+}).map((head) => head.innerText.replace(/\\s+/g, ' '))
+"""
+
+
 def _tracked_game(client: Client, *, to_the_end: bool) -> Game:
     """Four players, three-digit scores (Dominique Ro at 108, Ulric Fabian at 120); played to its end if asked."""
     setup = generate(Options(players=4, akebono=True), seed="K7MX2QPA").to_json()
@@ -241,12 +251,15 @@ LOOK_AT = ("game", "game ended", "osaka ended", "osaka game", "sheet characters"
 
 
 def test_no_page_scrolls_sideways(live_server: Any, page: Any, screenshot: Any) -> None:
-    wide = {}
+    wide, wrapped = {}, {}
     for name, url in phone_pages(live_server.url).items():
         _visit(page, url)
         if name in LOOK_AT:
             screenshot(page, "wide-" + name.replace(" ", "-"))
+        if name.startswith("game"):
+            wrapped[name] = page.evaluate(ONE_LINE)
         width = page.evaluate("document.documentElement.scrollWidth")
         if width > PHONE_WIDTH:
             wide[name] = (width, page.evaluate(WIDE, PHONE_WIDTH))
+    assert {name: rows for name, rows in wrapped.items() if rows} == {}
     assert wide == {}, '\n'.join(f'{k}: {v}' for k, v in wide.items())
