@@ -236,13 +236,15 @@ def test_every_tap_target_is_at_least_44_px(live_server: Any, page: Any) -> None
     small = {}
     for name, url in phone_pages(live_server.url).items():
         _visit(page, url)
-        for details in page.locator("main details:not([open]) > summary").all():  # folds opened: their insides too
+        for details in page.locator(
+            "main details:not([open]) > summary"
+        ).all():  # folds opened: their insides too
             if details.is_visible():
                 details.click()
         found = page.evaluate(TARGETS)
         if found:
             small[name] = found
-    assert small == {}, '\n'.join(f'{k}: {v}' for k, v in small.items())
+    assert small == {}, "\n".join(f"{k}: {v}" for k, v in small.items())
 
 
 #: Pages saved as screenshots (out/screens/wide-*.png) for a person to look at.
@@ -262,4 +264,4 @@ def test_no_page_scrolls_sideways(live_server: Any, page: Any, screenshot: Any) 
         if width > PHONE_WIDTH:
             wide[name] = (width, page.evaluate(WIDE, PHONE_WIDTH))
     assert {name: rows for name, rows in wrapped.items() if rows} == {}
-    assert wide == {}, '\n'.join(f'{k}: {v}' for k, v in wide.items())
+    assert wide == {}, "\n".join(f"{k}: {v}" for k, v in wide.items())
