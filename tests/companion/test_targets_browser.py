@@ -42,7 +42,7 @@ TAP = 44
 #: checkbox or radio. A checkbox or radio that has such a label is reached through it: the label is measured, not
 #: the box drawn beside it (a label[for] of a text field is not a target: the field is).
 TARGETS = """
-() => {
+(tap) => {
   const out = [];
   const shown = (e) => {
     const r = e.getBoundingClientRect();
@@ -66,7 +66,7 @@ TARGETS = """
     }
     if (!shown(e)) continue;
     const r = e.getBoundingClientRect();
-    if (r.width + 0.5 < %(tap)d || r.height + 0.5 < %(tap)d) {
+    if (r.width + 0.5 < tap || r.height + 0.5 < tap) {
       const text = (e.innerText || e.value || e.getAttribute('aria-label') || e.name || '').trim();
       out.push(`${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}.${[...e.classList].join('.')} `
                + `"${text.slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`);
@@ -74,7 +74,7 @@ TARGETS = """
   }
   return out;
 }
-""" % {"tap": TAP}
+"""
 
 #: The elements that reach past the phone's right edge, outside a box that scrolls on its own.
 WIDE = """
@@ -241,7 +241,7 @@ def test_every_tap_target_is_at_least_44_px(live_server: Any, page: Any) -> None
         ).all():  # folds opened: their insides too
             if details.is_visible():
                 details.click()
-        found = page.evaluate(TARGETS)
+        found = page.evaluate(TARGETS, TAP)
         if found:
             small[name] = found
     assert small == {}, "\n".join(f"{k}: {v}" for k, v in small.items())
