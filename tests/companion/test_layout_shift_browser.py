@@ -27,6 +27,7 @@ new PerformanceObserver((list) => {
   for (const e of list.getEntries()) {
     window.__shifts.push({
       value: e.value,
+      step: window.__step || '',
       recent: e.hadRecentInput,
       sources: (e.sources || []).map((s) => {
         const n = s.node;
@@ -89,13 +90,13 @@ def test_taps_move_nothing_on_either_phone(live_server: Any, new_context: Any, s
     from django.test import Client
 
     game = _tracked_game(Client(), to_the_end=False)
-    _reveal_due(game)
     url = live_server.url + game.edit_url()
     one = _phone(new_context, url)
     two = _phone(new_context, url)
     # The watching phone reads further down the page, where a changed phase rewrites what is above and below.
     two.locator("#now-title").scroll_into_view_if_needed()
     two.evaluate("window.scrollBy(0, 200)")
+    one.click("#exact-2 summary")  # a fold opened before the count: what is under it goes down, as asked
     _start_counting(one, two)
 
     taps = [
@@ -120,18 +121,50 @@ def test_taps_move_nothing_on_either_phone(live_server: Any, new_context: Any, s
     expect(one.locator("#answer-row-4")).not_to_be_empty()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     one.screenshot(path=str(SCREENSHOTS / "layout-shift-refusal-screen.png"))  # the viewport: no scrolling
-    # Next phase, twice (A -> B -> C), with what is due revealed by the table each time.
-    for phase in ("B", "C"):
-        _reveal_due(game)
-        expect(one.locator("#next")).to_be_enabled()
+    # An exact value, set in its fold.
+    one.fill("#set-score-2", "140")
+    one.click("#set-score-go-2")
+    _text(one, "#score-2", "140")
+    _text(two, "#score-2", "140")
+    # A record, added from the record form.
+    one.locator("#record-tokens").scroll_into_view_if_needed()
+    one.select_option("#record-tokens", index=1)
+    entries = one.locator("#part-records li").count()
+    one.click("#record-tokens-go")
+    expect(one.locator("#part-records li")).to_have_count(entries + 1)
+    expect(two.locator("#part-records li")).to_have_count(entries + 1)
+    # Through the month's phases into the next month; where a reveal is due, "Next phase" asks first and the
+    # question's Reveal answers it.
+    one.evaluate("window.scrollTo(0, 0)")
+    for title in ("phase B", "phase C", "Month 2"):
+        game.refresh_from_db()
+        due = [
+            k
+            for k in due_reveals(game.month, game.phase_enum, game.options, game.setup)
+            if k not in game.revealed
+        ]
+        one.evaluate("(t) => { window.__step = t; }", f"next to {title}")
         one.click("#next")
-        expect(one.locator("#month-title")).to_contain_text(f"phase {phase}")
-        expect(two.locator("#month-title")).to_contain_text(f"phase {phase}")
+        if due:
+            expect(one.locator("#next-ask")).to_be_visible()
+            if title == "phase B":
+                one.screenshot(path=str(SCREENSHOTS / "layout-shift-ask-screen.png"))
+            one.evaluate("(t) => { window.__step = t; }", f"reveal before {title}")
+            one.click("#ask-reveal")
+            expect(one.locator("#next-ask")).to_have_count(0)
+            one.evaluate("(t) => { window.__step = t; }", f"next again to {title}")
+            one.click("#next")
+        expect(one.locator("#month-title")).to_contain_text(title)
+        expect(two.locator("#month-title")).to_contain_text(title)
     moved = {"tapping phone": _shifts(one), "watching phone": _shifts(two)}
     screenshot(one, "layout-shift-tapping")
     screenshot(two, "layout-shift-watching")
     total = {who: sum(e["value"] for e in entries) for who, entries in moved.items()}
-    assert total == {"tapping phone": 0, "watching phone": 0}, moved
+    assert total == {"tapping phone": 0, "watching phone": 0}, "\n".join(
+        f"{who}, {e['step']}: {e['value']:.4f} {e['sources']}"
+        for who, entries in moved.items()
+        for e in entries
+    )
     for page in (one, two):  # the measure sees a shift where there is one
         _start_counting(page)
         page.evaluate(PUSH_DOWN)
