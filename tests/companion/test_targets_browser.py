@@ -163,7 +163,7 @@ PAD_2015 = {
     **{f"name-{i}": n for i, n in enumerate(NAMES)},
     **{f"colour-{i}": c for i, c in enumerate(COLOURS)},
     **{f"p{i}-score_track": str(90 + i) for i in range(4)},
-    **{f"p{i}-types": "6" for i in range(4)},
+    **{f"p{i}-types": "4" for i in range(4)},
     **{f"p{i}-mon": "11" for i in range(4)},
 }
 
