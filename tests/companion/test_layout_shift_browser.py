@@ -78,6 +78,12 @@ def _start_counting(*pages: Any) -> None:
         page.evaluate("window.__shifts = []")
 
 
+def _step(label: str, *pages: Any) -> None:
+    """Name the step that the shifts from now on belong to (the failure message says where a shift came from)."""
+    for page in pages:
+        page.evaluate("(t) => { window.__step = t; }", label)
+
+
 def _shifts(page: Any) -> list[dict[str, Any]]:
     return list(page.evaluate("window.__shifts"))
 
@@ -93,10 +99,12 @@ def test_taps_move_nothing_on_either_phone(live_server: Any, new_context: Any, s
     url = live_server.url + game.edit_url()
     one = _phone(new_context, url)
     two = _phone(new_context, url)
+    two.click("#setup-ticks summary")
     # The watching phone reads further down the page, where a changed phase rewrites what is above and below.
     two.locator("#now-title").scroll_into_view_if_needed()
     two.evaluate("window.scrollBy(0, 200)")
-    one.click("#exact-2 summary")  # a fold opened before the count: what is under it goes down, as asked
+    one.click("#exact-2 summary")  # folds opened before the count: what is under them goes down, as asked
+    one.click("#setup-ticks summary")
     _start_counting(one, two)
 
     taps = [
@@ -108,11 +116,13 @@ def test_taps_move_nothing_on_either_phone(live_server: Any, new_context: Any, s
         ("#add-4-4", "#score-4", "125"),
     ]
     for button, count, value in taps:
+        _step(button, one, two)
         one.click(button)
         _text(one, count, value)
         _text(two, count, value)
         expect(one.locator("[data-answer]:not(:empty)").first).to_be_attached()
-    # A refusal answers beside its row: Trade at 0 for Ulric cannot lose one (the -1 of a score at 0 is the same).
+    # A refusal answers beside its row: Ulric's score set to 0 by another phone, his -1 is refused.
+    _step("refusal", one, two)
     apply_change(
         game.pk, op="score-set", who="test", seat=4, value=0, seen=Game.objects.get(pk=game.pk).version
     )
@@ -122,17 +132,27 @@ def test_taps_move_nothing_on_either_phone(live_server: Any, new_context: Any, s
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     one.screenshot(path=str(SCREENSHOTS / "layout-shift-refusal-screen.png"))  # the viewport: no scrolling
     # An exact value, set in its fold.
+    _step("exact value", one, two)
     one.fill("#set-score-2", "140")
     one.click("#set-score-go-2")
     _text(one, "#score-2", "140")
     _text(two, "#score-2", "140")
     # A record, added from the record form.
+    _step("record", one, two)
     one.locator("#record-tokens").scroll_into_view_if_needed()
     one.select_option("#record-tokens", index=1)
     entries = one.locator("#part-records li").count()
     one.click("#record-tokens-go")
     expect(one.locator("#part-records li")).to_have_count(entries + 1)
     expect(two.locator("#part-records li")).to_have_count(entries + 1)
+    # Two steps of the setup checklist ticked, one on each phone (the watching phone then goes back to reading).
+    for phone, step in ((one, "#tick-general-board"), (two, "#tick-general-calendar")):
+        _step(step, one, two)
+        phone.locator(step).scroll_into_view_if_needed()
+        phone.click(step)
+        expect(one.locator(step)).to_have_attribute("aria-pressed", "true")
+        expect(two.locator(step)).to_have_attribute("aria-pressed", "true")
+    two.locator("#now-title").scroll_into_view_if_needed()
     # Through the month's phases into the next month; where a reveal is due, "Next phase" asks first and the
     # question's Reveal answers it.
     one.evaluate("window.scrollTo(0, 0)")
@@ -143,16 +163,16 @@ def test_taps_move_nothing_on_either_phone(live_server: Any, new_context: Any, s
             for k in due_reveals(game.month, game.phase_enum, game.options, game.setup)
             if k not in game.revealed
         ]
-        one.evaluate("(t) => { window.__step = t; }", f"next to {title}")
+        _step(f"next to {title}", one, two)
         one.click("#next")
         if due:
             expect(one.locator("#next-ask")).to_be_visible()
             if title == "phase B":
                 one.screenshot(path=str(SCREENSHOTS / "layout-shift-ask-screen.png"))
-            one.evaluate("(t) => { window.__step = t; }", f"reveal before {title}")
+            _step(f"reveal before {title}", one, two)
             one.click("#ask-reveal")
             expect(one.locator("#next-ask")).to_have_count(0)
-            one.evaluate("(t) => { window.__step = t; }", f"next again to {title}")
+            _step(f"next again to {title}", one, two)
             one.click("#next")
         expect(one.locator("#month-title")).to_contain_text(title)
         expect(two.locator("#month-title")).to_contain_text(title)
