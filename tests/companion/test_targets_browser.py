@@ -159,6 +159,13 @@ WRONG_PAD = {
     **{f"p{i}-buildings": "40" for i in range(4)},
     **{f"p{i}-total": str(105 + 3 * i) for i in range(4)},
 }
+#: The payday calculator answered for four traders (its table of tokens and VP beside each name).
+PAYDAY = {
+    "players": "4", "edo1": "yellow", "edo2": "red", "sunk": "blue",
+    **{f"p{i}-name": n for i, n in enumerate(NAMES)},
+    "p0-tokens_yellow": "1", "p0-goods_yellow_2": "1", "p0-goods_yellow_3": "1", "p0-goods_yellow_5": "1",
+    "p1-goods_red_2": "3", "p1-goods_red_3": "1", "p2-goods_yellow_5": "2", "p3-goods_red_5": "1",
+}  # fmt: skip
 PAD_2015 = {
     **{f"name-{i}": n for i, n in enumerate(NAMES)},
     **{f"colour-{i}": c for i, c in enumerate(COLOURS)},
@@ -213,6 +220,7 @@ def phone_pages(base: str) -> dict[str, str]:
         "check typed": "/check/?" + urlencode(WRONG_PAD),
         "check 2015 typed": "/check/2015/?" + urlencode(PAD_2015),
         "check 2015 worked": "/check/2015/work/?" + urlencode(PAD_2015),
+        "osaka calculator answered": "/osaka/payday/?" + urlencode(PAYDAY),
         "osaka game": f"/osaka/games/{playing.edit_token}/",
         "osaka game view": f"/osaka/games/{playing.view_token}/",
         "osaka own link": playing.seats.get(seat=1).private_url(),
