@@ -240,15 +240,26 @@ def _visit(page: Any, url: str) -> None:
     page.wait_for_load_state("load")
 
 
+def test_the_measures_find_what_they_look_for(page: Any) -> None:
+    page.set_content(
+        '<main><p><a href="/x">small link</a></p><button style="min-height:48px">Big enough</button>'
+        '<label><input type="checkbox"> a label</label><div style="width:500px">wide</div>'
+        '<p class="row-head"><strong style="display:block">Name</strong><span class="tracks">9</span></p></main>'
+    )
+    assert [t.split(" ")[0] for t in page.evaluate(TARGETS, TAP)] == ["a.", "label."]  # the button is big
+    assert page.evaluate(WIDE, PHONE_WIDTH) != [] and page.evaluate(ONE_LINE) == ["Name 9"]
+
+
 def test_every_tap_target_is_at_least_44_px(live_server: Any, page: Any) -> None:
     small = {}
-    for name, url in phone_pages(live_server.url).items():
+    pages = phone_pages(live_server.url)
+    assert len(pages) >= 50, sorted(pages)
+    for name, url in pages.items():
         _visit(page, url)
-        for details in page.locator(
-            "main details:not([open]) > summary"
-        ).all():  # folds opened: their insides too
-            if details.is_visible():
-                details.click()
+        folds = page.locator("main details:not([open]) > summary").all()
+        for summary in folds:  # every fold opened: what is inside is measured too
+            if summary.is_visible():
+                summary.click()
         found = page.evaluate(TARGETS, TAP)
         if found:
             small[name] = found
@@ -267,6 +278,7 @@ def test_no_page_scrolls_sideways(live_server: Any, page: Any, screenshot: Any) 
         if name in LOOK_AT:
             screenshot(page, "wide-" + name.replace(" ", "-"))
         if name.startswith("game"):
+            assert page.locator(".row-head").count() == len(NAMES), name
             wrapped[name] = page.evaluate(ONE_LINE)
         width = page.evaluate("document.documentElement.scrollWidth")
         if width > PHONE_WIDTH:
