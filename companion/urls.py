@@ -7,14 +7,29 @@ nothing else.
 
 from companion.live import stream as live
 from companion.scorepad import views as scorepad
-from companion.views import api, checks, games, home, osaka, pads, results, setup
+from companion.views import (
+    api,
+    checks,
+    games,
+    home,
+    osaka,
+    pads,
+    results,
+    setup_files,
+    setup_options,
+    setup_page,
+    setup_ticks,
+)
 
 urlpatterns = [
     *home.urlpatterns,
     *scorepad.urlpatterns,
     *live.urlpatterns,
     *games.urlpatterns,
-    *setup.urlpatterns,
+    *setup_ticks.urlpatterns,
+    *setup_page.urlpatterns,
+    *setup_options.urlpatterns,
+    *setup_files.urlpatterns,
     *pads.urlpatterns,
     *api.urlpatterns,
     *osaka.urlpatterns,

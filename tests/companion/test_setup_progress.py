@@ -16,7 +16,8 @@ from django.test import Client
 
 from companion.benchmarks.polling import Browserless, served
 from companion.models.setup_progress import SetupProgress, change_ticks, tick, ticked
-from companion.views.setup import POLL_MS, new_table, ticks_key
+from companion.views.setup import new_table, ticks_key
+from companion.views.setup_page import POLL_MS
 from setupgen import GENERATOR_VERSION, Options, checklist, generate
 from tests.concurrency import THREADS, at_once, gunicorn_database_url, run_scenario
 from tests.setupgen.helpers import named_hidden_draws
