@@ -164,10 +164,6 @@ def ticks_key(table: str, setup: Setup) -> str:
     return f"{table}|v{setup.generator_version}?{options_query(setup.options, setup.seed)}"
 
 
-def ticks_url(options: Options, seed: str, table: str) -> str:
-    return f"{reverse('setup-ticks')}?{options_query(options, seed, table=table)}"
-
-
 NO_TABLE = (
     "This link cannot save ticks: it has no table code of this setup page (table=). Open the setup from its "
     "share link. Nothing was saved."

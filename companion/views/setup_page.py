@@ -17,7 +17,8 @@ from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_safe
 
 from companion.links import share_url
-from companion.models.setup_progress import ticked
+from companion.models.setup_progress import ticks_of
+from companion.tokens import new_token
 from companion.views.setup import (
     QueryError,
     game_url,
@@ -31,10 +32,9 @@ from companion.views.setup import (
     setup_names,
     spaced_seed,
     ticks_key,
-    ticks_url,
 )
 from companion.views.setup_options import _options_error
-from companion.views.setup_ticks import _progress, _sections
+from companion.views.setup_ticks import live_root, progress, sections, ticks_url
 from scoring.errors import quote
 from setupgen import (
     PART_BY_KEY,
@@ -50,8 +50,6 @@ from setupgen import (
 
 NOT_HERE = "This page shows no hidden draw: the game tracker reveals each one when it is due. Open “Track this game”."
 """An old address asking this page to reveal a hidden item (``show=`` or ``hide=``) gets the page and this line."""
-POLL_MS = 2000
-"""How often (ms) an open setup page asks for other phones' ticks (htmx ``every``): "within a poll"."""
 
 
 def track_url(options: Options, seed: str, table: str, names: list[str] | None = None) -> str:
@@ -116,7 +114,8 @@ def setup_game(request: HttpRequest) -> HttpResponse:
     if not given or not is_table(table):
         # The address is the share link: it gets the code and the table's own token for its ticks.
         return HttpResponseRedirect(game_url(options, setup.seed, table=new_table(), name=names))
-    done = ticked(ticks_key(table, setup))
+    saved = ticks_of(ticks_key(table, setup))
+    done = saved.done
     steps = checklist(setup)
     ticks = ticks_url(options, setup.seed, table)
     link = share_url(request, game_url(options, setup.seed, table=table))
@@ -128,14 +127,14 @@ def setup_game(request: HttpRequest) -> HttpResponse:
         "house_line": house_summary(house),
         "drawn_line": drawn_line(request.GET.get("drawn", "")),
         "names": names,
-        "sections": _sections(steps, done),
+        "sections": sections(steps, done),
         "done": sorted(done),
         "hidden_count": sum(1 for step in steps if step.hidden),
         "not_here": NOT_HERE if request.GET.get("show") or request.GET.get("hide") else "",
-        "progress": _progress(steps, done, "Ticks saved." if request.GET.get("saved") == "1" else ""),
+        "progress": progress(steps, done, "Ticks saved." if request.GET.get("saved") == "1" else ""),
         "ticks_url": ticks,
-        "poll_url": f"{reverse('setup-ticks-state')}?{ticks.partition('?')[2]}",
-        "poll_ms": POLL_MS,
+        "live": live_root(options, setup, table, saved),
+        "write_id": new_token()[:24],
         "share_url": link,
         "qr_url": f"{reverse('setup-qr')}?{options_query(options, setup.seed, table=table)}",
         "reroll_url": game_url(options, setup.seed, table=table, reroll="all", name=names),
