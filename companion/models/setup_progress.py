@@ -52,8 +52,6 @@ class Ticks:
 
     done: frozenset[str]
     version: int
-    #: The ids the write that made it ticked or unticked (none when the ticks already were as asked).
-    changed: frozenset[str] = frozenset()
 
 
 def _done(raw: object) -> frozenset[str]:
@@ -100,7 +98,7 @@ def change_ticks(key: str, *, add: Iterable[str] = (), remove: Iterable[str] = (
             row.done = sorted(after)
             row.version += 1
             row.save(update_fields=["done", "version", "updated"])
-    return Ticks(after, row.version, before ^ after)
+    return Ticks(after, row.version)
 
 
 def tick(key: str, step_id: str, done: bool) -> frozenset[str]:

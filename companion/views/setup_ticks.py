@@ -150,8 +150,8 @@ def setup_ticks(request: HttpRequest) -> HttpResponse:
     titles = {step.id: step.title for step in steps}
     posted = [value.strip() for value in request.POST.getlist("done")]
     seen = [value.strip() for value in request.POST.getlist("seen")]
-    step_id = request.POST.get("step", "").strip()
-    named = [step_id] if step_id else sorted({*posted, *seen})
+    step_id = request.POST["step"].strip() if "step" in request.POST else None
+    named = [step_id] if step_id is not None else sorted({*posted, *seen})
     unknown = [value for value in (*named, *posted) if value not in titles]
     if unknown:
         message = f"This setup has no step {quote(unknown[0])}; nothing was saved."
@@ -159,21 +159,21 @@ def setup_ticks(request: HttpRequest) -> HttpResponse:
             return _refused(request, message)
         now = ticks_of(ticks_of_key)
         return _answer(request, steps, now, progress(steps, now.done, message, "error"), (), 400).response()
-    if step_id:
+    if step_id is not None:
         add, remove = ({step_id}, set()) if step_id in posted else (set(), {step_id})
     else:
         add, remove = set(posted) - set(seen), set(seen) - set(posted)
 
     def write() -> Answer:
         ticks = change_ticks(ticks_of_key, add=add, remove=remove)
-        if step_id:
+        if step_id is not None:
             message = f"Saved: “{titles[step_id]}” {'ticked' if step_id in ticks.done else 'unticked'}."
         else:
             message = "Ticks saved."
         if _is_live(request):
             return _answer(request, steps, ticks, progress(steps, ticks.done, message), named)
-        extra = {} if step_id else {"saved": "1"}
-        anchor = f"#step-{step_id}" if step_id else "#setup-progress"
+        extra = {} if step_id is not None else {"saved": "1"}
+        anchor = f"#step-{step_id}" if step_id is not None else "#setup-progress"
         back = game_url(options, setup.seed, table=request.GET["table"], **extra) + anchor
         return Answer.of(HttpResponseRedirect(back, status=303), ticks.version)
 

@@ -280,7 +280,7 @@ def test_nothing_a_setup_phone_gets_names_a_hidden_draw(
     client: Client, query: str, options: Options, seed: str
 ) -> None:
     """Every answer a phone gets on the setup side, for every option set: the page and its htmx partial (ticked
-    and not), an old reveal address, a tick's answer, the poll's answer, the options page and its partial, the
+    and not), an old reveal address, a tick's answer, the pull's answer, the options page and its partial, the
     new-game form "Track this game" opens, and the PDF sheet (decoded with pypdf). The page loads no JSON."""
     from tests.companion.test_setup_pdf import pdf_text
 
@@ -297,8 +297,12 @@ def test_nothing_a_setup_phone_gets_names_a_hidden_draw(
         "partial": html(client.get(page_url, **HX)),
     }
     for step in steps_with_hidden:
-        answers[f"tick {step}"] = html(client.post(ticks, {"step": step, "done": step}, **HX))
-    answers["poll"] = html(client.get(f"/setup/ticks/state?{query}&seed={seed}&table={TABLE}", **HX))
+        tapped = client.post(ticks, {"step": step, "done": step}, HTTP_X_LIVE="1")  # the live script's tap
+        assert tapped.status_code == 200
+        answers[f"tick {step}"] = html(tapped)
+    pulled = client.get(f"/setup/ticks/state?{query}&seed={seed}&table={TABLE}&v=0", HTTP_X_LIVE="1")
+    assert pulled.status_code == 200
+    answers["pull"] = html(pulled)
     answers["ticked page"] = html(client.get(page_url))
     answers["ticked partial"] = html(client.get(page_url, **HX))
     for item in (
