@@ -531,7 +531,7 @@ def test_tick_reload_and_a_second_phone_sees_it(
     page.get_by_label("Sailors", exact=True).uncheck()
     page.locator("#setup-progress").get_by_text("Saved: “Sailors” unticked.").wait_for()
     assert page.locator("noscript").count() == 1
-    assert not page.get_by_role("button", name="Save ticks").is_visible()  # htmx saves each tap
+    assert not page.get_by_role("button", name="Save ticks").is_visible()  # live.js saves each tap
 
     page.reload()
     assert page.get_by_label("Main board", exact=True).is_checked()
@@ -556,7 +556,7 @@ def test_tick_reload_and_a_second_phone_sees_it(
     held: list[Any] = []
 
     def hold_the_first(route: Any) -> None:
-        if held:
+        if held or route.request.method != "POST":
             route.continue_()
         else:
             held.append(route)
@@ -564,26 +564,26 @@ def test_tick_reload_and_a_second_phone_sees_it(
     seen: list[str] = []  # the taps' requests and answers, in the order the browser saw them
     page.on("request", lambda r: seen.append("sent") if r.method == "POST" else None)
     page.on("response", lambda r: seen.append("answered") if r.request.method == "POST" else None)
-    page.route("**/setup/ticks*", hold_the_first)
-    with page.expect_request("**/setup/ticks*"):
+    page.route("**/setup/ticks?*", hold_the_first)
+    with page.expect_request(lambda r: r.method == "POST"):
         page.get_by_label("Boats", exact=True).check()
     page.get_by_label("Boats", exact=True).uncheck()
     assert len(held) == 1
     held[0].continue_()
     page.locator("#setup-progress").get_by_text("Saved: “Boats” unticked.").wait_for()
     assert seen[:3] == ["sent", "answered", "sent"]  # the second tap left only once the first was answered
-    page.unroute("**/setup/ticks*")
+    page.unroute("**/setup/ticks?*")
     assert "akebono-boats" not in ticked(GM_KEY)
 
-    # The phone loses its connection: the tap is undone on screen and the table is told it was not saved.
-    page.route("**/setup/ticks*", lambda route: route.abort())
-    page.get_by_label("Reserve", exact=True).click()  # not check(): the box may be unticked again at once
-    page.locator("#setup-progress").get_by_text("Not saved: no connection").wait_for()
-    assert not page.get_by_label("Reserve", exact=True).is_checked()
-    screenshot(page, "setup-progress-offline")
-    page.unroute("**/setup/ticks*")
+    # The phone loses its connection: the tap stays on screen, waiting, and lands once the phone is back.
+    page.route("**/setup/ticks?*", lambda route: route.abort())
     page.get_by_label("Reserve", exact=True).check()
+    page.locator(".live-status").get_by_text("Not saved yet: 1 waiting.").wait_for()
+    assert page.get_by_label("Reserve", exact=True).is_checked()
+    screenshot(page, "setup-progress-offline")
+    page.unroute("**/setup/ticks?*")
     page.locator("#setup-progress").get_by_text("Saved: “Reserve” ticked.").wait_for()
+    assert page.locator(".live-status").is_hidden()
     assert ticked(GM_KEY) == {"general-board", "general-calendar", "general-reserve"}
 
 
