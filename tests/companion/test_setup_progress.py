@@ -15,9 +15,8 @@ import pytest
 from django.test import Client
 
 from companion.benchmarks.polling import Browserless, served
-from companion.models.setup_progress import SetupProgress, change_ticks, tick, ticked
 from companion.models.live import Mutation
-from companion.models.setup_progress import stream_of
+from companion.models.setup_progress import SetupProgress, change_ticks, stream_of, tick, ticked
 from companion.views.setup import new_table, ticks_key
 from setupgen import GENERATOR_VERSION, Options, checklist, generate
 from tests.concurrency import THREADS, at_once, gunicorn_database_url, run_scenario
