@@ -58,21 +58,22 @@ def _done(raw: object) -> frozenset[str]:
     return frozenset(raw) if isinstance(raw, list) else frozenset()
 
 
-def ticks_of(key: str) -> Ticks:
-    """The ticks of the setup ``key`` (one indexed query; none at version 0 when nobody ticked anything yet)."""
-    row = SetupProgress.objects.filter(key=key).values_list("done", "version").first()
+def ticks_of(stream: int) -> Ticks:
+    """The ticks of the setup numbered ``stream`` (:func:`stream_of` its key; one indexed query; none at version 0
+    when nobody ticked anything yet)."""
+    row = SetupProgress.objects.filter(stream=stream).values_list("done", "version").first()
     return Ticks(_done(row[0]), int(row[1])) if row else Ticks(frozenset(), 0)
 
 
-def version_of(key: str) -> int:
-    """The version of the setup ``key`` (0 before the first tick): a pull's "nothing changed" check."""
-    found = SetupProgress.objects.filter(key=key).values_list("version", flat=True).first()
+def version_of(stream: int) -> int:
+    """The version of the setup numbered ``stream`` (0 before the first tick): a pull's "nothing changed" check."""
+    found = SetupProgress.objects.filter(stream=stream).values_list("version", flat=True).first()
     return int(found) if found is not None else 0
 
 
 def ticked(key: str) -> frozenset[str]:
     """The step ids ticked so far for the setup ``key`` (none when nobody ticked anything yet)."""
-    return ticks_of(key).done
+    return ticks_of(stream_of(key)).done
 
 
 def change_ticks(key: str, *, add: Iterable[str] = (), remove: Iterable[str] = ()) -> Ticks:

@@ -17,6 +17,7 @@ where those were, they say the game tracker reveals them when due. Only ``GET /a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlencode
@@ -24,9 +25,11 @@ from urllib.parse import urlencode
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.urls import reverse
+from django.utils.crypto import constant_time_compare
 
 from companion.forms import clean_text
 from companion.models.scoresheets import NAME_MAX
+from companion.models.setup_progress import stream_of
 from companion.tokens import is_token, new_token
 from scoring.catalogue import (
     BUILDINGS,
@@ -184,6 +187,32 @@ def is_table(text: str) -> bool:
         return is_token(_TABLE_SIGNER.unsign(text))
     except signing.BadSignature:
         return False
+
+
+_WATCH_SIGNER = signing.Signer(salt="companion.setup.watch")
+WATCH_RE = re.compile(r"[0-9a-f]{16}")
+
+
+def watch_code(setup: Setup, table: str) -> str:
+    """The setup's view-only code (``watch=``): the number that names its ticks to the live engine
+    (companion.models.setup_progress.stream_of, a digest that does not give the table code back) and a signature
+    binding it to this setup. A page opened with it shows the ticks as they are made and can save none."""
+    number = f"{stream_of(ticks_key(table, setup)):016x}"
+    return f"{number}.{_watch_signature(number, setup)}"
+
+
+def _watch_signature(number: str, setup: Setup) -> str:
+    return _WATCH_SIGNER.signature(f"{number}|{ticks_key('', setup)}")
+
+
+def watched(text: str, setup: Setup) -> int | None:
+    """The ticks' number of a view-only code of ``setup``; None when ``text`` is not one."""
+    number, _, signature = text.partition(".")
+    if not WATCH_RE.fullmatch(number) or not constant_time_compare(
+        signature, _watch_signature(number, setup)
+    ):
+        return None
+    return int(number, 16)
 
 
 def sentence(message: str) -> str:

@@ -17,7 +17,7 @@ from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_safe
 
 from companion.links import share_url
-from companion.models.setup_progress import ticks_of
+from companion.models.setup_progress import stream_of, ticks_of
 from companion.tokens import new_token
 from companion.views.setup import (
     QueryError,
@@ -32,9 +32,11 @@ from companion.views.setup import (
     setup_names,
     spaced_seed,
     ticks_key,
+    watch_code,
+    watched,
 )
 from companion.views.setup_options import _options_error
-from companion.views.setup_ticks import live_root, progress, sections, ticks_url
+from companion.views.setup_ticks import NOT_WATCH, live_root, progress, sections, ticks_url
 from scoring.errors import quote
 from setupgen import (
     PART_BY_KEY,
@@ -89,7 +91,8 @@ def drawn_line(part: str) -> str:
 
 @require_safe
 def setup_game(request: HttpRequest) -> HttpResponse:
-    """``GET /setup/game?players=N[&akebono=1][&grand_master=1]&seed=CODE&table=CODE``: the open checklist.
+    """``GET /setup/game?players=N[&akebono=1][&grand_master=1]&seed=CODE&table=CODE``: the open checklist
+    (``&watch=CODE`` instead of ``table``: its view-only page; a code not of this setup: 403).
 
     Without a seed or the table's code: a redirect that adds them (the address is the share link, and its table
     code keys the ticks). The page names no hidden draw: the game tracker reveals each when it is due. An address
@@ -111,45 +114,70 @@ def setup_game(request: HttpRequest) -> HttpResponse:
         drawn = {} if reroll == "all" else {"drawn": reroll}
         table = table if is_table(table) else new_table()
         return HttpResponseRedirect(game_url(options, str(new), table=table, name=names, **drawn))
+    watch = request.GET.get("watch", "")
+    if given and watch and not table:
+        stream = watched(watch, setup)
+        if stream is None:
+            return render(request, "error.html", {"status": 403, "message": NOT_WATCH}, status=403)
+        return _page(request, options, setup, names, stream, watch=watch)
     if not given or not is_table(table):
         # The address is the share link: it gets the code and the table's own token for its ticks.
         return HttpResponseRedirect(game_url(options, setup.seed, table=new_table(), name=names))
-    saved = ticks_of(ticks_key(table, setup))
+    return _page(request, options, setup, names, stream_of(ticks_key(table, setup)), table=table)
+
+
+def _page(
+    request: HttpRequest,
+    options: Options,
+    setup: Setup,
+    names: list[str],
+    stream: int,
+    *,
+    table: str = "",
+    watch: str = "",
+) -> HttpResponse:
+    """The checklist of the table's code (``table``: its boxes save ticks) or of a view-only code (``watch``:
+    the ticks as they are made, no box to tick, no link that carries the table's code)."""
+    saved = ticks_of(stream)
     done = saved.done
     steps = checklist(setup)
-    ticks = ticks_url(options, setup.seed, table)
-    link = share_url(request, game_url(options, setup.seed, table=table))
+    link = {"table": table} if table else {"watch": watch}
     house = setup.code.house
-    context = {
+    context: dict[str, Any] = {
         "setup": setup,
+        "can_tick": bool(table),
         "seed_spaced": spaced_seed(setup.seed),
         "summary": options_summary(options),
         "house_line": house_summary(house),
         "drawn_line": drawn_line(request.GET.get("drawn", "")),
         "names": names,
         "sections": sections(steps, done),
-        "done": sorted(done),
         "hidden_count": sum(1 for step in steps if step.hidden),
         "not_here": NOT_HERE if request.GET.get("show") or request.GET.get("hide") else "",
         "progress": progress(steps, done, "Ticks saved." if request.GET.get("saved") == "1" else ""),
-        "ticks_url": ticks,
-        "live": live_root(options, setup, table, saved),
-        "write_id": new_token()[:24],
-        "share_url": link,
-        "qr_url": f"{reverse('setup-qr')}?{options_query(options, setup.seed, table=table)}",
-        "reroll_url": game_url(options, setup.seed, table=table, reroll="all", name=names),
-        "reroll_form": reroll_form(options, setup, table, names),
+        "live": live_root(options, setup, stream, saved, **link),
+        "share_url": share_url(request, game_url(options, setup.seed, **link)),
         "options_url": f"{reverse('setup-options')}?{options_query(options, None, **house_query(house), name=names)}",
         "sheet_urls": [
             (label, f"{reverse('setup-sheet')}?{options_query(options, setup.seed, size=size)}")
             for size, label in (("a4", "A4"), ("letter", "Letter"))
         ],
-        "track_url": track_url(options, setup.seed, table, names),
         "score_url": score_url(options, setup.seed, names),
     }
+    if table:
+        context |= {
+            "done": sorted(done),
+            "ticks_url": ticks_url(options, setup.seed, table),
+            "write_id": new_token()[:24],
+            "view_url": share_url(request, game_url(options, setup.seed, watch=watch_code(setup, table))),
+            "qr_url": f"{reverse('setup-qr')}?{options_query(options, setup.seed, table=table)}",
+            "reroll_url": game_url(options, setup.seed, table=table, reroll="all", name=names),
+            "reroll_form": reroll_form(options, setup, table, names),
+            "track_url": track_url(options, setup.seed, table, names),
+        }
     response = render(request, "setup_game.html#setup" if request.htmx else "setup_game.html", context)
     if request.htmx:
-        response["HX-Push-Url"] = game_url(options, setup.seed, table=table, name=names)
+        response["HX-Push-Url"] = game_url(options, setup.seed, name=names, **link)
     if request.htmx and context["not_here"]:
         # An old page's reveal button targets one item: the answer is the whole checklist.
         response["HX-Retarget"] = "#setup"

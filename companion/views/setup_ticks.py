@@ -29,22 +29,24 @@ from companion.views.setup import (
     options_query,
     sentence,
     ticks_key,
+    watched,
 )
 from scoring.errors import quote
 from setupgen import Options, Setup, checklist
 from setupgen.checklist import Section, Step
 
 KIND = "setup"
+NOT_WATCH = "This view-only link is not one of this setup's: open the setup from its share link."
 
 
 def ticks_url(options: Options, seed: str, table: str) -> str:
     return f"{reverse('setup-ticks')}?{options_query(options, seed, table=table)}"
 
 
-def live_root(options: Options, setup: Setup, table: str, ticks: Ticks) -> dict[str, str]:
-    """What the page's live root says (docs/sync.md): the thing, its stream, its pull and its version."""
-    stream = stream_of(ticks_key(table, setup))
-    query = options_query(options, setup.seed, table=table)
+def live_root(options: Options, setup: Setup, stream: int, ticks: Ticks, **link: str) -> dict[str, str]:
+    """What the page's live root says (docs/sync.md): the thing, its stream, its pull (with the page's ``table=``
+    or ``watch=``) and its version."""
+    query = options_query(options, setup.seed, **link)
     return {
         "thing": f"{KIND}-{stream}",
         "stream": reverse(f"live-stream-{KIND}", args=[setup_token(stream)]),
@@ -73,13 +75,20 @@ def progress(
 
 
 def _pieces(
-    request: HttpRequest, steps: tuple[Step, ...], done: frozenset[str], line: dict[str, Any]
+    request: HttpRequest,
+    steps: tuple[Step, ...],
+    done: frozenset[str],
+    line: dict[str, Any],
+    *,
+    can_tick: bool = True,
 ) -> Pieces:
-    """Every piece of the page's ticks (each box, the count), rendered as the page renders them."""
+    """Every piece of the page's ticks (each box, the count), rendered as the page renders them (a view-only
+    page's boxes cannot be ticked)."""
     pieces = Pieces()
     context = {
         "steps": [{"step": s, "done": s.id in done} for s in steps],
         "progress": line,
+        "can_tick": can_tick,
         "live_pieces": pieces,
     }
     get_template("setup_game.html#pieces").render(context, request)
@@ -117,9 +126,9 @@ def _refused(request: HttpRequest, message: str, status: int = 400) -> HttpRespo
     return response
 
 
-def _table_setup(request: HttpRequest, outcome: str) -> tuple[Options, Setup, str] | HttpResponse:
-    """The options, the setup and the ticks key of a ticks address (``?players=N&...&seed=CODE&table=TOKEN``); or
-    the refusal: 403 without a valid table code, 400 for bad options or seed (``outcome`` ends its message)."""
+def _table_setup(request: HttpRequest, outcome: str) -> tuple[Options, Setup, int, bool] | HttpResponse:
+    """The options, the setup and the ticks' number of a ticks address (``?players=N&...&seed=CODE&table=TOKEN``);
+    or the refusal: 403 without a valid table code, 400 for bad options or seed (``outcome`` ends its message)."""
     table = request.GET.get("table", "")
     if not is_table(table):
         return _refused(request, NO_TABLE.replace("Nothing was saved.", outcome), status=403)
@@ -127,7 +136,7 @@ def _table_setup(request: HttpRequest, outcome: str) -> tuple[Options, Setup, st
         options, setup, _ = load_setup(request.GET, seed_required=True)
     except QueryError as exc:
         return _refused(request, f"{sentence(str(exc))} {outcome}")
-    return options, setup, ticks_key(table, setup)
+    return options, setup, stream_of(ticks_key(table, setup)), True
 
 
 @require_POST
@@ -145,7 +154,8 @@ def setup_ticks(request: HttpRequest) -> HttpResponse:
     table_setup = _table_setup(request, "Nothing was saved.")
     if isinstance(table_setup, HttpResponse):
         return table_setup
-    options, setup, ticks_of_key = table_setup
+    options, setup, stream, _ = table_setup
+    ticks_of_key = ticks_key(request.GET["table"], setup)
     steps = checklist(setup)
     titles = {step.id: step.title for step in steps}
     posted = [value.strip() for value in request.POST.getlist("done")]
@@ -157,7 +167,7 @@ def setup_ticks(request: HttpRequest) -> HttpResponse:
         message = f"This setup has no step {quote(unknown[0])}; nothing was saved."
         if not _is_live(request):
             return _refused(request, message)
-        now = ticks_of(ticks_of_key)
+        now = ticks_of(stream)
         return _answer(request, steps, now, progress(steps, now.done, message, "error"), (), 400).response()
     if step_id is not None:
         add, remove = ({step_id}, set()) if step_id in posted else (set(), {step_id})
@@ -177,30 +187,43 @@ def setup_ticks(request: HttpRequest) -> HttpResponse:
         back = game_url(options, setup.seed, table=request.GET["table"], **extra) + anchor
         return Answer.of(HttpResponseRedirect(back, status=303), ticks.version)
 
-    answer, replay = once(key(KIND, stream_of(ticks_of_key)), mutation_id(request.POST), write)
+    answer, replay = once(key(KIND, stream), mutation_id(request.POST), write)
     return answer.response(replay=replay)
 
 
 @require_safe
 def setup_ticks_state(request: HttpRequest) -> HttpResponse:
-    """``GET /setup/ticks/state?players=N&...&seed=CODE&table=TOKEN&v=N[&h=DIGESTS][&lc=IDS]``: the pull of an
-    open page (docs/sync.md "Pieces"). 204 while the setup is still at version ``v`` (one indexed query, no
-    checklist built); else the boxes and the count whose digests the page does not hold. Bad options or seed, or
-    a bad ``v``: 400; no valid table code: 403."""
-    table_setup = _table_setup(request, "Reload the page.")
-    if isinstance(table_setup, HttpResponse):
-        return table_setup
-    _, setup, ticks_of_key = table_setup
+    """``GET /setup/ticks/state?players=N&...&seed=CODE&(table=TOKEN|watch=CODE)&v=N[&h=DIGESTS][&lc=IDS]``: the
+    pull of an open page, its edit page (``table``) or its view-only page (``watch``; docs/sync.md "Pieces").
+    204 while the setup is still at version ``v`` (one indexed query, no checklist built); else the boxes and the
+    count whose digests the page does not hold. Bad options or seed, or a bad ``v``: 400; no valid table or
+    view-only code: 403."""
+    found = _watched_setup(request) if "watch" in request.GET else _table_setup(request, "Reload the page.")
+    if isinstance(found, HttpResponse):
+        return found
+    _, setup, stream, can_tick = found
     raw = request.GET.get("v", "")
     if raw and (not raw.isascii() or not raw.isdigit() or len(raw) > 10):
         return _refused(request, "The version (v=) must be a whole number. Reload the page.")
-    if raw and version_of(ticks_of_key) == int(raw):
+    if raw and version_of(stream) == int(raw):
         return HttpResponse(status=204, headers={"Cache-Control": "no-store"})
-    ticks = ticks_of(ticks_of_key)
+    ticks = ticks_of(stream)
     steps = checklist(setup)
     # No message: a new line above the list would move the steps under a thumb (the count keeps its height).
-    pieces = _pieces(request, steps, ticks.done, progress(steps, ticks.done))
-    return pull_response(request, key(KIND, stream_of(ticks_of_key)), pieces, ticks.version)
+    pieces = _pieces(request, steps, ticks.done, progress(steps, ticks.done), can_tick=can_tick)
+    return pull_response(request, key(KIND, stream), pieces, ticks.version)
+
+
+def _watched_setup(request: HttpRequest) -> tuple[Options, Setup, int, bool] | HttpResponse:
+    """The options, the setup and the ticks' number of a view-only address (``watch=CODE``); or the refusal."""
+    try:
+        options, setup, _ = load_setup(request.GET, seed_required=True)
+    except QueryError as exc:
+        return _refused(request, f"{sentence(str(exc))} Reload the page.")
+    stream = watched(request.GET["watch"], setup)
+    if stream is None:
+        return _refused(request, NOT_WATCH, status=403)
+    return options, setup, stream, False
 
 
 urlpatterns = [

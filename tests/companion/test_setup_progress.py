@@ -337,6 +337,86 @@ def test_the_kind_reads_versions_by_the_setups_number() -> None:
     assert KINDS["setup"].versions([stream_of(GM_KEY), 12]) == {stream_of(GM_KEY): 1}
 
 
+# --- the view-only link: the ticks as they are made, no write ---------------------------------------------------
+
+
+def view_link(client: Client) -> str:
+    found = re.search(r'id="view-link" value="http://testserver([^"]+)"', html(client.get(PAGE)))
+    assert found is not None
+    return found.group(1).replace("&amp;", "&")
+
+
+def test_the_view_only_link_shows_the_ticks_and_offers_no_write(client: Client) -> None:
+    tick(GM_KEY, "general-board", True)
+    url = view_link(client)
+    assert re.fullmatch(
+        rf"/setup/game\?{re.escape(GM)}&seed={SEED}&watch=[0-9a-f]{{16}}\.[A-Za-z0-9_-]{{43}}", url
+    )
+    response = client.get(url)
+    assert response.status_code == 200
+    page = html(response)
+    assert TABLE not in page and TABLE.split(".")[0] not in page  # no link carries the table's code
+    assert "<form" not in page.split('id="setup"')[1]  # no tick, no re-roll
+    assert "Track this game</a>" not in page
+    assert "View only: this page shows the table's ticks as they are made." in page
+    assert checked(page) == {"general-board"}
+    assert page.count(" disabled") == len(STEPS)
+    assert f'data-live="setup-{stream_of(GM_KEY)}"' in page  # the edit pages' thing and stream
+    assert f'data-live-stream="/live/setup/{stream_of(GM_KEY):016x}"' in page
+    assert named_hidden_draws(page, GM_SETUP) == []
+    assert f'id="share-link" value="http://testserver{url.replace("&", "&amp;")}"' in page
+
+
+def test_the_view_only_pull_answers_its_disabled_boxes(client: Client) -> None:
+    url = view_link(client)
+    page = html(client.get(url))
+    pull = re.search(r'data-live-pull="([^"]+)"', page)
+    assert pull is not None
+    pull_url = pull.group(1).replace("&amp;", "&")
+    assert client.get(f"{pull_url}&v=0", **LIVE).status_code == 204
+    tap(client, "akebono-boats", True)
+    response = client.get(f"{pull_url}&v=0&h={digests(page)}", **LIVE)
+    assert response.status_code == 200
+    body = html(response)
+    assert pieces(body) == ["box-akebono-boats", "setup-progress"]
+    assert checked(body) == {"akebono-boats"}
+    assert " disabled checked" in body
+    assert TABLE not in body
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda url: url.replace(f"seed={SEED}", "seed=22222222"),  # another setup's page
+        lambda url: url.replace("players=2", "players=3").replace("&grand_master=1", ""),
+        lambda url: url[:-4] + "AAAA",  # a forged signature
+        lambda url: re.sub(r"watch=[0-9a-f]", "watch=z", url),
+        lambda url: url + "x" * 200,
+    ],
+)
+def test_a_view_only_code_of_another_setup_is_refused(client: Client, change: Callable[[str], str]) -> None:
+    url = change(view_link(client))
+    response = client.get(url)
+    assert response.status_code == 403
+    assert "not one of this setup&#x27;s" in html(response)
+    pull = url.replace("/setup/game?", "/setup/ticks/state?") + "&v=0"
+    assert client.get(pull, **LIVE).status_code == 403
+
+
+def test_a_view_only_link_never_writes(client: Client) -> None:
+    watch = view_link(client).partition("watch=")[2]
+    for headers in ({}, LIVE):
+        response = client.post(
+            f"/setup/ticks?{GM}&seed={SEED}&watch={watch}",
+            {"step": "general-board", "done": "general-board", "lc": "viewer-01", "ln": "1"},
+            **headers,
+        )
+        assert response.status_code == 403
+        assert "cannot save ticks" in html(response)
+    assert not SetupProgress.objects.exists()
+    assert not Mutation.objects.exists()
+
+
 # --- without JavaScript: the form -----------------------------------------------------------------------------
 
 

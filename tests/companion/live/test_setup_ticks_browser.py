@@ -1,5 +1,6 @@
 """The setup page's shared ticks on the live-table engine, in phone-sized Chromium against the ASGI server (issue
-21, docs/sync.md "The setup page's ticks"): phones on one share link see each other's ticks through the stream,
+21, docs/sync.md "The setup page's ticks"): phones on one share link and a view-only screen see each other's ticks
+through the stream,
 a tap whose answer was lost lands once, offline taps show at once and land once, one setup's waiting taps never
 show on another's page, and with the stream blocked the page polls. Nothing hidden is named on the way."""
 
@@ -45,17 +46,22 @@ def _writes(table: Table) -> int:
     return int(table.sql("SELECT COUNT(*) FROM companion_mutation")[0][0])
 
 
-def test_three_phones_see_each_others_ticks_through_the_stream(
+def test_two_phones_and_the_view_link_see_each_others_ticks_through_the_stream(
     table: Table, new_context: Any, screenshot: Any
 ) -> None:
-    """Two phones tick and untick; a third only watches (the setup page has no view-only link: every phone with
-    the share link may tick). Each tap reaches the others by a poke, then a pull of the changed pieces."""
+    """Two phones on the share link tick and untick; a third screen watches through the view-only link. Each tap
+    reaches the others by a poke, then a pull of the changed pieces."""
     code = new_table()
     one, two, look = (new_context().new_page() for _ in range(3))
     pulls: list[str] = []
     for page in (one, two, look):
         page.on("request", lambda r: pulls.append(r.url) if "/setup/ticks/state" in r.url else None)
-        _open(page, table, code)
+    _open(one, table, code)
+    _open(two, table, code)
+    view = one.locator("#view-link").input_value()  # the LAN address of this server: its path, here
+    look.goto(table.base + view[view.index("/setup/") :])
+    look.wait_for_function("() => document.documentElement.dataset.liveBy === 'stream'")
+    expect(look.locator("#view-only-line")).to_be_visible()
     _box(one, "general-board").check()
     expect(one.locator("#setup-progress")).to_contain_text("Saved: “Main board” ticked.")
     for page in (two, look):
@@ -73,12 +79,14 @@ def test_three_phones_see_each_others_ticks_through_the_stream(
     expect(_box(one, "general-board")).to_be_checked(timeout=SEEN_MS)
     assert _saved(table) == {"general-board", "akebono-sailors"}
     assert _writes(table) == 4
-    # Each pull was asked for by a poke (the version moved), not by a timer: 4 taps, seen by 2 other phones.
+    # Each pull was asked for by a poke (the version moved), not by a timer: 4 taps, seen by 2 other screens.
     assert len(pulls) <= 8, pulls
     for page in (one, two, look):
         assert page.evaluate("document.documentElement.dataset.liveBy") == "stream"
         assert named_hidden_draws(page.locator("main").inner_text(), SETUP) == []
-    screenshot(look, "live-setup-third-phone")
+    expect(_box(look, "general-calendar")).to_be_disabled()  # the view link offers no write
+    assert code not in look.content()
+    screenshot(look, "live-setup-view-link")
 
 
 def test_a_tick_whose_answer_was_lost_lands_once(table: Table, page: Any) -> None:
