@@ -170,3 +170,34 @@ def test_with_the_stream_blocked_the_page_polls(table: Table, new_context: Any) 
     assert two.evaluate("document.documentElement.dataset.liveBy") == "poll"
     _box(two, "akebono-trade").check()  # and its own taps still land, and reach the other phone
     expect(_box(one, "akebono-trade")).to_be_checked(timeout=SEEN_MS)
+
+
+def test_storage_that_throws_is_said_and_the_tick_still_sent(table: Table, page: Any) -> None:
+    page.add_init_script(
+        "Storage.prototype.setItem = () => { throw new DOMException('full', 'QuotaExceededError'); };"
+    )
+    _open(page, table, new_table())
+    _box(page, "general-fire").check()
+    expect(page.locator(".live-status")).to_contain_text("cannot keep taps while offline")
+    expect(page.locator("#setup-progress")).to_contain_text("Saved: “Fire tiles” ticked.")
+    assert _saved(table) == {"general-fire"}
+
+
+def test_the_page_does_not_move_under_the_thumb(table: Table, new_context: Any) -> None:
+    """A phone reading a step far down the list: another phone's ticks above it (the count line, its message)
+    change nothing where that step stands on the screen."""
+    code = new_table()
+    one, two = new_context().new_page(), new_context().new_page()
+    _open(one, table, code)
+    _open(two, table, code)
+    step = two.locator("#step-akebono-starting-characters")
+    step.scroll_into_view_if_needed()
+    before = step.bounding_box()
+    _box(one, "general-board").check()
+    _box(one, "general-calendar").check()
+    expect(_box(two, "general-calendar")).to_be_checked(timeout=SEEN_MS)
+    _box(two, "akebono-starting-characters").check()  # its own tap's answer brings a message above
+    expect(two.locator("#setup-progress")).to_contain_text("ticked.")
+    after = step.bounding_box()
+    assert before is not None and after is not None
+    assert abs(after["y"] - before["y"]) < 1
