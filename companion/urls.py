@@ -7,7 +7,21 @@ nothing else.
 
 from companion.live import stream as live
 from companion.scorepad import views as scorepad
-from companion.views import api, checks, home, offline, osaka, pads, results, screen, setup, tracker
+from companion.views import (
+    api,
+    checks,
+    home,
+    offline,
+    osaka,
+    pads,
+    results,
+    screen,
+    setup_files,
+    setup_options,
+    setup_page,
+    setup_ticks,
+    tracker,
+)
 
 urlpatterns = [
     *home.urlpatterns,
@@ -15,7 +29,10 @@ urlpatterns = [
     *live.urlpatterns,
     *tracker.urlpatterns,
     *screen.urlpatterns,
-    *setup.urlpatterns,
+    *setup_ticks.urlpatterns,
+    *setup_page.urlpatterns,
+    *setup_options.urlpatterns,
+    *setup_files.urlpatterns,
     *pads.urlpatterns,
     *api.urlpatterns,
     *osaka.urlpatterns,

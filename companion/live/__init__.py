@@ -5,6 +5,6 @@
   changed).
 - :mod:`companion.live.stream`: the Server-Sent Events stream of one shared thing (an async view), fed by
   PostgreSQL ``LISTEN``/``NOTIFY`` or, on SQLite, by one version check per process for every open stream.
-- :mod:`companion.live.kinds`: the shared things (a score sheet, an Osaka game): how a token finds one and how
-  its version is read.
+- :mod:`companion.live.kinds`: the shared things (a score sheet, an Osaka game, a tracked game, a setup's ticks):
+  how a token finds one and how its version is read.
 """

@@ -1,9 +1,10 @@
 """The setup checklist's ticks, kept on the server: nothing lost if a phone sleeps, two phones tick at once, or a
-second phone opens the share link (issue 3, the page of companion/views/setup.py).
+second phone opens the share link (issue 3, the page of companion/views/setup_page.py). A setup's ticks are a
+shared thing of the live-table engine (issue 21, docs/sync.md): the kind ``setup``, named by :attr:`stream`.
 
-A setup is identified by what reproduces it (RULINGS R19): the generator's version, the normalized options and the
-seed. The view builds that ``key`` from its own query-string helper, e.g.
-``v1?players=2&akebono=1&grand_master=1&seed=K7MX2QPA``; this module only stores the ticked step ids per key.
+A setup is identified by what reproduces it (RULINGS R19): the table's own code, the generator's version, the
+normalized options and the seed. The view builds that ``key`` (companion.views.setup.ticks_key); this module only
+stores the ticked step ids per key, and a version that moves with each change.
 
 Concurrency: every change runs in one transaction holding the progress row (``select_for_update`` on PostgreSQL;
 SQLite's ``BEGIN IMMEDIATE`` serialises writers, see companion/settings.py) and adds or removes only the ids it
@@ -12,15 +13,28 @@ was asked to, on the list read under that lock, so two phones ticking different 
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Final
 
 from django.db import models, transaction
 
-KEY_MAX = 200
+KEY_MAX: Final = 200
+STREAM_MAX: Final = 2**63 - 1
+
+
+def stream_of(key: str) -> int:
+    """The number that names the setup ``key`` to the live-table engine (``setup:<number>``, its stream address):
+    known before anyone ticked, so a page opened on a fresh setup follows it without storing a row. A digest of the
+    key, which holds the table's unguessable code, so it is as hard to guess."""
+    return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big") & STREAM_MAX
 
 
 class SetupProgress(models.Model):
     key = models.CharField(max_length=KEY_MAX, unique=True)
+    #: :func:`stream_of` the key.
+    stream = models.BigIntegerField(unique=True)
     done = models.JSONField(default=list)
     version = models.PositiveIntegerField(default=0)
     updated = models.DateTimeField(auto_now=True)
@@ -32,13 +46,37 @@ class SetupProgress(models.Model):
         return f"setup progress {self.key} ({len(self.done)} ticked)"
 
 
+@dataclass(frozen=True, slots=True)
+class Ticks:
+    """A setup's ticks: the step ids ticked and the version (0 before the first tick)."""
+
+    done: frozenset[str]
+    version: int
+
+
+def _done(raw: object) -> frozenset[str]:
+    return frozenset(raw) if isinstance(raw, list) else frozenset()
+
+
+def ticks_of(stream: int) -> Ticks:
+    """The ticks of the setup numbered ``stream`` (:func:`stream_of` its key; one indexed query; none at version 0
+    when nobody ticked anything yet)."""
+    row = SetupProgress.objects.filter(stream=stream).values_list("done", "version").first()
+    return Ticks(_done(row[0]), int(row[1])) if row else Ticks(frozenset(), 0)
+
+
+def version_of(stream: int) -> int:
+    """The version of the setup numbered ``stream`` (0 before the first tick): a pull's "nothing changed" check."""
+    found = SetupProgress.objects.filter(stream=stream).values_list("version", flat=True).first()
+    return int(found) if found is not None else 0
+
+
 def ticked(key: str) -> frozenset[str]:
     """The step ids ticked so far for the setup ``key`` (none when nobody ticked anything yet)."""
-    done = SetupProgress.objects.filter(key=key).values_list("done", flat=True).first()
-    return frozenset(done) if isinstance(done, list) else frozenset()
+    return ticks_of(stream_of(key)).done
 
 
-def change_ticks(key: str, *, add: Iterable[str] = (), remove: Iterable[str] = ()) -> frozenset[str]:
+def change_ticks(key: str, *, add: Iterable[str] = (), remove: Iterable[str] = ()) -> Ticks:
     """Tick ``add`` and untick ``remove`` in one transaction holding the row; returns every tick after it.
 
     Only the ids named change: a tick another phone saved meanwhile stays. The caller checks the ids against the
@@ -53,17 +91,17 @@ def change_ticks(key: str, *, add: Iterable[str] = (), remove: Iterable[str] = (
         except SetupProgress.DoesNotExist:
             # The first tick of this setup. Two first ticks at once: one inserts, the other's insert waits for it,
             # fails on the unique key and reads its row (get_or_create), then both lock it in turn.
-            SetupProgress.objects.get_or_create(key=key)
+            SetupProgress.objects.get_or_create(key=key, defaults={"stream": stream_of(key)})
             row = SetupProgress.objects.select_for_update().get(key=key)
-        before = frozenset(row.done) if isinstance(row.done, list) else frozenset()
+        before = _done(row.done)
         after = (before | added) - removed
         if after != before:
             row.done = sorted(after)
             row.version += 1
             row.save(update_fields=["done", "version", "updated"])
-    return after
+    return Ticks(after, row.version)
 
 
 def tick(key: str, step_id: str, done: bool) -> frozenset[str]:
     """Tick (``done``) or untick one step; returns every tick after it."""
-    return change_ticks(key, add=(step_id,) if done else (), remove=() if done else (step_id,))
+    return change_ticks(key, add=(step_id,) if done else (), remove=() if done else (step_id,)).done

@@ -1,6 +1,7 @@
 """The setup generator in a phone-sized browser (issue 3): generate, tick steps, re-roll, and the share link
 reproduces the setup. Hidden draws are the game tracker's to reveal (issue 20): the page names none and says so;
-two phones on one share link see each other's ticks within a poll."""
+two phones on one share link see each other's ticks (here under the test's WSGI server, which holds no stream:
+the page polls; the stream itself is tested in tests/companion/live/test_setup_ticks_browser.py)."""
 
 from __future__ import annotations
 
@@ -72,7 +73,7 @@ def test_two_phones_see_each_others_ticks_within_a_poll(
     live_server: Any, new_context: Any, screenshot: Any
 ) -> None:
     """Issue 20: two phones on one share link (one table code); a tick or untick on one shows on the other
-    without a reload, within a poll; the count follows."""
+    without a reload; the count follows. No stream under WSGI: the page falls back to polling by itself."""
     url = live_server.url + f"/setup/game?players=4&akebono=1&seed=K7MX2QPA&table={TABLE}"
     one, two = new_context().new_page(), new_context().new_page()
     one.goto(url)
@@ -94,6 +95,7 @@ def test_two_phones_see_each_others_ticks_within_a_poll(
     tap(two, one, "Sailors", "akebono-sailors", True, 2)
     tap(one, two, "Main board", "general-board", False, 1)
     tap(two, one, "Main board", "general-board", True, 2)  # the box the poll swapped in still saves a tap
+    assert one.evaluate("document.documentElement.dataset.liveBy") == "poll"
     screenshot(two, "setup-two-phones")
     # A phone on another table code (another share link of the same seed) sees none of it.
     three = new_context().new_page()

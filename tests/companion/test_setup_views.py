@@ -280,7 +280,7 @@ def test_nothing_a_setup_phone_gets_names_a_hidden_draw(
     client: Client, query: str, options: Options, seed: str
 ) -> None:
     """Every answer a phone gets on the setup side, for every option set: the page and its htmx partial (ticked
-    and not), an old reveal address, a tick's answer, the poll's answer, the options page and its partial, the
+    and not), an old reveal address, a tick's answer, the pull's answer, the view-only page, the options page and its partial, the
     new-game form "Track this game" opens, and the PDF sheet (decoded with pypdf). The page loads no JSON."""
     from tests.companion.test_setup_pdf import pdf_text
 
@@ -297,8 +297,12 @@ def test_nothing_a_setup_phone_gets_names_a_hidden_draw(
         "partial": html(client.get(page_url, **HX)),
     }
     for step in steps_with_hidden:
-        answers[f"tick {step}"] = html(client.post(ticks, {"step": step, "done": step}, **HX))
-    answers["poll"] = html(client.get(f"/setup/ticks/state?{query}&seed={seed}&table={TABLE}", **HX))
+        tapped = client.post(ticks, {"step": step, "done": step}, HTTP_X_LIVE="1")  # the live script's tap
+        assert tapped.status_code == 200
+        answers[f"tick {step}"] = html(tapped)
+    pulled = client.get(f"/setup/ticks/state?{query}&seed={seed}&table={TABLE}&v=0", HTTP_X_LIVE="1")
+    assert pulled.status_code == 200
+    answers["pull"] = html(pulled)
     answers["ticked page"] = html(client.get(page_url))
     answers["ticked partial"] = html(client.get(page_url, **HX))
     for item in (
@@ -315,7 +319,11 @@ def test_nothing_a_setup_phone_gets_names_a_hidden_draw(
     answers["options partial"] = html(client.get(f"/setup/?{query}&seed={seed}", **HX))
     answers["new game"] = html(client.get(f"/games/new/?{query}&seed={seed}&table={TABLE}"))
     answers["sheet"] = pdf_text(client.get(f"/setup/sheet.pdf?{query}&seed={seed}").content)[1]
-    assert "checked" in answers["ticked page"] and 'id="tick-general-fire"' in answers["poll"]
+    view = re.search(r'id="view-link" value="http://testserver([^"]+)"', answers["ticked page"])
+    assert view is not None
+    answers["view-only page"] = html(client.get(view.group(1).replace("&amp;", "&")))
+    assert "checked" in answers["ticked page"] and 'id="tick-general-fire"' in answers["pull"]
+    assert " disabled checked" in answers["view-only page"]
     for name, text in answers.items():
         if name.startswith("options"):
             # The house-rules form lists every card of every season alike (issue 26): no draw in it.

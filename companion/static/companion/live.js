@@ -5,8 +5,8 @@
    (data-live-pull) and the version it shows (data-live-version); every part a change may alter is a piece: an
    element with an id and a digest (data-h).
 
-   Push: a tap on a [data-live-form] (or a change inside [data-live-change]) becomes a write with this page's client
-   id and the next counter (lc, ln; cid too), kept in an outbox (localStorage, one key per thing) until the server
+   Push: a tap on a [data-live-form] (or a change inside [data-live-change]; a changed field with data-live-as="x"
+   also sends its value as x) becomes a write with this page's client id and the next counter (lc, ln; cid too), kept in an outbox (localStorage, one key per thing) until the server
    answers, sent in order. Additive taps (data-bump, data-by) show their new value at once, marked waiting.
    A 409 (someone changed it first) waits alone for "Apply it anyway" (or the form's data-live-force, saying what
    it does) / "Drop it"; later taps go on.
@@ -216,6 +216,7 @@
     const n = counter;
     data.set("lc", client);
     data.set("ln", String(n));
+    if (field && field.dataset.liveAs) data.set(field.dataset.liveAs, field.value); // which box of a list changed
     if (data.has("cid")) data.set("cid", `${client}-${n}`);
     // A form kept while another phone changed it (a held piece) still says the version it was made against.
     const piece = form.closest("[data-h]");

@@ -1,5 +1,5 @@
-// The setup page's script (templates/setup_game.html), a file of its own: the Content-Security-Policy allows no
-// inline script and no eval (companion/csp.py), so htmx's hx-on and trigger filters are done here instead.
+// The setup page's Share button (templates/setup_game.html), a file of its own: the Content-Security-Policy allows
+// no inline script (companion/csp.py). The page's shared ticks ride live.js (docs/sync.md).
 (function () {
   "use strict";
   // Share: the share sheet where the browser offers it, else the clipboard, with a "Copied" answer; both need a
@@ -28,30 +28,4 @@
     b.addEventListener("click", function () { share(b.dataset.share); });
   }
   document.addEventListener("DOMContentLoaded", ready);
-  document.addEventListener("htmx:afterSettle", ready);
-
-  // The poll for other phones' ticks (#setup-poll, htmx "every"): asks only while the page is seen, and not while
-  // a tap of this phone is being saved (its answer would be stale). Cancelling one request keeps the poll going.
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    if (event.detail.elt.id !== "setup-poll") return;
-    if (document.visibilityState !== "visible" || document.querySelector("#setup-ticks .htmx-request")) {
-      event.preventDefault();
-    }
-  });
-
-  // A tick that was not saved goes back to how it was, and the progress line says why.
-  function unsaved(text) {
-    return function (event) {
-      var elt = event.detail.elt;
-      if (elt.type !== "checkbox" || !elt.closest("#setup-ticks")) return;
-      elt.checked = !elt.checked;
-      var p = document.getElementById("setup-progress");
-      p.className = "setup-progress message error";
-      p.textContent = text;
-    };
-  }
-  document.addEventListener("htmx:sendError",
-    unsaved("Not saved: no connection. Tap the step again when you are back online."));
-  document.addEventListener("htmx:responseError",
-    unsaved("Not saved: the server refused it. Reload the page and tap the step again."));
 })();
