@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from companion.models.games import Game, apply_change
+from companion.models.games import Game
+from companion.services.tracker.changes import apply_change
 from scoring.calendar import due_reveals
 from tests.companion.test_targets_browser import _tracked_game
 from tests.conftest import SCREENSHOTS
@@ -62,7 +63,7 @@ def _reveal_due(game: Game) -> None:
         if k not in game.revealed
     ]
     if hidden:
-        apply_change(game.pk, op="reveal", who="test", key=" ".join(hidden))
+        apply_change(game_id=game.pk, op="reveal", who="test", key=" ".join(hidden))
 
 
 def _phone(new_context: Any, url: str) -> Any:
@@ -124,7 +125,12 @@ def test_taps_move_nothing_on_either_phone(live_server: Any, new_context: Any, s
     # A refusal answers beside its row: Ulric's score set to 0 by another phone, his -1 is refused.
     _step("refusal", one, two)
     apply_change(
-        game.pk, op="score-set", who="test", seat=4, value=0, seen=Game.objects.get(pk=game.pk).version
+        game_id=game.pk,
+        op="score-set",
+        who="test",
+        seat=4,
+        value=0,
+        seen=Game.objects.get(pk=game.pk).version,
     )
     _text(one, "#score-4", "0")
     one.click("#add-4-5")

@@ -16,13 +16,15 @@ from urllib.parse import urlencode
 import pytest
 from django.test import Client
 
-from companion.models.games import Game, NewPlayer, apply_change, create_game
+from companion.models.games import Game
 from companion.models.osaka import OsakaGame
 from companion.models.results import Group, Result
 from companion.scorepad.presenter import STEPS
 from companion.scorepad.services import start_sheet
 from companion.services import osaka
 from companion.services.results import file_result, record_osaka_result, record_result
+from companion.services.tracker.changes import apply_change
+from companion.services.tracker.games import NewPlayer, create_game
 from scoring.calendar import due_reveals
 from scoring.score import AKEBONO_LINES
 from setupgen import Options, generate
@@ -112,10 +114,10 @@ def _tracked_game(client: Client, *, to_the_end: bool) -> Game:
         who="test",
     )
     for seat, score in ((1, 71), (2, 99), (3, 108), (4, 120)):
-        apply_change(game.pk, op="score-set", who="test", seat=seat, value=score, seen=game.version)
+        apply_change(game_id=game.pk, op="score-set", who="test", seat=seat, value=score, seen=game.version)
         game.refresh_from_db()
-    apply_change(game.pk, op="fire-add", who="test", seat=2)
-    apply_change(game.pk, op="record-add", who="test", seat=1, field="tokens", key="fish-spring")
+    apply_change(game_id=game.pk, op="fire-add", who="test", seat=2)
+    apply_change(game_id=game.pk, op="record-add", who="test", seat=1, field="tokens", key="fish-spring")
     game.refresh_from_db()
     change = f"/games/{game.edit_token}/change"
     while to_the_end and not game.finished:
