@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.benchmarks.polling import Browserless, served
+from benchmarks.polling import Browserless, served
 from companion.models.games import Conflict, Game, NewPlayer, apply_change, create_game
 from tests.concurrency import THREADS, at_once, gunicorn_database_url, run_scenario
 

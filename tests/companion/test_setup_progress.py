@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from companion.benchmarks.polling import Browserless, served
+from benchmarks.polling import Browserless, served
 from companion.models.setup_progress import SetupProgress, change_ticks, tick, ticked
 from companion.views.setup import POLL_MS, new_table, ticks_key
 from setupgen import GENERATOR_VERSION, Options, checklist, generate

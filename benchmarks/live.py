@@ -26,9 +26,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from companion.benchmarks import Report
-from companion.benchmarks.polling import Browserless, served
-from companion.benchmarks.walkthrough import FETCH_JS, _browser, _context, new_sheet
+from benchmarks import Report
+from benchmarks.polling import Browserless, served
+from benchmarks.walkthrough import FETCH_JS, _browser, _context, new_sheet
 
 TAPS = 30
 OTHER_TAPS = 20

@@ -27,9 +27,9 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 
-from companion.benchmarks import Report
+from benchmarks import Report
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+ROOT = Path(__file__).resolve().parent.parent
 THREADS = 4
 REQUESTS_PER_THREAD = 1500
 RUNS = 5
