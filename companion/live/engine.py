@@ -7,10 +7,12 @@ racing: the second one's row breaks the unique constraint, its transaction is ro
 first one's answer). The poke (``pg_notify``) is sent in the same transaction: PostgreSQL delivers it at commit.
 
 Pieces: a page marks the parts a change may alter with ``{% piece %}...{% endpiece %}`` (each one element with an
-``id``). Each piece gets ``data-h``, a digest of what it shows (its own markup, a nested piece counted by its
+``id``; ``{% piece "seat" s.seat %}`` also names it, ``seat-1``, so that a render may skip it). Each piece gets ``data-h``, a digest of what it shows (its own markup, a nested piece counted by its
 id only, so a change inside it sends it alone; CSRF tokens, versions and rendered client ids left out, since they
 differ on every render). Pieces carry double-quoted ids. A pull names the digests
-the page holds (``h``) and gets only the pieces whose digest it does not hold, never the page.
+the page holds (``h``) and gets only the pieces whose digest it does not hold, never the page. A write or a pull
+that knows which named pieces its change can alter renders only those (``Pieces(only=...)``): the pieces left
+out are unchanged, and a page that was behind pulls (its answer's version is not its own + 1).
 """
 
 from __future__ import annotations
@@ -155,8 +157,13 @@ class Piece:
 class Pieces:
     """The pieces one render made (put in the template context as ``live_pieces``)."""
 
+    #: The names of the pieces to render; None: all. Pieces without a name, and pieces inside another, always are.
+    only: Collection[str] | None = None
     found: list[Piece] = field(default_factory=list)
     _open: list[tuple[int, list[Piece]]] = field(default_factory=list)
+
+    def skips(self, name: str) -> bool:
+        return self.only is not None and bool(name) and not self._open and name not in self.only
 
     def begin(self) -> None:
         self._open.append((len(self.found), []))
@@ -189,11 +196,14 @@ class Pieces:
         return out
 
 
-def render_piece(context: Any, render: Callable[[], str]) -> str:
-    """``{% piece %}``: the block's markup with its digest, recorded when the context collects pieces."""
+def render_piece(context: Any, render: Callable[[], str], name: Callable[[], str] = str) -> str:
+    """``{% piece %}``: the block's markup with its digest, recorded when the context collects pieces; nothing when
+    the collecting render skips the piece ``name()``."""
     pieces = context.get("live_pieces")
     if not isinstance(pieces, Pieces):
         return pieces_html(render())
+    if pieces.only is not None and pieces.skips(name()):
+        return ""
     pieces.begin()
     return pieces.end(render().strip())
 
