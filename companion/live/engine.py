@@ -5,6 +5,8 @@ A phone's write carries its client id (``lc``, 8-32 letters, digits, ``-`` or ``
 the answer: the same (thing, client, counter) sent again gets that stored answer and changes nothing (two copies
 racing: the second one's row breaks the unique constraint, its transaction is rolled back, and it reads the
 first one's answer). The poke (``pg_notify``) is sent in the same transaction: PostgreSQL delivers it at commit.
+Answers are kept :data:`KEEP_WRITES`: one write in :data:`PRUNE_EVERY` deletes the older ones (and so does
+``manage.py purge``), so the table does not grow with every tap ever made.
 
 Pieces: a page marks the parts a change may alter with ``{% piece %}...{% endpiece %}`` (each one element with an
 ``id``; ``{% piece "seat" s.seat %}`` also names it, ``seat-1``, so that a render may skip it). Each piece gets ``data-h``, a digest of what it shows (its own markup, a nested piece counted by its
@@ -17,6 +19,7 @@ out are unchanged, and a page that was behind pulls (its answer's version is not
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import re
 from collections.abc import Callable, Collection, Mapping
@@ -26,6 +29,7 @@ from typing import Any, Final
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
 
 from companion.models.live import Mutation
 
@@ -35,6 +39,12 @@ MAX_COUNTER: Final = 2**31 - 1
 #: The most digests a pull may name (a walk-through step holds about 80 pieces).
 MAX_HELD: Final = 400
 VERSION_HEADER: Final = "X-Live-Version"
+#: How long a write's answer is kept for a replay: a phone retries a write whose answer it lost within seconds, and
+#: sends the outbox it kept offline (live.js) when the page opens again: the evening's game and the next day.
+KEEP_WRITES: Final = datetime.timedelta(days=2)
+#: One stored write in this many (by its row id) also deletes the answers older than KEEP_WRITES: one DELETE, so
+#: the table stays small where no daily purge runs (a LAN).
+PRUNE_EVERY: Final = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +118,8 @@ def once(thing: str, mid: MutationId | None, write: Callable[[], Answer]) -> tup
 
 
 def store(thing: str, mid: MutationId, answer: Answer) -> None:
-    """Keep the answer of ``mid`` (inside the write's transaction)."""
-    Mutation.objects.create(
+    """Keep the answer of ``mid`` (inside the write's transaction); now and then forget the old ones."""
+    row = Mutation.objects.create(
         thing=thing,
         client=mid.client,
         counter=mid.counter,
@@ -117,6 +127,14 @@ def store(thing: str, mid: MutationId, answer: Answer) -> None:
         status=answer.status,
         body=answer.location or answer.body,
     )
+    if row.pk % PRUNE_EVERY == 0:
+        prune()
+
+
+def prune(*, now: datetime.datetime | None = None, dry_run: bool = False) -> int:
+    """Delete the answers of writes older than :data:`KEEP_WRITES` (``dry_run``: count them); how many."""
+    old = Mutation.objects.filter(at__lt=(now or timezone.now()) - KEEP_WRITES)
+    return old.count() if dry_run else old.delete()[0]
 
 
 def poke(thing: str, version: int) -> None:
