@@ -59,8 +59,8 @@ def _latest_payday(events: list[OsakaEvent]) -> OsakaEvent | None:
     """The payday just entered, while it is the latest entry: the table takes its VP cards now."""
     for e in events:
         if e.kind in ENTRY_KINDS and not e.undone:
-            applied = isinstance(e.result, dict) and e.result.get("applied")
-            return e if e.kind == "payday" and applied else None
+            applied = e.kind == "payday" and isinstance(e.result, dict) and e.result.get("applied")
+            return e if applied else None
     return None
 
 
@@ -69,7 +69,8 @@ def _state_context(
 ) -> dict[str, Any]:
     game = opened.game
     seats = list(game.seats.all())
-    events = list(game.events.all()[: LOG_ON_PAGE * 4])
+    # Without the entries' data (the page shows summaries) and results (the latest payday's is read alone).
+    events = list(OsakaEvent.objects.filter(game_id=game.pk).defer("data", "result")[: LOG_ON_PAGE * 4])
     latest = _latest_payday(events)
     start_seat = next((s for s in seats if s.seat == game.start_seat), None)
     start_event = next((e for e in events if e.kind == "start" and not e.undone), None)
@@ -93,7 +94,7 @@ def _state_context(
         "ranking": ranking(seats) if game.finished else [],
         "events": events[:LOG_ON_PAGE],
         "entry_kinds": ENTRY_KINDS,
-        "start_form": StartForm(seats=len(seats)) if start_seat is None else None,
+        "change_url": reverse("osaka-game-change", args=[token_of(opened)]),
         "totals": TOTALS,
         "card_counts": CARD_COUNTS,
         "cid": new_cid(),
