@@ -17,6 +17,7 @@ Everything goes through HTTP and the browser, as phones do.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import random
 import re
@@ -218,8 +219,11 @@ async def _stream(host: str, port: int, token: str, pokes: list[float], ready: a
 
 
 async def _tap(host: str, port: int, token: str, cookie: str) -> tuple[float, bool]:
-    """Send one tap; (when it was sent, whether it was answered 200)."""
-    body = "op=token&seat=1&colour=red&delta=1"
+    """Send one tap as live.js does (its write id, the digests the page holds); (when it was sent, whether it
+    was answered 200)."""
+    body = (
+        f"op=token&seat=1&colour=red&delta=1&lc=cap{token[:12]}&ln={next(_COUNTER)}&h={HELD.get(token, '')}"
+    )
     started = time.monotonic()
     reader, writer = await asyncio.open_connection(host, port)
     writer.write(
@@ -234,6 +238,11 @@ async def _tap(host: str, port: int, token: str, cookie: str) -> tuple[float, bo
     await reader.read()
     writer.close()
     return started, b" 200 " in status
+
+
+#: The digests each capacity game's page holds, as a phone's taps send them (the answer: only what changed).
+HELD: dict[str, str] = {}
+_COUNTER = itertools.count(1)
 
 
 def _rss_kib(pid: int) -> int:
@@ -334,6 +343,8 @@ def capacity(report: Report) -> None:
         for tables in TABLES:
             while len(tokens) < tables:
                 tokens.append(new_osaka(client))
+                _, _, page = client.request("GET", f"/osaka/games/{tokens[-1]}/")
+                HELD[tokens[-1]] = ".".join(re.findall(r'data-h="([0-9a-f]+)"', page.decode()))
             cpu, wall = time.process_time(), time.monotonic()
             taps, pokes, rss, failed, server_cpu = asyncio.run(_load(host, port, tokens, cookie))
             share = (time.process_time() - cpu) / (time.monotonic() - wall) / (os.cpu_count() or 1)
