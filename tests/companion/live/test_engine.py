@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 import pytest
+from django.db import connection, transaction
 from django.template import Context, Template
 from django.test import Client
 from django.utils import timezone
@@ -150,3 +151,20 @@ def test_an_osaka_pull_answers_only_what_changed_and_the_writes_done() -> None:
     pulled = client.get(f"{url}?v=1&h={held}&lc=phone-one", **LIVE)
     assert pulled["X-Live-Done"] == "phone-one:3"
     assert 'id="seat-1"' in pulled.content.decode() and 'id="start-first"' not in pulled.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_processes_sqlite_writes_take_turns_on_a_lock() -> None:
+    """On SQLite a write waits for the process's lock, not in SQLite's busy handler that sleeps between tries (an
+    ASGI worker runs each request on a thread of its own); inside a transaction already open it takes no lock."""
+    held: list[bool] = []
+
+    def write() -> Answer:
+        held.append(engine._ONE_WRITER.locked())
+        return Answer(200, "", 1)
+
+    once("osaka:1", None, write)
+    assert held == [connection.vendor == "sqlite"]
+    with transaction.atomic():
+        once("osaka:1", None, write)
+    assert held[1] is False and not engine._ONE_WRITER.locked()
