@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db import connection
 
-from companion.benchmarks.polling import ROOT
+from benchmarks.polling import ROOT
 
 THREADS = 6
 

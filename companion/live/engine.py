@@ -5,25 +5,33 @@ A phone's write carries its client id (``lc``, 8-32 letters, digits, ``-`` or ``
 the answer: the same (thing, client, counter) sent again gets that stored answer and changes nothing (two copies
 racing: the second one's row breaks the unique constraint, its transaction is rolled back, and it reads the
 first one's answer). The poke (``pg_notify``) is sent in the same transaction: PostgreSQL delivers it at commit.
+Answers are kept :data:`KEEP_WRITES`: one write in :data:`PRUNE_EVERY` deletes the older ones (and so does
+``manage.py purge``), so the table does not grow with every tap ever made.
 
 Pieces: a page marks the parts a change may alter with ``{% piece %}...{% endpiece %}`` (each one element with an
-``id``). Each piece gets ``data-h``, a digest of what it shows (its own markup, a nested piece counted by its
+``id``; ``{% piece "seat" s.seat %}`` also names it, ``seat-1``, so that a render may skip it). Each piece gets ``data-h``, a digest of what it shows (its own markup, a nested piece counted by its
 id only, so a change inside it sends it alone; CSRF tokens, versions and rendered client ids left out, since they
 differ on every render). Pieces carry double-quoted ids. A pull names the digests
-the page holds (``h``) and gets only the pieces whose digest it does not hold, never the page.
+the page holds (``h``) and gets only the pieces whose digest it does not hold, never the page. A write or a pull
+that knows which named pieces its change can alter renders only those (``Pieces(only=...)``): the pieces left
+out are unchanged, and a page that was behind pulls (its answer's version is not its own + 1).
 """
 
 from __future__ import annotations
 
+import contextlib
+import datetime
 import hashlib
 import re
-from collections.abc import Callable, Collection, Mapping
+import threading
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import IntegerField, Max, Subquery, Value
 from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
 
 from companion.models.live import Mutation
 
@@ -33,6 +41,12 @@ MAX_COUNTER: Final = 2**31 - 1
 #: The most digests a pull may name (a walk-through step holds about 80 pieces).
 MAX_HELD: Final = 400
 VERSION_HEADER: Final = "X-Live-Version"
+#: How long a write's answer is kept for a replay: a phone retries a write whose answer it lost within seconds, and
+#: sends the outbox it kept offline (live.js) when the page opens again: the evening's game and the next day.
+KEEP_WRITES: Final = datetime.timedelta(days=2)
+#: One stored write in this many (by its row id) also deletes the answers older than KEEP_WRITES: one DELETE, so
+#: the table stays small where no daily purge runs (a LAN).
+PRUNE_EVERY: Final = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +93,22 @@ class Answer:
         return response
 
 
+#: SQLite lets one writer in at a time and makes the others poll for the lock, sleeping up to 100 ms between
+#: tries. Under an ASGI server every request runs on a thread of its own, so at a busy table dozens of writes of one
+#: process polled at once: most of the time was spent asleep (400 tables: taps p95 8.7 s at 77 % of a core, some
+#: "database is locked" after 20 s). A process's writes queue here instead, each starting when the last commits.
+_ONE_WRITER: Final = threading.Lock()
+
+
+@contextlib.contextmanager
+def _writer() -> Iterator[None]:
+    if connection.vendor != "sqlite" or connection.in_atomic_block:
+        yield
+        return
+    with _ONE_WRITER:
+        yield
+
+
 class Stored(Exception):
     """Raised by a write whose own first read found it already stored (:func:`stored_id`): :func:`once` answers
     with the stored answer and changes nothing."""
@@ -111,7 +141,7 @@ def once(
     ``thing`` may then be a function, asked once the write has run (the write's read found the thing)."""
     for attempt in (1, 2):
         try:
-            with transaction.atomic():
+            with _writer(), transaction.atomic():
                 try:
                     seen = None
                     if mid is not None and not looked_up:
@@ -142,8 +172,8 @@ def _name(thing: str | Callable[[], str]) -> str:
 
 
 def store(thing: str, mid: MutationId, answer: Answer) -> None:
-    """Keep the answer of ``mid`` (inside the write's transaction)."""
-    Mutation.objects.create(
+    """Keep the answer of ``mid`` (inside the write's transaction); now and then forget the old ones."""
+    row = Mutation.objects.create(
         thing=thing,
         client=mid.client,
         counter=mid.counter,
@@ -151,6 +181,14 @@ def store(thing: str, mid: MutationId, answer: Answer) -> None:
         status=answer.status,
         body=answer.location or answer.body,
     )
+    if row.pk % PRUNE_EVERY == 0:
+        prune()
+
+
+def prune(*, now: datetime.datetime | None = None, dry_run: bool = False) -> int:
+    """Delete the answers of writes older than :data:`KEEP_WRITES` (``dry_run``: count them); how many."""
+    old = Mutation.objects.filter(at__lt=(now or timezone.now()) - KEEP_WRITES)
+    return old.count() if dry_run else old.delete()[0]
 
 
 def poke(thing: str, version: int) -> None:
@@ -191,8 +229,13 @@ class Piece:
 class Pieces:
     """The pieces one render made (put in the template context as ``live_pieces``)."""
 
+    #: The names of the pieces to render; None: all. Pieces without a name, and pieces inside another, always are.
+    only: Collection[str] | None = None
     found: list[Piece] = field(default_factory=list)
     _open: list[tuple[int, list[Piece]]] = field(default_factory=list)
+
+    def skips(self, name: str) -> bool:
+        return self.only is not None and bool(name) and not self._open and name not in self.only
 
     def begin(self) -> None:
         self._open.append((len(self.found), []))
@@ -225,11 +268,14 @@ class Pieces:
         return out
 
 
-def render_piece(context: Any, render: Callable[[], str]) -> str:
-    """``{% piece %}``: the block's markup with its digest, recorded when the context collects pieces."""
+def render_piece(context: Any, render: Callable[[], str], name: Callable[[], str] = str) -> str:
+    """``{% piece %}``: the block's markup with its digest, recorded when the context collects pieces; nothing when
+    the collecting render skips the piece ``name()``."""
     pieces = context.get("live_pieces")
     if not isinstance(pieces, Pieces):
         return pieces_html(render())
+    if pieces.only is not None and pieces.skips(name()):
+        return ""
     pieces.begin()
     return pieces.end(render().strip())
 

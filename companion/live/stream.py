@@ -23,7 +23,7 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Any, Final
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import SyncToAsync, sync_to_async
 from django.core.handlers.asgi import ASGIRequest
 from django.db import DatabaseError, close_old_connections, connection
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
@@ -143,7 +143,19 @@ def local_poke(thing: str, version: int) -> None:
             found.loop.call_soon_threadsafe(found.publish, thing, version)
 
 
+def _release_request_thread() -> None:
+    """Let go of the thread this request was given for its sync middleware (csp, the host check, WhiteNoise, the
+    create limit): under Django's ASGI handler each request's thread-sensitive calls run on a thread of its own,
+    kept until the request ends, so every open stream held an idle thread (1,230 threads for 1,200 streams). The
+    middleware is done once the body is sent; asgiref makes a new thread if the request needs one again."""
+    context = SyncToAsync.thread_sensitive_context.get(None)
+    executor = SyncToAsync.context_to_thread_executor.pop(context, None) if context is not None else None
+    if executor is not None:
+        executor.shutdown(wait=False)
+
+
 async def events(thing: str, version: int) -> AsyncIterator[str]:
+    _release_request_thread()
     yield f"retry: {RETRY_MS}\ndata: {version}\n\n"
     with hub().watch(thing, version) as queue:
         while True:

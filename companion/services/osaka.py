@@ -10,6 +10,10 @@ Every write is :func:`record`: one transaction holding the game's row (``select_
    :class:`Refused` when the rules give it no effect;
 4. saves the event, the derived state (tokens, VP cards, the start, the end) and what every entry now does.
 
+A token change (the tap of the table) is added at the end of the log, so step 3 for it is the change applied to the
+state the game keeps (saved by every write: the replay of the log so far), :func:`scoring.osaka.track.take_token`,
+and step 4 saves that seat, the version and the event: a tap costs the same on the first turn and the last.
+
 Nothing is saved when a write is refused.
 """
 
@@ -39,6 +43,7 @@ from scoring.osaka.track import (
     TableState,
     TokenChange,
     replay,
+    take_token,
 )
 from scoring.problems import join
 
@@ -253,8 +258,12 @@ def record(
             raise Conflict(game)
         seats = list(game.seats.all())
         names = [s.name for s in seats]
-        events = list(game.events.order_by("version").defer("at", "who", "cid"))
         event = OsakaEvent(game=game, version=game.version + 1, cid=cid, who=who, kind=kind, data=dict(data))
+        entry = _entry(event, len(names)) if kind == "token" else None
+        if isinstance(entry, TokenChange):
+            _add_token(game, seats, event, entry, names)
+            return game
+        events = list(game.events.order_by("version").defer("at", "who", "cid"))
         if kind == "undo":
             target = _undo_target(events, data)
             target.undone = not target.undone
@@ -267,13 +276,35 @@ def record(
         state, outcomes = _replayed(game, [*events, event], names)
         outcome = outcomes[-1]
         if kind in ENTRY_KINDS and outcome is not None and not outcome.applied:
-            raise Refused(outcome.note[:1].upper() + outcome.note[1:] + ".")
+            raise _refusal(outcome)
         game.version = event.version
         # The replay of the entries before the first one this write touches is unchanged: only the entries from
         # there on (the new one; for an undo, from its target) can do something else now.
         since = event.data["target"] if kind == "undo" else event.version
         _save(game, seats, [*events, event], outcomes, state, names, since)
     return game
+
+
+def _refusal(outcome: Outcome) -> Refused:
+    return Refused(outcome.note[:1].upper() + outcome.note[1:] + ".")
+
+
+def _add_token(
+    game: OsakaGame, seats: Sequence[OsakaSeat], event: OsakaEvent, entry: TokenChange, names: Sequence[str]
+) -> None:
+    """A token change at the end of the log, applied to the state the game keeps (see the module)."""
+    tokens = [s.tokens for s in seats]
+    outcome = take_token(entry, names, tokens, ended=game.finished)
+    if not outcome.applied:
+        raise _refusal(outcome)
+    seat = seats[entry.seat]
+    seat.tokens = tokens[entry.seat]
+    colour = entry.colour.value
+    OsakaSeat.objects.filter(pk=seat.pk).update(**{colour: getattr(seat, colour)})
+    game.version = event.version
+    game.save(update_fields=["version"])
+    event.result, event.summary = _result_json(outcome), _summary(event, outcome, names)
+    event.save()
 
 
 def _undo_target(events: Sequence[OsakaEvent], data: Mapping[str, Any]) -> OsakaEvent:

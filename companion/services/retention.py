@@ -4,7 +4,8 @@ Anything no one has changed for ``days`` days is deleted: a tracked game (IKI or
 change, a score sheet by its last entry, a checked pad's result by its last edit, a setup's ticks by the last
 tick. A group is used while results are filed in it or edited (its last use is the newest of its creation and its
 results' edits): the results filed in a used group are kept, with their sheets, however old. Reading a page is
-not a change: a link only opened for a year goes with the rest.
+not a change: a link only opened for a year goes with the rest. The live engine's stored answers of writes go
+after their own, shorter time (companion.live.engine.KEEP_WRITES), whatever ``days`` is.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from django.db import transaction
 from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 
+from companion.live.engine import prune
 from companion.models.games import Game
 from companion.models.osaka import OsakaGame
 from companion.models.results import Group, Result
@@ -33,11 +35,13 @@ class Purged:
     results: int
     groups: int
     setups: int
+    writes: int = 0
 
     def __str__(self) -> str:
         return (
             f"{self.games} games, {self.osaka_games} Traders of Osaka games, {self.sheets} score sheets, "
-            f"{self.results} results, {self.groups} groups, {self.setups} setups' ticks"
+            f"{self.results} results, {self.groups} groups, {self.setups} setups' ticks, "
+            f"{self.writes} stored answers of writes"
         )
 
 
@@ -78,6 +82,7 @@ def purge(days: int, *, dry_run: bool = False, now: datetime.datetime | None = N
             results=results.count(),
             groups=len(old_groups),
             setups=setups.count(),
+            writes=prune(now=now, dry_run=dry_run),
         )
         if not dry_run:
             results.delete()

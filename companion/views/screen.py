@@ -33,7 +33,7 @@ from companion.services.osaka import version_of as osaka_version
 from companion.services.tracker.games import game_by_token
 from companion.services.tracker.games import version_of as game_version
 from companion.tokens import is_token
-from companion.views.osaka.games import TOKEN_RE
+from companion.views.osaka.access import TOKEN_RE
 from companion.views.osaka.games import _state_context as osaka_state_context
 from companion.views.tracker.state import state_context as game_state_context
 

@@ -39,6 +39,9 @@ NOT_STARTED: Final = (
     "achievement token)"
 )
 
+#: Why an entry after the payday that ended the game has no effect.
+ENDED: Final = "no effect: the game had already ended"
+
 
 @dataclass(frozen=True, slots=True)
 class TokenChange:
@@ -135,7 +138,7 @@ def replay(
             outcomes.append(Outcome(False, "undone"))
             continue
         if ended_by is not None:
-            outcomes.append(Outcome(False, "no effect: the game had already ended"))
+            outcomes.append(Outcome(False, ENDED))
             continue
         if isinstance(entry, TokenChange):
             outcome = _token(entry, names, tokens)
@@ -155,6 +158,15 @@ def replay(
                     ended_by, end = i, outcome.payday.end_sentence
         outcomes.append(outcome)
     return TableState(tuple(tokens), tuple(vp), start, draws, ended_by, end), tuple(outcomes)
+
+
+def take_token(
+    entry: TokenChange, names: Sequence[str], tokens: list[ByColour[int]], *, ended: bool
+) -> Outcome:
+    """A token change entered after every other entry, applied to the tokens those entries left (``tokens``,
+    changed in place when it applies; ``ended``: whether they ended the game): what :func:`replay` of the whole
+    log with it at the end does, without replaying the log."""
+    return Outcome(False, ENDED) if ended else _token(entry, names, tokens)
 
 
 def _token(entry: TokenChange, names: Sequence[str], tokens: list[ByColour[int]]) -> Outcome:

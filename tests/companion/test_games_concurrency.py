@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.benchmarks.polling import Browserless, served
+from benchmarks.polling import Browserless, served
 from companion.models.games import Game
 from companion.services.tracker.changes import apply_change
 from companion.services.tracker.errors import Conflict

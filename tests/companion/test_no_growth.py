@@ -44,7 +44,7 @@ def _cached_functions() -> dict[str, Any]:
     found = {}
     for package in (companion, scoring, setupgen):
         for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
-            if ".migrations" in info.name or ".benchmarks" in info.name or ".management" in info.name:
+            if ".migrations" in info.name or ".management" in info.name:
                 continue
             module = importlib.import_module(info.name)
             for name, value in vars(module).items():

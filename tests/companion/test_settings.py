@@ -28,8 +28,8 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
 
+from benchmarks.polling import ROOT
 from companion import deploy
-from companion.benchmarks.polling import ROOT
 
 PUBLIC = {"DJANGO_HTTPS": "1", "DJANGO_ALLOWED_HOSTS": "iki.example.org"}
 # What `manage.py check --deploy` says of the LAN mode (plain HTTP, no HSTS); the README names each one.

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from companion.benchmarks.polling import Browserless, served
+from benchmarks.polling import Browserless, served
 from companion.models.live import Mutation
 from companion.models.setup_progress import SetupProgress, change_ticks, stream_of, tick, ticked
 from companion.views.setup import new_table, ticks_key

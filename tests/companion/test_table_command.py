@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from pyzbar import pyzbar
 
-from companion.benchmarks.polling import ROOT, free_port
+from benchmarks.polling import ROOT, free_port
 from companion.management.commands.table import announcement, qr_text
 
 LAN = ["127.0.0.1", "::1", "192.168.1.20", "10.0.0.7", "fd00::2", "fe80::1%eth0"]

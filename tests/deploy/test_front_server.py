@@ -28,7 +28,7 @@ from urllib.parse import urlencode, urlparse
 
 import pytest
 
-from companion.benchmarks.polling import ROOT, free_port
+from benchmarks.polling import ROOT, free_port
 
 pytestmark = [
     pytest.mark.deploy,

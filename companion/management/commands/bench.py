@@ -1,4 +1,4 @@
-"""``python manage.py bench [NAME ...]``: run the benchmarks of companion/benchmarks and print their figures.
+"""``python manage.py bench [NAME ...]``: run the benchmarks of the top-level benchmarks/ package and print their figures.
 
 Views are measured through the Django test client against a throw-away test database, so the command never
 touches the real one.
@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand
 from django.db import connection
 from django.test.utils import setup_test_environment, teardown_test_environment
 
-import companion.benchmarks
+import benchmarks
 
 
 class Command(BaseCommand):
@@ -26,14 +26,14 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         modules = sorted(
-            m.name for m in pkgutil.iter_modules(companion.benchmarks.__path__) if not m.name.startswith("_")
+            m.name for m in pkgutil.iter_modules(benchmarks.__path__) if not m.name.startswith("_")
         )
         wanted = options["names"] or modules
         setup_test_environment()
         old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
         try:
             for name in wanted:
-                module = importlib.import_module(f"companion.benchmarks.{name}")
+                module = importlib.import_module(f"benchmarks.{name}")
                 self.stdout.write(f"== {name}")
                 module.run(self.report)
         finally:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from companion.benchmarks.polling import ROOT, Browserless, served
+from benchmarks.polling import ROOT, Browserless, served
 from tests.concurrency import gunicorn_database_url
 
 #: A gunicorn config (server hooks) whose workers die right after a write marked "die" commits.

@@ -3,17 +3,22 @@ pull gets, the stream's answers (docs/sync.md)."""
 
 from __future__ import annotations
 
+import datetime
 import gzip
 import re
 from typing import Any
 
 import pytest
+from django.db import connection, transaction
 from django.template import Context, Template
 from django.test import Client
+from django.utils import timezone
 
+from companion.live import engine
 from companion.live.engine import Answer, Pieces, mutation_id, once
 from companion.models.live import Mutation
 from companion.services.osaka import NewPlayer, create_game
+from companion.services.retention import purge
 
 pytestmark = pytest.mark.django_db
 
@@ -57,6 +62,36 @@ def test_a_write_runs_once_per_id_and_a_replay_gets_the_first_answer() -> None:
     assert other.body == "answer 2" and Mutation.objects.count() == 2
     once("osaka:1", None, write)  # no id: applied as sent, nothing kept
     assert runs == [1, 1, 1] and Mutation.objects.count() == 2
+
+
+def test_old_answers_of_writes_are_pruned_by_the_writes_and_by_the_purge(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The stored answers do not grow with every tap ever made: kept KEEP_WRITES for a replay, then deleted by one
+    write in PRUNE_EVERY (a LAN runs no purge) and by ``manage.py purge``."""
+    counter = iter(range(1, 100))
+
+    def write(thing: str = "osaka:1") -> None:
+        once(thing, mutation_id({"lc": "phone-one", "ln": str(next(counter))}), lambda: Answer(200, "ok", 2))
+
+    for _ in range(3):
+        write()
+    past = timezone.now() - engine.KEEP_WRITES - datetime.timedelta(minutes=1)
+    Mutation.objects.filter(counter__lte=2).update(at=past)  # two answers older than kept, one fresh
+    monkeypatch.setattr(engine, "PRUNE_EVERY", 10**9)
+    write()
+    assert Mutation.objects.count() == 4  # not this write's turn to prune
+    monkeypatch.setattr(engine, "PRUNE_EVERY", 1)
+    write("sheet:9")  # any thing's write prunes every thing's old answers
+    assert sorted(Mutation.objects.values_list("counter", flat=True)) == [3, 4, 5]
+    # A fresh answer still answers its replay.
+    again, replayed = once("osaka:1", mutation_id({"lc": "phone-one", "ln": "3"}), lambda: Answer(500, "", 0))
+    assert (again.body, replayed) == ("ok", True)
+    Mutation.objects.filter(counter=3).update(at=past)
+    assert purge(400, dry_run=True).writes == 1 and Mutation.objects.count() == 3
+    done = purge(400)
+    assert done.writes == 1 and "1 stored answers of writes" in str(done)
+    assert sorted(Mutation.objects.values_list("counter", flat=True)) == [4, 5]
 
 
 def test_a_refused_write_is_kept_as_refused() -> None:
@@ -116,3 +151,20 @@ def test_an_osaka_pull_answers_only_what_changed_and_the_writes_done() -> None:
     pulled = client.get(f"{url}?v=1&h={held}&lc=phone-one", **LIVE)
     assert pulled["X-Live-Done"] == "phone-one:3"
     assert 'id="seat-1"' in pulled.content.decode() and 'id="start-first"' not in pulled.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_processes_sqlite_writes_take_turns_on_a_lock() -> None:
+    """On SQLite a write waits for the process's lock, not in SQLite's busy handler that sleeps between tries (an
+    ASGI worker runs each request on a thread of its own); inside a transaction already open it takes no lock."""
+    held: list[bool] = []
+
+    def write() -> Answer:
+        held.append(engine._ONE_WRITER.locked())
+        return Answer(200, "", 1)
+
+    once("osaka:1", None, write)
+    assert held == [connection.vendor == "sqlite"]
+    with transaction.atomic():
+        once("osaka:1", None, write)
+    assert held[1] is False and not engine._ONE_WRITER.locked()

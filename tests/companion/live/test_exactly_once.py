@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from companion.benchmarks.polling import Browserless
+from benchmarks.polling import Browserless
 from tests.companion.live.conftest import Table
 
 

@@ -16,7 +16,7 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
-from companion.benchmarks.polling import ROOT, _wait_ready, free_port
+from benchmarks.polling import ROOT, _wait_ready, free_port
 from tests.companion.live.conftest import Table
 from tests.companion.live.test_tracker_browser import _add, _score, _writes, new_game
 from tests.companion.test_csp_browser import Watch

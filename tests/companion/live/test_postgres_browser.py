@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from playwright.sync_api import expect
 
-from companion.benchmarks.polling import served
+from benchmarks.polling import served
 from tests.companion.live.conftest import Table
 from tests.concurrency import gunicorn_database_url
 

@@ -21,6 +21,7 @@ from scoring.osaka.track import (
     TokenChange,
     draw_problem,
     replay,
+    take_token,
 )
 
 R, B, Y, G = Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.GREEN
@@ -164,3 +165,26 @@ def test_undoing_an_entry_is_never_having_entered_it(drawn: list[Entry], data: s
     ended = [j for j, o in enumerate(outcomes) if o.payday is not None and o.payday.game_over]
     assert full.finished is bool(ended) and (not ended or full.ended_by == ended[0])
     assert all(not o.applied for o in outcomes[full.ended_by + 1 :]) if full.ended_by is not None else True
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(entries, max_size=14),
+    st.builds(TokenChange, st.integers(0, 2), st.sampled_from(COLOURS), st.sampled_from([1, -1])),
+)
+def test_a_token_change_at_the_end_is_the_replay_with_it(drawn: list[Entry], tap: TokenChange) -> None:
+    """The tracker applies a new token change to the state it keeps instead of replaying the log
+    (companion/services/osaka.py): the same outcome and tokens as the replay of the whole log with it."""
+    log = [e for e in BEGIN if e is not None] + drawn
+    before, _ = replay(NAMES, log, "s")
+    after, outcomes = replay(NAMES, [*log, tap], "s")
+    tokens = list(before.tokens)
+    assert take_token(tap, NAMES, tokens, ended=before.finished) == outcomes[-1]
+    assert tuple(tokens) == after.tokens
+
+
+def test_a_token_change_after_the_end_has_no_effect() -> None:
+    tokens = [ByColour.of({G: 1}, 0)] * 3
+    outcome = take_token(TokenChange(0, R, 1), NAMES, tokens, ended=True)
+    assert not outcome.applied and "already ended" in outcome.note and tokens[0][R] == 0
+    assert take_token(TokenChange(0, R, 1), NAMES, tokens, ended=False).applied and tokens[0][R] == 1

@@ -21,9 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from companion.benchmarks import Report
-from companion.benchmarks.polling import Browserless, served
-from companion.benchmarks.walkthrough import new_sheet
+from benchmarks import Report
+from benchmarks.polling import Browserless, served
+from benchmarks.walkthrough import new_sheet
 
 POLL_S = 1.5
 TAP_S = 10.0

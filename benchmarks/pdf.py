@@ -8,7 +8,7 @@ import time
 
 from django.test import Client
 
-from companion.benchmarks import Report, median_seconds
+from benchmarks import Report, median_seconds
 from companion.pdf.scorepad import PadPlayer, blank_pad, filled_pad
 from scoring import evaluate
 

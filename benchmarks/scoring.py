@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from companion.benchmarks import Report, api_beside_healthz, cpu_figure
+from benchmarks import Report, api_beside_healthz, cpu_figure
 from scoring import evaluate, evaluate_table
 from scoring.examples import AKEBONO_FOUR_PLAYERS
 from scoring.score import score_table

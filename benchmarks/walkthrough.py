@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.benchmarks import Report
-from companion.benchmarks.polling import Browserless, served
+from benchmarks import Report
+from benchmarks.polling import Browserless, served
 
 TAPS = 40
 SWAP_TARGET = 2.0

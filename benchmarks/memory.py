@@ -18,8 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlencode
 
-from companion.benchmarks import Report
-from companion.benchmarks.polling import Browserless, served
+from benchmarks import Report
+from benchmarks.polling import Browserless, served
 
 REQUESTS = 5000
 WARM_UP = 200

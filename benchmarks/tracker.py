@@ -1,6 +1,6 @@
 """A tracked game over a whole evening (issue 13, docs/benchmarks.md "Tracker").
 
-Under gunicorn on loopback (as :mod:`companion.benchmarks.polling`), through HTTP only:
+Under gunicorn on loopback (as :mod:`benchmarks.polling`), through HTTP only:
 
 - the game page, the fresh state partial, one write (+1 IKI, htmx) and the page followed by the live script's
   write (+1 IKI with the page's digests: the answer is its pieces) at 30 log entries and again at 3,000: the cost
@@ -20,8 +20,8 @@ import statistics
 import time
 from collections.abc import Callable
 
-from companion.benchmarks import Report
-from companion.benchmarks.polling import Browserless, served
+from benchmarks import Report
+from benchmarks.polling import Browserless, served
 
 SAMPLES = 20
 RUNS = 5

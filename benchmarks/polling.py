@@ -23,13 +23,14 @@ import threading
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import BinaryIO
 from urllib.parse import urlencode
 
 from django.conf import settings
 
-from companion.benchmarks import Report
+from benchmarks import Report
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+ROOT = Path(__file__).resolve().parent.parent
 THREADS = 4
 REQUESTS_PER_THREAD = 1500
 RUNS = 5
@@ -76,6 +77,10 @@ def served(
                 timeout=120,
             )
         port = free_port()
+        # The server's log goes to a file: a pipe nobody reads fills at 64 KiB, and then the worker's next log line
+        # blocks it, holding the logging lock and (inside a write) SQLite's write lock: every later request hangs
+        # and gunicorn kills the worker for missing its heartbeat (bench live at 1,000 tables did exactly that).
+        log = (Path(tmp) / "gunicorn.log").open("w+b")
         process = subprocess.Popen(
             [
                 sys.executable,
@@ -98,10 +103,10 @@ def served(
             cwd=ROOT,
             env=env,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stderr=log,
         )
         try:
-            _wait_ready(port, process)
+            _wait_ready(port, process, log)
             yield "127.0.0.1", port
         finally:
             process.terminate()
@@ -110,13 +115,15 @@ def served(
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait(timeout=15)
+            log.close()
 
 
-def _wait_ready(port: int, process: subprocess.Popen[bytes]) -> None:
+def _wait_ready(port: int, process: subprocess.Popen[bytes], log: BinaryIO) -> None:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"gunicorn exited: {process.stderr.read().decode() if process.stderr else ''}")
+            log.seek(0)
+            raise RuntimeError(f"gunicorn exited: {log.read().decode(errors='replace')[-3000:]}")
         with contextlib.suppress(OSError):
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
             conn.request("GET", "/healthz")

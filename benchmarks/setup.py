@@ -8,7 +8,7 @@ import itertools
 
 from django.test import Client
 
-from companion.benchmarks import Report, median_seconds
+from benchmarks import Report, median_seconds
 from companion.views.setup import new_table
 from setupgen import ALPHABET, SEED_LENGTH, Options, checklist, generate
 

@@ -9,7 +9,7 @@ import time
 
 from django.test import Client
 
-from companion.benchmarks import Report, api_beside_healthz, cpu_figure, median_seconds
+from benchmarks import Report, api_beside_healthz, cpu_figure, median_seconds
 from companion.services.osaka import NewPlayer, create_game, payday_data
 from companion.services.osaka import record as record_entry
 from scoring.osaka import evaluate_payday, play, read_moment

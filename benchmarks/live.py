@@ -1,11 +1,12 @@
 """The live-table engine where a player feels it (issue 21, docs/benchmarks.md "Live"): Chromium at 390x844
 against gunicorn with uvicorn workers (as ``manage.py table`` serves the app), on a throw-away SQLite file.
 
-- A tap: click -> its DOM change on the tapping phone, an Osaka token +1 and a walk-through +1 (median of 30),
+- A tap: click -> its DOM change on the tapping phone, an Osaka token +1, a walk-through +1 and an IKI tracker
+  +3 (median of 30),
   beside an in-page ``fetch('/healthz')`` in the same run (target <= 2x); the answer's bytes on the wire (<= 2 kB).
 - With every answer held back 200 ms: click -> the new value shown (optimistic; target <= 50 ms).
 - Another phone: click on one phone -> the change on another phone through the stream, 20 taps at random moments
-  (target p95 <= 300 ms).
+  (target p95 <= 300 ms), in Osaka and in the IKI tracker.
 - Capacity (``bench live`` prints it; ``LIVE_TABLES`` sets the counts): every phone of every table holding its
   stream (3 per table) and one tap per table every 10 s; p95 of the taps and of the pokes (target < 100 ms), the
   load generator's share of the cores and the server's memory per open stream.
@@ -16,6 +17,7 @@ Everything goes through HTTP and the browser, as phones do.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import random
 import re
@@ -26,14 +28,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from companion.benchmarks import Report
-from companion.benchmarks.polling import Browserless, served
-from companion.benchmarks.walkthrough import FETCH_JS, _browser, _context, new_sheet
+from benchmarks import Report
+from benchmarks.polling import Browserless, served
+from benchmarks.walkthrough import FETCH_JS, _browser, _context, new_sheet
 
 TAPS = 30
 OTHER_TAPS = 20
 PHONES = 3
-TABLES: Sequence[int] = tuple(int(n) for n in os.environ.get("LIVE_TABLES", "100,400,1000").split(","))
+TABLES: Sequence[int] = tuple(int(n) for n in os.environ.get("LIVE_TABLES", "100,400,1000").split(",") if n)
 TAP_EVERY_S = 10.0
 #: The capacity's server processes: ``manage.py table``'s default on SQLite (``LIVE_WORKERS`` sets another).
 WORKERS = int(os.environ.get("LIVE_WORKERS", "1"))
@@ -96,6 +98,35 @@ def _taps(report: Report, page: Any, what: str, buttons: tuple[str, str], shown:
     report(f"{what}: answer in place / floor (target <= 2)", statistics.median(answered) / floor, "x")
 
 
+def _other_phone(
+    report: Report, what: str, phone: Any, watcher: Any, where: tuple[str, str, tuple[str, str]], shown: str
+) -> None:
+    """OTHER_TAPS taps at random moments on ``phone`` (+1 and -1 in turn, ``where``: the page, what to open first,
+    the buttons), each stamped on ``watcher``'s page when its ``#state`` changes."""
+    url, opener, buttons = where
+    watcher.goto(url)
+    _streaming(watcher)
+    watcher.evaluate(WATCH_JS, "state")
+    phone.goto(url)
+    _streaming(phone)
+    if opener:
+        phone.click(opener)
+    start = int(watcher.evaluate(f"document.getElementById('{shown}').textContent"))
+    seen = []
+    for n in range(OTHER_TAPS):
+        time.sleep(random.uniform(0.1, 0.8))  # a tap at a random moment
+        clicked = phone.evaluate(CLICK_JS, buttons[n % 2])
+        watcher.wait_for_function(f"() => window.changes.length > {n}")
+        seen.append(watcher.evaluate(f"window.changes[{n}]") - clicked)
+        watcher.wait_for_function(
+            f"() => document.getElementById('{shown}').textContent == '{start + (n + 1) % 2}'"
+        )
+        watcher.evaluate(f"window.changes.length = {n + 1}")  # one change counted per tap
+    seen.sort()
+    report(f"{what}: another phone sees a tap: median ({OTHER_TAPS} taps)", statistics.median(seen), "ms")
+    report(f"{what}: another phone sees a tap: p95 (target <= 300)", seen[int(0.95 * len(seen)) - 1], "ms")
+
+
 def _answer_bytes(page: Any, part: str) -> int:
     sizes = page.evaluate(
         "(part) => performance.getEntriesByType('resource').filter((e) => e.name.includes(part))"
@@ -144,26 +175,22 @@ def run(report: Report) -> None:
                 "answers held 200 ms: tap -> new value shown (target <= 50)", statistics.median(shown), "ms"
             )
 
-            watcher = _context(browser).new_page()
-            watcher.goto(f"{base}/osaka/games/{game}/")
-            _streaming(watcher)
-            watcher.evaluate(WATCH_JS, "state")
-            phone.goto(f"{base}/osaka/games/{game}/")
+            tracker = client.new_game(("Anaïs", "David", "Dominique"))
+            phone.goto(f"{base}/games/{tracker}/")
             _streaming(phone)
-            phone.click("#change-2 summary")
-            seen = []
-            for n in range(OTHER_TAPS):
-                time.sleep(random.uniform(0.1, 0.8))  # a tap at a random moment
-                clicked = phone.evaluate(CLICK_JS, "give-2-blue-go" if n % 2 else "take-2-blue-go")
-                watcher.wait_for_function(f"() => window.changes.length > {n}")
-                seen.append(watcher.evaluate(f"window.changes[{n}]") - clicked)
-                watcher.wait_for_function(
-                    f"() => document.getElementById('tok-2-blue').textContent == '{(n + 1) % 2}'"
-                )
-                watcher.evaluate(f"window.changes.length = {n + 1}")  # one change counted per tap
-            seen.sort()
-            report("another phone sees a tap: median (20 taps)", statistics.median(seen), "ms")
-            report("another phone sees a tap: p95 (target <= 300)", seen[int(0.95 * len(seen)) - 1], "ms")
+            # +3 and -1 (QUICK_SCORES: 1, 2, 3, 5, -1)
+            _taps(report, phone, "IKI tracker +3/-1", ("add-1-3", "add-1-5"), "score-1")
+            report(
+                "IKI tracker tap's answer on the wire (target <= 2000)",
+                _answer_bytes(phone, "/change"),
+                "bytes",
+            )
+
+            watcher = _context(browser).new_page()
+            osaka = (f"{base}/osaka/games/{game}/", "#change-2 summary", ("take-2-blue-go", "give-2-blue-go"))
+            _other_phone(report, "Osaka", phone, watcher, osaka, "tok-2-blue")
+            iki = (f"{base}/games/{tracker}/", "", ("add-2-1", "add-2-5"))
+            _other_phone(report, "IKI tracker", phone, watcher, iki, "score-2")
         finally:
             browser.close()
     capacity(report)
@@ -192,8 +219,11 @@ async def _stream(host: str, port: int, token: str, pokes: list[float], ready: a
 
 
 async def _tap(host: str, port: int, token: str, cookie: str) -> tuple[float, bool]:
-    """Send one tap; (when it was sent, whether it was answered 200)."""
-    body = "op=token&seat=1&colour=red&delta=1"
+    """Send one tap as live.js does (its write id, the digests the page holds); (when it was sent, whether it
+    was answered 200)."""
+    body = (
+        f"op=token&seat=1&colour=red&delta=1&lc=cap{token[:12]}&ln={next(_COUNTER)}&h={HELD.get(token, '')}"
+    )
     started = time.monotonic()
     reader, writer = await asyncio.open_connection(host, port)
     writer.write(
@@ -208,6 +238,11 @@ async def _tap(host: str, port: int, token: str, cookie: str) -> tuple[float, bo
     await reader.read()
     writer.close()
     return started, b" 200 " in status
+
+
+#: The digests each capacity game's page holds, as a phone's taps send them (the answer: only what changed).
+HELD: dict[str, str] = {}
+_COUNTER = itertools.count(1)
 
 
 def _rss_kib(pid: int) -> int:
@@ -308,6 +343,8 @@ def capacity(report: Report) -> None:
         for tables in TABLES:
             while len(tokens) < tables:
                 tokens.append(new_osaka(client))
+                _, _, page = client.request("GET", f"/osaka/games/{tokens[-1]}/")
+                HELD[tokens[-1]] = ".".join(re.findall(r'data-h="([0-9a-f]+)"', page.decode()))
             cpu, wall = time.process_time(), time.monotonic()
             taps, pokes, rss, failed, server_cpu = asyncio.run(_load(host, port, tokens, cookie))
             share = (time.process_time() - cpu) / (time.monotonic() - wall) / (os.cpu_count() or 1)

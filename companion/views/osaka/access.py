@@ -1,0 +1,65 @@
+"""What a token of a tracked Traders of Osaka game opens, and the helpers every page of that game shares
+(companion/views/osaka/games.py, game_payday.py, game_links.py).
+
+A view-only link never leads to a write: every POST with it answers 403 with a sentence saying so.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, Final
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from companion.models.osaka import OsakaSeat
+from companion.services.osaka import Opened, open_token
+from scoring.osaka.rules import Standing, rank
+
+TOKEN_RE: Final = re.compile(r"[A-Za-z0-9_-]{22,64}")
+NO_GAME: Final = "There is no game at this address. Check the link you were given."
+VIEW_ONLY: Final = "This is the view-only link: it cannot change the game. Ask the table for the edit link."
+
+GameView = Callable[[HttpRequest, Opened], HttpResponse]
+
+
+def error(request: HttpRequest, status: int, message: str) -> HttpResponse:
+    return render(request, "error.html", {"status": status, "message": message}, status=status)
+
+
+def opened_by_token(*, edit: bool) -> Callable[[GameView], Callable[[HttpRequest, str], HttpResponse]]:
+    """A view of the game a token opens: 404 for no such game; with ``edit``, 403 for the view-only token."""
+
+    def decorate(view: GameView) -> Callable[[HttpRequest, str], HttpResponse]:
+        @wraps(view)
+        def wrapper(request: HttpRequest, token: str) -> HttpResponse:
+            opened = open_token(token) if TOKEN_RE.fullmatch(token) else None
+            if opened is None:
+                return error(request, 404, NO_GAME)
+            if edit and not opened.can_edit:
+                return error(request, 403, VIEW_ONLY)
+            return view(request, opened)
+
+        return wrapper
+
+    return decorate
+
+
+def token_of(opened: Opened) -> str:
+    """The token this phone came with: the links on its pages keep it."""
+    if opened.seat is not None:
+        return opened.seat.private_token
+    return opened.game.edit_token if opened.can_edit else opened.game.view_token
+
+
+def new_cid() -> str:
+    """A client id for a write rendered into a form (a no-JavaScript resubmission carries it again)."""
+    return secrets.token_urlsafe(12)
+
+
+def ranking(seats: list[OsakaSeat]) -> list[tuple[OsakaSeat, Any]]:
+    ranked = rank([Standing(s.name, s.vp, s.tokens) for s in seats])
+    return sorted(zip(seats, ranked, strict=True), key=lambda pair: (pair[1].rank, pair[0].seat))
