@@ -80,6 +80,22 @@ class Table:
         return data["players"][player][field]
 
 
+def lose_the_first_answer(page: Any, pattern: str = "**/change") -> None:
+    """The first request of ``page`` to ``pattern`` reaches the server, which writes, and its answer never reaches
+    the phone; the later ones pass."""
+    lost: list[int] = []
+
+    def lose(route: Any) -> None:
+        if not lost:
+            route.fetch()  # the server writes...
+            lost.append(1)
+            route.abort()  # ...and the answer never arrives
+        else:
+            route.continue_()
+
+    page.route(pattern, lose)
+
+
 def _table(tmp_path: Path, config: str | None) -> Iterator[Table]:
     if connection.vendor == "postgresql":
         with served(gunicorn_database_url(), workers=1, asgi=True, config=config) as (host, port):
