@@ -52,15 +52,19 @@ def uses_a_database(item: pytest.Item) -> bool:
     )
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """``TESTS_DATABASE_ONLY=1`` (CI's PostgreSQL pass, .ci/run) keeps only the tests that reach a database: the
     others (the rules core, templates read as text, settings in a fresh Python on SQLite files of their own) run
-    the same on any database and ran already on SQLite, in the README's test command."""
-    if os.environ.get("TESTS_DATABASE_ONLY") != "1":
-        return
-    kept = [item for item in items if uses_a_database(item)]
-    config.hook.pytest_deselected(items=[item for item in items if not uses_a_database(item)])
-    items[:] = kept
+    the same on any database and ran already on SQLite, in the README's test command.
+
+    The tests marked ``long`` start first, in their random order (a stable sort after pytest-randomly's shuffle
+    and pytest-django's grouping): on a few cores a long test started last keeps one core busy while the others
+    wait for it."""
+    if os.environ.get("TESTS_DATABASE_ONLY") == "1":
+        config.hook.pytest_deselected(items=[item for item in items if not uses_a_database(item)])
+        items[:] = [item for item in items if uses_a_database(item)]
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
 
 
 CHROMIUM_ARGS = [

@@ -34,7 +34,7 @@ from scoring.components import SEASONS
 from setupgen import Options, generate
 from tests.companion.test_plain_words import forbidden_in, seed_words
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.long]
 HX = {"HTTP_HX_REQUEST": "true"}
 NAMES = ("Anaïs", "Ben", "Chie", "Dai")
 NEVER_REVEALED = frozenset(

@@ -205,6 +205,7 @@ PAD_2015 = {
 
 
 @pytest.mark.django_db
+@pytest.mark.long
 def test_no_page_shows_a_ruling_or_a_file_name(client: Client) -> None:
     crawl = Crawl(client)
     crawl.visit(
