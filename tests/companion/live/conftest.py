@@ -96,6 +96,14 @@ def lose_the_first_answer(page: Any, pattern: str = "**/change") -> None:
     page.route(pattern, lose)
 
 
+def pulls_of(*pages: Any) -> list[str]:
+    """The addresses of the state pulls ``pages`` make from now on (the list grows as they make them)."""
+    pulls: list[str] = []
+    for page in pages:
+        page.on("request", lambda r: pulls.append(r.url) if "/state" in r.url else None)
+    return pulls
+
+
 def _table(tmp_path: Path, config: str | None) -> Iterator[Table]:
     if connection.vendor == "postgresql":
         with served(gunicorn_database_url(), workers=1, asgi=True, config=config) as (host, port):

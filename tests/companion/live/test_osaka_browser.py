@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.companion.live.conftest import Table, lose_the_first_answer
+from tests.companion.live.conftest import Table, lose_the_first_answer, pulls_of
 
 pytestmark = [pytest.mark.browser]
 
@@ -59,9 +59,7 @@ def test_two_phones_and_the_view_link_see_each_tap_through_the_stream(
 ) -> None:
     edit, view = table.osaka()
     ann, ben, look = (new_context().new_page() for _ in range(3))
-    pulls: list[str] = []
-    for page in (ann, ben, look):
-        page.on("request", lambda r: pulls.append(r.url) if "/state" in r.url else None)
+    pulls = pulls_of(ann, ben, look)
     _open(ann, table, edit)
     _open(ben, table, edit)
     _open(look, table, view)
