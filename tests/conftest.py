@@ -37,6 +37,36 @@ def pytest_configure(config: pytest.Config) -> None:
             engine.setdefault("OPTIONS", {})["debug"] = True
 
 
+#: The fixtures through which a test reaches a database (pytest-django's, and the live server, which brings one).
+DATABASE_FIXTURES = frozenset(
+    {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback", "live_server"}
+)
+
+
+def uses_a_database(item: pytest.Item) -> bool:
+    """Whether ``item`` reaches the run's database: marked ``django_db``, asking for a database fixture (itself or
+    through its fixtures), or a deployment test (tests/deploy makes a database of its own on the run's server)."""
+    names = set(getattr(item, "fixturenames", ()))
+    return bool(
+        item.get_closest_marker("django_db") or item.get_closest_marker("deploy") or names & DATABASE_FIXTURES
+    )
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``TESTS_DATABASE_ONLY=1`` (CI's PostgreSQL pass, .ci/run) keeps only the tests that reach a database: the
+    others (the rules core, templates read as text, settings in a fresh Python on SQLite files of their own) run
+    the same on any database and ran already on SQLite, in the README's test command.
+
+    The tests marked ``long`` start first, in their random order (a stable sort after pytest-randomly's shuffle
+    and pytest-django's grouping): on a few cores a long test started last keeps one core busy while the others
+    wait for it."""
+    if os.environ.get("TESTS_DATABASE_ONLY") == "1":
+        config.hook.pytest_deselected(items=[item for item in items if not uses_a_database(item)])
+        items[:] = [item for item in items if uses_a_database(item)]
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

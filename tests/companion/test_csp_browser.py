@@ -98,7 +98,7 @@ def test_every_page_keeps_the_policy_and_still_works(live_server: Any, new_conte
     with page.expect_response(lambda r: r.request.method == "POST" and "/setup/ticks" in r.url):
         box.check()
     expect(page.locator("#setup-progress")).to_contain_text("1 of")
-    with page.expect_request(lambda r: "/setup/ticks/state" in r.url, timeout=10_000):
+    with page.expect_request(lambda r: "/setup/ticks/state" in r.url):
         pass
     watch.clean("setup ticks")
 
@@ -143,7 +143,7 @@ def test_every_page_keeps_the_policy_and_still_works(live_server: Any, new_conte
     page.locator(".osaka-sunk label").filter(has_text="Blue").click()
     _settled(page)
     page.fill("[name=p0-name]", "Ann")
-    expect(page.locator("#osaka-result")).to_contain_text("Ann", timeout=10_000)
+    expect(page.locator("#osaka-result")).to_contain_text("Ann")
     watch.clean("osaka calculator")
 
     # The pads page: choosing a pad updates its summary (htmx).

@@ -6,6 +6,10 @@ reply, answer and log of the tracker is read and must not name a draw not yet re
 from setupgen, and the hidden texts from the calendar's own events seen with nothing hidden, so every secret is
 searched for: a fire's Nagaya, a blocking tile (and the Grand Master's move), a season's Personalities and river
 tokens, a month's New Character.
+
+The same walk reads each of those pages for plain words too (issue 23, tests/companion/test_plain_words.py): no
+ruling number or file name, and the seed called the setup code. Reading every tracker page at every phase is the
+costliest thing the suite does, so it is done once, for both.
 """
 
 from __future__ import annotations
@@ -29,8 +33,9 @@ from scoring.catalogue import (
 )
 from scoring.components import SEASONS
 from setupgen import Options, generate
+from tests.companion.test_plain_words import forbidden_in, seed_words
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.long]
 HX = {"HTTP_HX_REQUEST": "true"}
 NAMES = ("Anaïs", "Ben", "Chie", "Dai")
 NEVER_REVEALED = frozenset(
@@ -87,6 +92,9 @@ class Table:
         """``html`` names no draw the table has not revealed (a text shared with a revealed one is not looked for:
         the tiles 1-4 repeat, two fires may burn the same Nagaya)."""
         self.game.refresh_from_db()
+        assert forbidden_in(html) + seed_words(html) == [], (
+            f"{what} at month {self.game.month} {self.game.phase}"
+        )
         revealed = set(self.game.revealed)
         shown = {text for key in revealed for text in self.secrets.get(key, ())}
         pickers = _characters_offered(html)
@@ -139,11 +147,16 @@ class Table:
         assert (g.month, g.phase) != where or g.finished, f"Next did not move on from {where}"
 
 
+#: Every edition and player count whose draws differ: 2 players (fires of 2-player strength, a blocking tile each
+#: month: RULINGS R17), 3-4 players (fires of 3-4-player strength), Akebono (a season's Personalities, a month's
+#: New Character) and the Grand Master's moves. Base at 2 and 4 players, Akebono at 3 (the plain-words crawl's
+#: game) and 2 with the Grand Master. Akebono at 2 without the Grand Master and at 4 were walked too until their
+#: draws were seen to be the same kinds as these: 2-player fires and tiles (base-2, the Grand Master's game),
+#: 3-4-player fires (base-4, akebono-3), Akebono's draws (akebono-3, the Grand Master's game).
 GAMES = [
     pytest.param(2, False, False, id="base-2"),
     pytest.param(4, False, False, id="base-4"),
-    pytest.param(2, True, False, id="akebono-2"),
-    pytest.param(4, True, False, id="akebono-4"),
+    pytest.param(3, True, False, id="akebono-3"),
     pytest.param(2, True, True, id="akebono-2-grand-master"),
 ]
 
@@ -168,8 +181,12 @@ def test_a_whole_game_names_no_draw_before_it_is_revealed(
     revealed: list[str] = []
     while not game.finished:
         table.look()
-        revealed += table.reveal_due()
-        table.look()
+        made = table.reveal_due()
+        if (
+            made
+        ):  # what the table sees after its reveals (when it revealed nothing, the same state was just read)
+            table.look()
+        revealed += made
         table.next()
     table.look()
     for token in (game.edit_token, game.view_token):
@@ -177,4 +194,4 @@ def test_a_whole_game_names_no_draw_before_it_is_revealed(
     game.refresh_from_db()
     assert game.month == NEW_YEAR and game.finished
     assert set(revealed) == set(table.secrets) - NEVER_REVEALED  # every other draw was revealed on its way
-    assert table.read > 200
+    assert table.read > 150

@@ -80,6 +80,30 @@ class Table:
         return data["players"][player][field]
 
 
+def lose_the_first_answer(page: Any, pattern: str = "**/change") -> None:
+    """The first request of ``page`` to ``pattern`` reaches the server, which writes, and its answer never reaches
+    the phone; the later ones pass."""
+    lost: list[int] = []
+
+    def lose(route: Any) -> None:
+        if not lost:
+            route.fetch()  # the server writes...
+            lost.append(1)
+            route.abort()  # ...and the answer never arrives
+        else:
+            route.continue_()
+
+    page.route(pattern, lose)
+
+
+def pulls_of(*pages: Any) -> list[str]:
+    """The addresses of the state pulls ``pages`` make from now on (the list grows as they make them)."""
+    pulls: list[str] = []
+    for page in pages:
+        page.on("request", lambda r: pulls.append(r.url) if "/state" in r.url else None)
+    return pulls
+
+
 def _table(tmp_path: Path, config: str | None) -> Iterator[Table]:
     if connection.vendor == "postgresql":
         with served(gunicorn_database_url(), workers=1, asgi=True, config=config) as (host, port):

@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.companion.live.conftest import Table
+from tests.companion.live.conftest import Table, lose_the_first_answer, pulls_of
 
 pytestmark = [pytest.mark.browser]
 
-#: Another phone shows a tap within this (issue 21 asks 300 ms at p95, measured by `manage.py bench live`; the
-#: browser tests leave room for a loaded CI machine).
-SEEN_MS = 2000
+#: How soon another phone shows a tap is measured by `manage.py bench live` (issue 21: 300 ms at p95), not here:
+#: the tests wait for what a phone shows (tests/conftest.py BROWSER_WAIT_MS bounds a hang), and count the pulls to
+#: tell a stream's poke from a timer.
 
 
 def _open(page: Any, table: Table, token: str, *, stream: bool = True) -> None:
@@ -59,19 +59,17 @@ def test_two_phones_and_the_view_link_see_each_tap_through_the_stream(
 ) -> None:
     edit, view = table.osaka()
     ann, ben, look = (new_context().new_page() for _ in range(3))
-    pulls: list[str] = []
-    for page in (ann, ben, look):
-        page.on("request", lambda r: pulls.append(r.url) if "/state" in r.url else None)
+    pulls = pulls_of(ann, ben, look)
     _open(ann, table, edit)
     _open(ben, table, edit)
     _open(look, table, view)
     _take(ann, 1, "red")
     expect(ann.locator("#tok-1-red")).to_have_text("1")
-    expect(ben.locator("#tok-1-red")).to_have_text("1", timeout=SEEN_MS)
-    expect(look.locator("#tok-1-red")).to_have_text("1", timeout=SEEN_MS)
+    expect(ben.locator("#tok-1-red")).to_have_text("1")
+    expect(look.locator("#tok-1-red")).to_have_text("1")
     _take(ben, 2, "blue")
-    expect(ann.locator("#tok-2-blue")).to_have_text("1", timeout=SEEN_MS)
-    expect(look.locator("#tok-2-blue")).to_have_text("1", timeout=SEEN_MS)
+    expect(ann.locator("#tok-2-blue")).to_have_text("1")
+    expect(look.locator("#tok-2-blue")).to_have_text("1")
     expect(look.locator("#total-2")).to_contain_text("1 of")
     # Each pull was asked for by a poke (the version moved), not by a timer: 2 taps, seen by 2 other phones.
     assert len(pulls) <= 4, pulls
@@ -82,21 +80,11 @@ def test_two_phones_and_the_view_link_see_each_tap_through_the_stream(
 def test_a_tap_whose_answer_was_lost_lands_once(table: Table, page: Any) -> None:
     edit, _ = table.osaka()
     _open(page, table, edit)
-    lost: list[int] = []
-
-    def lose_the_answer(route: Any) -> None:
-        if not lost:
-            route.fetch()  # the server writes...
-            lost.append(1)
-            route.abort()  # ...and the answer never arrives
-        else:
-            route.continue_()
-
-    page.route("**/change", lose_the_answer)
+    lose_the_first_answer(page)
     _take(page, 1, "green")
     expect(page.locator("#tok-1-green")).to_have_text("1")  # at once, waiting
     expect(page.locator("#seat-1")).to_have_class("osaka-seat live-waiting")
-    expect(page.locator("#seat-1")).not_to_have_class("osaka-seat live-waiting", timeout=8000)  # sent again
+    expect(page.locator("#seat-1")).not_to_have_class("osaka-seat live-waiting")  # sent again
     expect(page.locator("#tok-1-green")).to_have_text("1")
     assert _tokens(table, edit, 1, "green") == 1
     assert _writes(table) == 1
@@ -115,7 +103,7 @@ def test_offline_taps_show_at_once_and_land_once(table: Table, new_context: Any)
     expect(page.locator(".live-status")).to_have_text("Not saved yet: 3 waiting.")
     assert _tap_count(page) == 3
     context.set_offline(False)
-    expect(page.locator("#seat-2")).not_to_have_class("osaka-seat live-waiting", timeout=8000)
+    expect(page.locator("#seat-2")).not_to_have_class("osaka-seat live-waiting")
     expect(page.locator(".live-status")).to_be_hidden()
     expect(page.locator("#tok-2-yellow")).to_have_text("3")
     assert _tokens(table, edit, 2, "yellow") == 3
@@ -151,7 +139,7 @@ def test_one_games_waiting_taps_never_show_on_another(table: Table, new_context:
     assert _tokens(table, second, 1, "red") == 1
     assert _tokens(table, first, 1, "red") == 0
     context.unroute(f"**/osaka/games/{first}/change")
-    expect(page.locator("#seat-1")).not_to_have_class("osaka-seat live-waiting", timeout=8000)  # sent again
+    expect(page.locator("#seat-1")).not_to_have_class("osaka-seat live-waiting")  # sent again
     expect(page.locator(".live-status")).to_be_hidden()
     assert _tokens(table, first, 1, "red") == 1
 
@@ -186,13 +174,13 @@ def test_an_unanswered_conflict_holds_no_later_tap(table: Table, new_context: An
     )
     assert status == 302
     context.set_offline(False)
-    expect(page.get_by_role("button", name="Apply it anyway")).to_be_visible(timeout=8000)
+    expect(page.get_by_role("button", name="Apply it anyway")).to_be_visible()
     expect(page.locator(".live-note")).to_contain_text("the start player was not saved")
     expect(page.locator("#seat-1")).not_to_have_class("osaka-seat live-waiting")  # the +1 went on
     assert _tokens(table, edit, 1, "red") == 1
     screenshot(page, "live-osaka-conflict")
     page.get_by_role("button", name="Apply it anyway").click()
-    expect(page.locator("#start-text")).to_be_visible(timeout=SEEN_MS)
+    expect(page.locator("#start-text")).to_be_visible()
 
 
 def test_with_the_stream_blocked_the_page_polls(table: Table, new_context: Any) -> None:
@@ -202,5 +190,5 @@ def test_with_the_stream_blocked_the_page_polls(table: Table, new_context: Any) 
     _open(ann, table, edit)
     _open(ben, table, edit, stream=False)
     _take(ann, 2, "red")
-    expect(ben.locator("#tok-2-red")).to_have_text("1", timeout=4000)
+    expect(ben.locator("#tok-2-red")).to_have_text("1")
     assert ben.evaluate("document.documentElement.dataset.liveBy") == "poll"

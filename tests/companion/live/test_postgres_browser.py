@@ -31,5 +31,5 @@ def test_a_tap_on_one_process_pokes_a_phone_on_the_other(table: Table, new_conte
         tapper.goto(f"{table.base}/osaka/games/{edit}/")
         tapper.locator("#change-1 summary").click()
         tapper.locator("#take-1-red-go").click()
-        expect(watcher.locator("#tok-1-red")).to_have_text("1", timeout=2000)
+        expect(watcher.locator("#tok-1-red")).to_have_text("1")
         assert len(polls) == 1 and "v=1" in polls[0]  # one pull, asked for by the poke

@@ -14,7 +14,8 @@ from tests.companion.live.conftest import Table
 
 pytestmark = [pytest.mark.browser]
 
-SEEN_MS = 2000
+#: How soon another phone shows an entry is measured by `manage.py bench live`, not here: the tests wait for what
+#: a phone shows (tests/conftest.py BROWSER_WAIT_MS bounds a hang).
 TRACK = "p0-score_track"
 
 
@@ -42,11 +43,11 @@ def test_two_phones_and_the_view_link_see_each_tap_through_the_stream(
     where = ben.locator(f"#{TRACK}-more").bounding_box()["y"]
     aya.locator(f"#{TRACK}-more").click()
     expect(aya.locator(f"#{TRACK}")).to_have_value("1")
-    expect(ben.locator(f"#{TRACK}")).to_have_value("1", timeout=SEEN_MS)
-    expect(look.locator("#result")).not_to_have_text(before, timeout=SEEN_MS)
+    expect(ben.locator(f"#{TRACK}")).to_have_value("1")
+    expect(look.locator("#result")).not_to_have_text(before)
     assert ben.locator(f"#{TRACK}-more").bounding_box()["y"] == where  # nothing moved under Ben's thumb
     ben.locator(f"#{TRACK}-more").click()
-    expect(aya.locator(f"#{TRACK}")).to_have_value("2", timeout=SEEN_MS)
+    expect(aya.locator(f"#{TRACK}")).to_have_value("2")
     expect(aya.locator(".sp-totals")).to_contain_text("Aya 2")
     assert table.sheet_value(token, 0, "score_track") == 2
     screenshot(look, "live-sheet-view-link")
@@ -69,7 +70,7 @@ def test_a_tap_whose_answer_was_lost_lands_once(table: Table, page: Any) -> None
     page.locator(f"#{TRACK}-more").click()
     expect(page.locator(f"#{TRACK}")).to_have_value("1")
     expect(page.locator(f"#e-{TRACK}")).to_have_class("sp-number live-waiting")
-    expect(page.locator(f"#e-{TRACK}")).to_have_class("sp-number", timeout=8000)
+    expect(page.locator(f"#e-{TRACK}")).to_have_class("sp-number")
     expect(page.locator(f"#{TRACK}")).to_have_value("1")
     assert table.sheet_value(token, 0, "score_track") == 1
     assert _writes(table) == 1
@@ -87,7 +88,7 @@ def test_offline_taps_show_at_once_and_land_once(table: Table, new_context: Any)
     expect(page.locator(f"#e-{TRACK}")).to_have_class("sp-number live-waiting")
     expect(page.locator(".live-status")).to_have_text("Not saved yet: 3 waiting.")
     context.set_offline(False)
-    expect(page.locator(f"#e-{TRACK}")).to_have_class("sp-number", timeout=8000)
+    expect(page.locator(f"#e-{TRACK}")).to_have_class("sp-number")
     expect(page.locator(".live-status")).to_be_hidden()
     expect(page.locator(f"#{TRACK}")).to_have_value("3")
     assert table.sheet_value(token, 0, "score_track") == 3
@@ -150,14 +151,14 @@ def test_an_unanswered_conflict_holds_no_later_tap(table: Table, new_context: An
     other.request("GET", f"/score/{token}/track/")
     other.request("POST", f"/score/{token}/track/entry/", {TRACK: "7", f"was-{TRACK}": "0"})
     context.set_offline(False)
-    expect(page.get_by_role("button", name="Apply it anyway")).to_be_visible(timeout=8000)
-    expect(page.locator(f"#e-{TRACK}")).to_have_class("sp-number", timeout=8000)  # the +1 did not wait
+    expect(page.get_by_role("button", name="Apply it anyway")).to_be_visible()
+    expect(page.locator(f"#e-{TRACK}")).to_have_class("sp-number")  # the +1 did not wait
     expect(page.locator(".live-status")).to_be_hidden()
     assert table.sheet_value(token, 0, "score_track") == 8
     expect(page.locator(f"#{TRACK}")).to_have_value("8")
     screenshot(page, "live-sheet-conflict")
     page.get_by_role("button", name="Apply it anyway").click()
-    expect(page.locator(f"#{TRACK}")).to_have_value("5", timeout=SEEN_MS)
+    expect(page.locator(f"#{TRACK}")).to_have_value("5")
     assert table.sheet_value(token, 0, "score_track") == 5
 
 
@@ -168,7 +169,7 @@ def test_a_field_being_typed_in_is_not_replaced(table: Table, new_context: Any) 
     _open(ben, table, token)
     aya.locator(f"#{TRACK}").fill("4")  # typing, not left yet
     ben.locator(f"#{TRACK}-more").click()
-    expect(aya.get_by_role("button", name="Use 1")).to_be_visible(timeout=SEEN_MS)
+    expect(aya.get_by_role("button", name="Use 1")).to_be_visible()
     expect(aya.locator(f"#{TRACK}")).to_have_value("4")
     expect(aya.locator(f"#{TRACK}")).to_be_focused()
     aya.get_by_role("button", name="Use 1").click()
@@ -182,5 +183,5 @@ def test_with_the_stream_blocked_the_page_polls(table: Table, new_context: Any) 
     _open(aya, table, token)
     _open(ben, table, token, stream=False)
     aya.locator(f"#{TRACK}-more").click()
-    expect(ben.locator(f"#{TRACK}")).to_have_value("1", timeout=4000)
+    expect(ben.locator(f"#{TRACK}")).to_have_value("1")
     assert ben.evaluate("document.documentElement.dataset.liveBy") == "poll"

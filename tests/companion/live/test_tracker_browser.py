@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.companion.live.conftest import Table
+from tests.companion.live.conftest import Table, lose_the_first_answer, pulls_of
 
 pytestmark = [pytest.mark.browser]
 
-#: Another phone shows a tap within this (issue 21 asks 300 ms at p95, measured by `manage.py bench live`; the
-#: browser tests leave room for a loaded CI machine).
-SEEN_MS = 2000
+#: How soon another phone shows a tap is measured by `manage.py bench live` (issue 21: 300 ms at p95), not here:
+#: the tests wait for what a phone shows (tests/conftest.py BROWSER_WAIT_MS bounds a hang), and count the pulls to
+#: tell a stream's poke from a timer.
 NAMES = ("Ann", "Ben", "Cho")
 
 
@@ -76,9 +76,7 @@ def test_two_phones_and_the_view_link_see_each_tap_through_the_stream(
 ) -> None:
     edit, view = new_game(table)
     ann, ben, look = (new_context().new_page() for _ in range(3))
-    pulls: list[str] = []
-    for page in (ann, ben, look):
-        page.on("request", lambda r: pulls.append(r.url) if "/state" in r.url else None)
+    pulls = pulls_of(ann, ben, look)
     _open(ann, table, edit)
     _open(ben, table, edit)
     _open(look, table, view)
@@ -90,14 +88,14 @@ def test_two_phones_and_the_view_link_see_each_tap_through_the_stream(
     y = ann.evaluate("window.scrollY")
     _add(ann, 1, 3)
     expect(ann.locator("#score-1")).to_have_text("3")
-    expect(ben.locator("#score-1")).to_have_text("3", timeout=SEEN_MS)
-    expect(look.locator("#score-1")).to_have_text("3", timeout=SEEN_MS)
+    expect(ben.locator("#score-1")).to_have_text("3")
+    expect(look.locator("#score-1")).to_have_text("3")
     expect(ann.locator("#answer-row-1")).to_have_text("Saved.")
     assert ann.locator("#answer-row-1").get_attribute("aria-live") == "polite"
     assert ann.evaluate("window.scrollY") == y  # the viewport never moves
     ben.click("#fire-add-2")
-    expect(ann.locator("#fire-2")).to_have_text("1", timeout=SEEN_MS)
-    expect(look.locator("#fire-2")).to_have_text("1", timeout=SEEN_MS)
+    expect(ann.locator("#fire-2")).to_have_text("1")
+    expect(look.locator("#fire-2")).to_have_text("1")
     # Each pull was asked for by a poke (the version moved), not by a timer: 2 taps, seen by 2 other phones.
     assert len(pulls) <= 4, pulls
     assert answers and max(answers) <= 2048, answers  # only the pieces the tap changed, gzip (on the wire)
@@ -108,21 +106,11 @@ def test_two_phones_and_the_view_link_see_each_tap_through_the_stream(
 def test_a_tap_whose_answer_was_lost_lands_once(table: Table, page: Any) -> None:
     edit, _ = new_game(table)
     _open(page, table, edit)
-    lost: list[int] = []
-
-    def lose_the_answer(route: Any) -> None:
-        if not lost:
-            route.fetch()  # the server writes...
-            lost.append(1)
-            route.abort()  # ...and the answer never arrives
-        else:
-            route.continue_()
-
-    page.route("**/change", lose_the_answer)
+    lose_the_first_answer(page)
     _add(page, 2, 5)
     expect(page.locator("#score-2")).to_have_text("5")  # at once, waiting
     expect(page.locator("#part-row-2")).to_have_class("row live-waiting")
-    expect(page.locator("#part-row-2")).to_have_class("row", timeout=8000)  # sent again, answered
+    expect(page.locator("#part-row-2")).to_have_class("row")  # sent again, answered
     expect(page.locator("#score-2")).to_have_text("5")
     assert _score(table, edit, 2) == 5
     assert _writes(table) == 1
@@ -143,7 +131,7 @@ def test_offline_taps_show_at_once_and_land_once(table: Table, new_context: Any,
     expect(page.locator(".live-status")).to_have_text("Not saved yet: 3 waiting.")
     screenshot(page, "live-tracker-offline")
     context.set_offline(False)
-    expect(page.locator("#part-row-3")).to_have_class("row", timeout=8000)
+    expect(page.locator("#part-row-3")).to_have_class("row")
     expect(page.locator(".live-status")).to_be_hidden()
     expect(page.locator("#score-3")).to_have_text("9")
     assert _score(table, edit, 3) == 9
@@ -180,7 +168,7 @@ def test_one_games_waiting_taps_never_show_on_another(table: Table, new_context:
     expect(page.locator(".live-status")).to_have_text("Not saved yet: 1 waiting.")
     assert (_score(table, second, 1), _score(table, first, 1)) == (1, 0)
     context.unroute(f"**/games/{first}/change")
-    expect(page.locator(".live-status")).to_be_hidden(timeout=8000)  # sent again by its own game's page
+    expect(page.locator(".live-status")).to_be_hidden()  # sent again by its own game's page
     assert _score(table, first, 1) == 2
 
 
@@ -211,13 +199,13 @@ def test_an_unanswered_conflict_holds_no_later_tap(table: Table, new_context: An
     assert other.request("POST", f"/games/{edit}/change", form)[0] == 302
     context.set_offline(False)
     apply = page.get_by_role("button", name="Apply it anyway (skips a phase)")
-    expect(apply).to_be_visible(timeout=8000)
+    expect(apply).to_be_visible()
     expect(page.locator(".live-note")).to_contain_text("Next step after month 1")
     expect(page.locator("#part-row-1")).to_have_class("row")  # the +3 went on
     assert _score(table, edit, 1) == 3
     screenshot(page, "live-tracker-conflict")
     apply.click()
-    expect(page.locator("#month-title")).to_contain_text("phase C", timeout=SEEN_MS)
+    expect(page.locator("#month-title")).to_contain_text("phase C")
     assert _game_row(table, edit)[:2] == (1, "C")
 
 
@@ -228,7 +216,7 @@ def test_with_the_stream_blocked_the_page_polls(table: Table, new_context: Any) 
     _open(ann, table, edit)
     _open(look, table, view, stream=False)
     _add(ann, 2, 2)
-    expect(look.locator("#score-2")).to_have_text("2", timeout=4000)
+    expect(look.locator("#score-2")).to_have_text("2")
     assert look.evaluate("document.documentElement.dataset.liveBy") == "poll"
 
 

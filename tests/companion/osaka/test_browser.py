@@ -104,6 +104,7 @@ def test_a_game_from_creation_to_the_first_payday(live_server: Any, page: Any, s
     assert page.locator(".qr svg >> visible=true").count() == 2  # the own links wait behind their names
     screenshot(page, "osaka-game-share")
     page.click("text=Go to the game")
+    page.wait_for_load_state()  # live.js binds the game's forms on load: a tap before that would post the page
     for seat, (total, cards) in enumerate([("9", "3"), ("8", "3"), ("10", "2")], start=1):
         page.select_option(f"#total{seat}", total)
         page.select_option(f"#cards{seat}", cards)
@@ -120,7 +121,9 @@ def test_a_game_from_creation_to_the_first_payday(live_server: Any, page: Any, s
     _fits_the_phone(page)
     screenshot(page, "osaka-game-start")
     page.click("#enter-payday")
-    page.select_option("#id_edo1", "red")
+    page.wait_for_load_state()  # htmx binds the ships' change on load: a choice made before that sends nothing
+    with page.expect_response(lambda r: "/payday?" in r.url and r.request.method == "GET"):
+        page.select_option("#id_edo1", "red")
     _settled(page)
     page.locator("[name=p1-goods_red_5]").fill("2")
     page.locator("[name=p2-goods_red_2]").fill("1")

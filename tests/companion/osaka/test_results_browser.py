@@ -19,7 +19,6 @@ from scoring.score import AKEBONO_LINES
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 NAMES = ("Anaïs Lenoir", "David Martin", "Dominique Ro", "Ulric Fabian")  # twelve characters each
-SYNC_MS = 5000
 
 
 def _near_the_end() -> OsakaGame:
@@ -78,9 +77,9 @@ def test_finish_file_and_find_an_osaka_game_at_phone_width(
         page.select_option("#id_edo1", "yellow")
     page.locator("[name=p0-goods_yellow_3]").fill("1")
     page.locator("[name=p1-goods_yellow_5]").fill("2")
-    expect(page.locator("#osaka-end")).to_contain_text("The game ends", timeout=SYNC_MS)  # the preview
+    expect(page.locator("#osaka-end")).to_contain_text("The game ends")  # the preview
     page.click("#work-it-out")  # "Record this payday": Anaïs's 8th token ends the game
-    expect(page.locator("#final")).to_contain_text("Game over", timeout=SYNC_MS)
+    expect(page.locator("#final")).to_contain_text("Game over")
     expect(page.locator("#keep")).to_contain_text("Send to BG Stats")
     screenshot(page, "osaka-result-panel")
     page.get_by_label("Your group's link, or a name for a new group").fill(
