@@ -37,7 +37,7 @@ COLOURS = ("red", "blue", "green", "yellow")
 HX = {"HTTP_HX_REQUEST": "true"}
 PHONE_WIDTH = 390
 #: Addresses that answer HTML but are no page a player opens: the health check, the live pages' swapped parts.
-NOT_PAGES = ("healthz", "game-state", "osaka-game-state")
+NOT_PAGES = ("healthz", "game-state", "osaka-game-state", "game-screen-state", "osaka-game-screen-state")
 TAP = 44
 
 #: What a thumb taps: links, buttons, fields, a details' summary, and a label that wraps its control or names a
