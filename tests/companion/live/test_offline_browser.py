@@ -50,14 +50,17 @@ class Server:
             [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=self.env, check=True
         )
         self.process: subprocess.Popen[bytes] | None = None
+        self.log = (database.parent / "server.log").open(
+            "w+b"
+        )  # a file: a pipe nobody reads would block the server
 
     def start(self) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "companion.asgi:application", "--bind", f"127.0.0.1:{self.port}",
              "--workers", "1", "--worker-class", "uvicorn_worker.UvicornWorker", "--log-level", "warning"],
-            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=self.log,
         )  # fmt: skip
-        _wait_ready(self.port, self.process)
+        _wait_ready(self.port, self.process, self.log)
 
     def stop(self) -> None:
         if self.process is not None:
@@ -79,6 +82,7 @@ def server(tmp_path: Path) -> Iterator[tuple[Server, Table]]:
         yield running, Table(f"http://127.0.0.1:{running.port}", "127.0.0.1", running.port, database)
     finally:
         running.stop()
+        running.log.close()
 
 
 def test_a_reload_with_the_server_gone_shows_the_last_state_and_the_taps_land_once(
