@@ -147,3 +147,29 @@ def test_undo_mine_is_offered_to_a_phone_that_signs_as_someone() -> None:
     assert (
         'id="undo-mine"' not in Client().get(game.edit_url()).content.decode()
     )  # unsigned: the table's only
+
+
+def _characters_offered(html: str) -> list[str]:
+    picker = re.search(r'<select id="record-characters" name="key">(.*?)</select>', html, re.S)
+    assert picker is not None
+    return re.findall(r'<option value="([^"]+)"', picker.group(1))
+
+
+def test_the_picker_offers_the_months_new_character_first_only_once_revealed() -> None:
+    """The month's New Character (RULINGS R17: revealed in its month) heads the picker once the table revealed
+    it, and is named nowhere in the picker before."""
+    game = make_game(akebono=True)
+    drawn = game.setup["akebono"]["new_characters"]
+    month, card = next((int(m), c) for m, c in sorted(drawn.items(), key=lambda mc: int(mc[0])))
+    Game.objects.filter(pk=game.pk).update(month=month)
+    phone = _phone("Ben")
+    assert card not in _characters_offered(phone.get(game.edit_url()).content.decode())
+    Game.objects.filter(pk=game.pk).update(revealed=[f"new-character-{month}"])
+    offered = _characters_offered(phone.get(game.edit_url()).content.decode())
+    assert offered[0] == card
+
+
+def test_the_search_is_offered_for_the_long_pickers_only() -> None:
+    html = _phone("Ben").get(make_game().edit_url()).content.decode()
+    found = set(re.findall(r'data-filter="record-([a-z_]+)"', html))
+    assert found == {"characters", "tokens"}
