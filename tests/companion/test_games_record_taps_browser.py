@@ -82,3 +82,51 @@ def test_undo_mine_undoes_this_phones_change_not_the_tables(live_server: Any, ne
         "David": 0,
         "Dominique": 0,
     }
+
+
+#: The taps a typical month may cost across the table (issue 23's budget).
+MONTH_TAPS = 15
+
+
+def test_a_typical_month_costs_at_most_15_taps_across_the_table(live_server: Any, new_context: Any) -> None:
+    """Three phones, each signed as its player, play month 1 of a base game: each records the card it hired
+    (one the month offers: its choice and Add, the player already theirs) and one score, then one phone moves the
+    table through phases A, B, C to month 2 (answering any question "Next" asks). Every tap is counted."""
+    names = ("Anaïs", "David", "Dominique")
+    game = make_game(names)
+    url = live_server.url + game.edit_url()
+    phones = [_phone(new_context, url, n) for n in names]
+    offered = phones[0].evaluate(
+        "Array.from(document.querySelectorAll('#record-characters optgroup[label=\"Offered now\"] option'),"
+        " (o) => [o.value, o.text])"
+    )
+    assert len(offered) >= len(names)
+    taps = 0
+
+    def tap(page: Any, selector: str) -> None:
+        nonlocal taps
+        taps += 1
+        page.click(selector)
+
+    for n, (phone, name) in enumerate(zip(phones, names, strict=True), start=1):
+        card, title = offered[n - 1]
+        phone.locator(f"#record-characters option[value='{card}']").wait_for(state="attached")
+        taps += 1  # choosing the card in the picker is one tap
+        phone.select_option("#record-characters", card)
+        tap(phone, "#record-characters-go")
+        phone.locator("#answer-record-add-characters", has_text=f"{name} hired {title}").wait_for()
+        tap(phone, f"#add-{n}-2")  # +2 IKI for something the month gave
+        phone.locator(f"#answer-row-{n}", has_text="Saved.").wait_for()
+        for later in phones[n:]:  # the next phone sees the card gone before it picks
+            later.locator(f"#record-characters option[value='{card}']").wait_for(state="detached")
+    first = phones[0]
+    for heading in ("phase B", "phase C", "Month 2"):
+        tap(first, "#next")
+        first.locator(f"#next-ask, #month-title:has-text('{heading}')").first.wait_for()
+        if first.locator("#next-ask").count():  # "Next" asked first: one more tap answers it
+            tap(first, "#ask-reveal" if first.locator("#ask-reveal").count() else "#ask-go-on")
+        first.locator("#month-title", has_text=heading).wait_for()
+    print(f"a typical month: {taps} taps across the table")  # the measure, for the report
+    assert taps <= MONTH_TAPS, f"{taps} taps for a typical month"
+    scores = dict(Game.objects.get(pk=game.pk).seats.values_list("name", "score"))
+    assert all(scores[n] >= 2 for n in names)
