@@ -130,3 +130,28 @@ def test_a_typical_month_costs_at_most_15_taps_across_the_table(live_server: Any
     assert taps <= MONTH_TAPS, f"{taps} taps for a typical month"
     scores = dict(Game.objects.get(pk=game.pk).seats.values_list("name", "score"))
     assert all(scores[n] >= 2 for n in names)
+
+
+def test_the_chosen_player_and_search_stay_when_another_phone_records(
+    live_server: Any, new_context: Any
+) -> None:
+    """Another phone's record replaces this phone's record forms (the picker loses the card hired): the player
+    chosen here and what is typed in the search stay, the picker still narrowed."""
+    game = make_game(("Anaïs", "David", "Dominique"))
+    url = live_server.url + game.edit_url()
+    dom, anais = _phone(new_context, url, "Dominique"), _phone(new_context, url, "Anaïs")
+    dom.select_option("#record-characters-seat", "2")
+    dom.fill("#record-characters-find", "monk")
+    card = anais.evaluate("document.querySelector('#record-characters').value")
+    assert card != "monk"
+    anais.click("#record-characters-go")
+    anais.locator("#answer-record-add-characters", has_text="Anaïs hired").wait_for()
+    dom.locator(f"#record-characters option[value='{card}']").wait_for(state="detached")
+    assert dom.input_value("#record-characters-seat") == "2"
+    assert dom.input_value("#record-characters-find") == "monk"
+    assert dom.evaluate("document.querySelector('#record-characters').selectedOptions[0].text") == "Monk"
+    shown = dom.evaluate(
+        "Array.from(document.querySelectorAll('#record-characters option:not([hidden])'), o => o.text)"
+    )
+    assert shown == ["Monk"]
+    assert dom.locator(".live-bar", has_text="Another phone changed").count() == 0  # nothing held

@@ -162,7 +162,10 @@
   // of them chosen; the choices the month offers stay first (their group comes first).
   const plain = (t) => t.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
   function narrow(input) {
-    const select = document.getElementById(input.dataset.filter) || input.form && input.form.querySelector("#" + CSS.escape(input.dataset.filter));
+    // Its own form's picker first: a fresh piece is narrowed before it takes the old one's place.
+    const form = input.closest("form");
+    const select = (form && form.querySelector("#" + CSS.escape(input.dataset.filter)))
+      || document.getElementById(input.dataset.filter);
     if (!select) return;
     const want = plain(input.value.trim());
     let firstShown = null;
