@@ -173,3 +173,18 @@ def test_the_search_is_offered_for_the_long_pickers_only() -> None:
     html = _phone("Ben").get(make_game().edit_url()).content.decode()
     found = set(re.findall(r'data-filter="record-([a-z_]+)"', html))
     assert found == {"characters", "tokens"}
+
+
+@pytest.mark.parametrize(
+    ("akebono", "field", "key", "said"),
+    [
+        (False, "tokens", "fish-spring", "Saved: Ben bought Spring fish"),
+        (False, "buildings", "well", "Saved: Ben built Well"),
+        (True, "boats", "ferry-boat", "Saved: Ben built Ferry"),
+    ],
+)
+def test_each_record_form_answers_under_itself(akebono: bool, field: str, key: str, said: str) -> None:
+    game = make_game(akebono=akebono)
+    body = _post(_phone("Ben"), game, op="record-add", seat="2", field=field, key=key).content.decode()
+    answer = re.search(rf'<div [^>]*id="answer-record-add-{field}"[^>]*>(.*?)</div>', body, re.S)
+    assert answer is not None and said in answer.group(1)

@@ -46,6 +46,7 @@ from companion.views.tracker.common import (
     who_of,
 )
 from companion.views.tracker.forms import ChangeForm
+from companion.views.tracker.record_picker import form_shown
 from companion.views.tracker.state import (
     next_question,
     state_pieces,
@@ -170,7 +171,10 @@ def _change(request: HttpRequest, held_game: Held) -> Answer:
             saved = f"Saved: {last.summary}."
             undo_entry = last.version if op == "record-add" else None
         level = "warning" if game.warned else "ok"
-        return _answer(request, game, message=saved, level=level, at=at, undo_entry=undo_entry, seat=seat)
+        record_seat = seat if op == "record-add" else None  # the record's forms stay on this player
+        return _answer(
+            request, game, message=saved, level=level, at=at, undo_entry=undo_entry, seat=record_seat
+        )
     return Answer.of(redirect("game", game.edit_token), game.version)
 
 
@@ -181,7 +185,7 @@ def _answer_at(game: Game, op: str, seat: int | None, field: str = "") -> str:
     if seat is None or not 1 <= seat <= game.players:
         seat = None
     records_shown = game.scoresheet_id is None
-    if op in ("record-add", "undo-entry") and records_shown and field in records.FIELD_LABELS:
+    if op in ("record-add", "undo-entry") and form_shown(game, field):
         return f"record-add-{field}"
     if op in OWN_UNDO_OPS:
         return "controls"
