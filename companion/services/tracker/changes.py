@@ -27,12 +27,16 @@ from companion.services.tracker.errors import Asked, Conflict, Refused, Replayed
 ADDITIVE_OPS = frozenset({"score-add", "fire-add", "trade-add", "record-add"})
 """Changes applied to the values read under the lock: a replayed one lands as it is."""
 SET_OPS = frozenset({"score-set", "fire-set", "fire-top", "trade-set", "next", "undo", "resources"})
-TABLE_OPS = frozenset({"reveal", "tick", "untick", "record-remove", "lost"})
+TABLE_OPS = frozenset({"reveal", "tick", "untick", "record-remove", "lost", "undo-mine", "undo-entry"})
 """Changes that are the same whoever makes them first (a reveal, a tick, removing one named entry); no version is
 needed: made twice, the second is refused with a sentence."""
 OPS = ADDITIVE_OPS | SET_OPS | TABLE_OPS
 SEAT_OPS = frozenset({"score-add", "score-set", "fire-add", "fire-set", "fire-top", "trade-add", "trade-set"})
 RECORD_OPS = frozenset({"record-add", "record-remove", "lost", "resources"})
+OWN_UNDO_OPS = frozenset({"undo-mine", "undo-entry"})
+"""A phone's own undo (issue 23): ``undo-mine`` its newest change standing, ``undo-entry`` the change of version
+``key`` (the Undo beside a record's answer). No version is needed: what it undoes is named, and refused when a
+later change touched the same thing (companion.services.tracker.ops.undo)."""
 
 
 def seen_value(game: Game, op: str, seat: Seat | None) -> str | None:
@@ -111,6 +115,25 @@ def _change_of(game: Game, row: Mapping[str, Any]) -> Change:
     )
 
 
+def _own_change(game: Game, op: str, who: str, key: str) -> Change:
+    """The change a phone's own undo names: its newest change standing (``undo-mine``) or the change of version
+    ``key`` it made (``undo-entry``)."""
+    mine = game.changes.filter(who=who, undone=False).exclude(op__in=ops.UNDOABLE_EXCLUDED)
+    if op == "undo-entry":
+        if not key.isdigit() or len(key) > 9:
+            raise Refused("There is no such change to undo.")
+        found = game.changes.filter(version=int(key), who=who).first()
+        if found is None:
+            raise Refused("That change is not one this phone made.")
+        if found.undone:
+            raise Refused(f"Already undone: {found.summary}.")
+        return found
+    last = mine.first()
+    if last is None:
+        raise Refused(f"{who} has nothing to undo.")
+    return last
+
+
 def apply_change(
     *,
     game_id: int,
@@ -159,6 +182,8 @@ def apply_change(
                 raise Conflict(game)
         if op == "undo":
             summary, undo = ops.undo(game, seats)
+        elif op in OWN_UNDO_OPS:
+            summary, undo = ops.undo(game, seats, _own_change(game, op, who, key or ""))
         elif op == "next":
             summary, undo = ops.advance(game)
         elif op == "reveal":
@@ -182,7 +207,7 @@ def apply_change(
             game=game,
             version=game.version,
             who=who,
-            op=op,
+            op="undo" if op in OWN_UNDO_OPS else op,
             summary=summary,
             undo=undo,
             client_id=client_id or "",

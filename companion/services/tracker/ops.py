@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.models.games import QUICK_SCORES, SCORE_MAX, SUMMARY_MAX, Game, Seat
+from companion.models.games import QUICK_SCORES, SCORE_MAX, SUMMARY_MAX, Change, Game, Seat
 from companion.services.tracker import records
 from companion.services.tracker.errors import Refused
 from companion.services.tracker.games import setup_steps
@@ -167,10 +167,25 @@ def advance(game: Game) -> tuple[str, dict[str, Any]]:
     return summary, {"game": before}
 
 
-def undo(game: Game, seats: Sequence[Seat]) -> tuple[str, dict[str, Any]]:
-    last = game.changes.filter(undone=False).exclude(op__in=("undo", "create")).first()
-    if last is None:
+UNDOABLE_EXCLUDED = ("undo", "create")
+"""Changes that are never undone themselves (an undo of any kind is logged as "undo"; the game's creation)."""
+
+
+def undo(game: Game, seats: Sequence[Seat], target: Change | None = None) -> tuple[str, dict[str, Any]]:
+    """Undo ``target`` (one phone's own change, issue 23), else the table's last change. Each change carries what
+    undoing it takes (the seats and game fields it changed, as they were before it); an older change is undone only
+    when no later change still standing touched what it touched, so undoing it never undoes what came after."""
+    last = target or game.changes.filter(undone=False).exclude(op__in=UNDOABLE_EXCLUDED).first()
+    if last is None or last.undone or last.op in UNDOABLE_EXCLUDED:
         raise Refused("There is nothing to undo.")
+    if target is not None:
+        later = game.changes.filter(undone=False, version__gt=target.version).exclude(
+            op__in=UNDOABLE_EXCLUDED
+        )
+        touched = _touches(target.undo)
+        blocking = next((c for c in later.order_by("version") if touched & _touches(c.undo)), None)
+        if blocking is not None:
+            raise Refused(f"A later change touched the same thing: undo “{blocking.summary}” first.")
     data = last.undo
     if "game" in data:
         for field in ("month", "phase", "finished"):
@@ -189,3 +204,18 @@ def undo(game: Game, seats: Sequence[Seat]) -> tuple[str, dict[str, Any]]:
     last.undone = True
     last.save(update_fields=["undone"])
     return f"Undid: {last.summary}", {}
+
+
+def _touches(data: Mapping[str, Any]) -> set[str]:
+    """What a change's undo restores: its seats, the game's step, its reveals, its ticks."""
+    touched = {
+        f"seat:{each['seat']}" for each in ([data] if "seat" in data else []) + list(data.get("others", []))
+    }
+    if "game" in data:
+        touched.add("game")
+    if "revealed" in data:
+        shown = data["revealed"] if isinstance(data["revealed"], list) else [data["revealed"]]
+        touched |= {f"reveal:{k}" for k in shown}
+    if "tick" in data:
+        touched.add(f"tick:{data['tick']}")
+    return touched

@@ -126,7 +126,8 @@
       const old = fresh.id && document.getElementById(fresh.id);
       if (!old) continue;
       fresh.removeAttribute("hx-swap-oob");
-      const busy = Array.from(fields(old)).filter((f) => f === active || dirty(f));
+      keep(old, fresh);
+      const busy = Array.from(fields(old)).filter((f) => (f === active || dirty(f)) && !kept_here(f));
       const clash = busy.find((f) => {
         const twin = f.id && fresh.querySelector("#" + CSS.escape(f.id));
         return twin && shown(twin) !== shown(f);
@@ -152,6 +153,41 @@
     }
     return replaced;
   }
+
+  // A record's player (select[data-keep]) and its search (input[data-filter]) are this phone's choice, not shared
+  // input: a fresh piece takes them over (issue 23: the player stays after Add whatever else changed).
+  const kept_here = (f) => f.matches("select[data-keep], input[data-filter]");
+  function keep(old, fresh) {
+    for (const f of old.querySelectorAll("select[data-keep][id], input[data-filter][id]")) {
+      const twin = fresh.querySelector("#" + CSS.escape(f.id));
+      if (!twin) continue;
+      if (f.tagName === "SELECT") {
+        if (!Array.from(twin.options).some((o) => o.value === f.value)) continue;
+        for (const o of twin.options) o.selected = o.defaultSelected = o.value === f.value;
+      } else if (f.value) { twin.value = twin.defaultValue = f.value; narrow(twin); }
+    }
+  }
+  // Search-as-you-type of a record's picker: only the choices whose name holds what is typed stay, the first
+  // of them chosen; the choices the month offers stay first (their group comes first).
+  const plain = (t) => t.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  function narrow(input) {
+    // Its own form's picker first: a fresh piece is narrowed before it takes the old one's place.
+    const form = input.closest("form");
+    const select = (form && form.querySelector("#" + CSS.escape(input.dataset.filter)))
+      || document.getElementById(input.dataset.filter);
+    if (!select) return;
+    const want = plain(input.value.trim());
+    let firstShown = null;
+    for (const o of select.options) {
+      const show = !want || plain(o.text).includes(want);
+      o.hidden = o.disabled = !show;
+      if (show && !firstShown) firstShown = o;
+    }
+    for (const g of select.querySelectorAll("optgroup")) g.hidden = !Array.from(g.children).some((o) => !o.hidden);
+    if (firstShown && (select.selectedOptions[0] || {}).hidden !== false) firstShown.selected = true;
+    if (want && firstShown) firstShown.selected = true;
+  }
+  window.addEventListener("input", (e) => { if (e.target.matches && e.target.matches("input[data-filter]")) narrow(e.target); });
 
   // A piece with a field being typed in: keep it, and offer the other phone's value.
   function hold(old, fresh, field) {
@@ -206,6 +242,8 @@
       twin.value = f.value;
       if (f.defaultValue !== undefined) f.defaultValue = f.value;
     }
+    // A record's search is done with once its choice is sent.
+    for (const f of form.querySelectorAll("input[data-filter]")) f.value = f.defaultValue = "";
     // What was sent is no longer unsaved input: the tap's own answer may replace its form.
     for (const f of fields(form)) {
       if (f.tagName === "SELECT") for (const o of f.options) o.defaultSelected = o.selected;

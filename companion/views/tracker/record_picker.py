@@ -30,6 +30,16 @@ from scoring.catalogue import (
 )
 from scoring.components import SEASONS, Expansion, Season
 
+BASE_FORMS = frozenset({"characters", "tokens", "retirement_tokens", "buildings"})
+AKEBONO_FORMS = BASE_FORMS | {"boats", "personalities"}
+"""The record forms always shown (each with its answer slot, ``answer-record-add-<field>``); the pipe spent is
+shown only when someone can spend one, and answers in the section's own slot."""
+
+
+def form_shown(game: Game, field: str) -> bool:
+    """Whether the record's form of ``field`` is always on the page (its answer goes under it)."""
+    return game.scoresheet_id is None and field in (AKEBONO_FORMS if game.akebono else BASE_FORMS)
+
 
 def _choices(ids: Iterable[str], names: Mapping[str, Any], held: set[str]) -> list[tuple[str, str]]:
     return [(i, names[i].name) for i in ids if i in names and i not in held]

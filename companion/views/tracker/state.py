@@ -25,6 +25,7 @@ from companion.services.tracker.games import (
 )
 from companion.views.tracker.common import (
     LOG_ON_PAGE,
+    WHO_DEFAULT,
     who_of,
 )
 from companion.views.tracker.record_picker import record_context
@@ -194,6 +195,11 @@ def state_context(
         "message": message,
         "level": level,
         "who": who_of(request),
+        "who_can_undo": can_edit and who_of(request) != WHO_DEFAULT and not game.finished,
+        # The record's player: the one this phone signs as (issue 23), else the first.
+        "record_seat": next(
+            (s.seat for s in seats if s.name == who_of(request)), seats[0].seat if seats else 1
+        ),
         # Every render collects its pieces: a nested piece counts in its parent's digest by its id alone, on the
         # first load as in an answer (companion.live.engine).
         "live_pieces": Pieces(),
@@ -230,9 +236,13 @@ def state_response(
     ask: dict[str, Any] | None = None,
     question: Mapping[str, Any] | None = None,
     answer_at: str = "",
+    undo_entry: int | None = None,
+    record_seat: int | None = None,
 ) -> HttpResponse:
     context = state_context(request, game, can_edit, message, level, ask)
-    context |= {"question": question, "answer_at": answer_at}
+    context |= {"question": question, "answer_at": answer_at, "undo_entry": undo_entry}
+    if record_seat is not None:
+        context["record_seat"] = record_seat
     template = "games.html#state" if request.htmx else "games.html"
     if not request.htmx:
         context.update(page_context(request, game, can_edit))
@@ -278,7 +288,10 @@ def state_pieces(request: HttpRequest, game: Game, can_edit: bool, said: Mapping
     context |= {
         "question": said.get("question"),
         "answer_at": said.get("answer_at", ""),
+        "undo_entry": said.get("undo_entry"),
         "live_pieces": pieces,
     }
+    if said.get("record_seat") is not None:  # the record's forms stay on the player just recorded for
+        context["record_seat"] = said["record_seat"]
     get_template("games.html#state").render(context, request)
     return pieces

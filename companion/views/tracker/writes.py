@@ -23,7 +23,15 @@ from companion.live.engine import (
 )
 from companion.models.games import Game
 from companion.services.tracker import records
-from companion.services.tracker.changes import RECORD_OPS, SEAT_OPS, Held, apply_change, hold, seen_value
+from companion.services.tracker.changes import (
+    OWN_UNDO_OPS,
+    RECORD_OPS,
+    SEAT_OPS,
+    Held,
+    apply_change,
+    hold,
+    seen_value,
+)
 from companion.services.tracker.errors import Asked, Conflict, Refused, Replayed
 from companion.services.tracker.games import (
     recent_changes,
@@ -38,6 +46,7 @@ from companion.views.tracker.common import (
     who_of,
 )
 from companion.views.tracker.forms import ChangeForm
+from companion.views.tracker.record_picker import form_shown
 from companion.views.tracker.state import (
     next_question,
     state_pieces,
@@ -93,13 +102,13 @@ def _change(request: HttpRequest, held_game: Held) -> Answer:
     form = ChangeForm(request.POST)
     if not form.is_valid():
         seat = form.cleaned_data.get("seat")
-        at = _answer_at(game, str(request.POST.get("op", "")), seat)
+        at = _answer_at(game, str(request.POST.get("op", "")), seat, str(request.POST.get("field", "")))
         return _answer(request, game, status=400, message=form.message(), level="error", at=at)
     data = form.cleaned_data
     op, seat, value, seen, was, key, field = (
         data[k] for k in ("op", "seat", "value", "v", "was", "key", "field")
     )
-    at = _answer_at(game, op, seat)
+    at = _answer_at(game, op, seat, field)
     if op == "next" and data["ask"] and not data["force"] and not game.finished:
         # The Next button asks first (the "Go on without" answer posts without ``ask``, "Apply it anyway" after a
         # conflict with ``force``); a stale tap is left to apply_change, which answers 409. Asking writes nothing.
@@ -154,20 +163,32 @@ def _change(request: HttpRequest, held_game: Held) -> Answer:
         game.seat_list = None  # a refusal may leave a seat changed in memory: read them again
         return _answer(request, game, status=400, message=str(exc), level="error", at=at)
     if request.htmx or is_live(request):
-        saved = "Saved."
-        if op in RECORD_OPS:  # what a record did, its immediate IKI included (issue 19)
-            last = next(iter(recent_changes(game, 1)), None)
-            saved = f"Saved: {last.summary}." if last is not None else saved
-        return _answer(request, game, message=saved, level="warning" if game.warned else "ok", at=at)
+        saved, undo_entry = "Saved.", None
+        last = next(iter(recent_changes(game, 1)), None) if op in RECORD_OPS | OWN_UNDO_OPS else None
+        if last is not None and op in OWN_UNDO_OPS:  # what it undid, by whom (issue 23)
+            saved = f"{last.summary}."
+        elif last is not None:  # who recorded what, its immediate IKI included (issues 19, 23)
+            saved = f"Saved: {last.summary}."
+            undo_entry = last.version if op == "record-add" else None
+        level = "warning" if game.warned else "ok"
+        record_seat = seat if op == "record-add" else None  # the record's forms stay on this player
+        return _answer(
+            request, game, message=saved, level=level, at=at, undo_entry=undo_entry, seat=record_seat
+        )
     return Answer.of(redirect("game", game.edit_token), game.version)
 
 
-def _answer_at(game: Game, op: str, seat: int | None) -> str:
+def _answer_at(game: Game, op: str, seat: int | None, field: str = "") -> str:
     """The answer slot beside the control a change was made with (``answer-<slot>`` in games.html): the answer
-    is written where the thumb is. "" (the top of the state) when the page shows no such slot."""
+    is written where the thumb is (a record's under the form tapped, issue 23). "" (the top of the state) when the
+    page shows no such slot."""
     if seat is None or not 1 <= seat <= game.players:
         seat = None
     records_shown = game.scoresheet_id is None
+    if op in ("record-add", "undo-entry") and form_shown(game, field):
+        return f"record-add-{field}"
+    if op in OWN_UNDO_OPS:
+        return "controls"
     if op in ("score-add", "fire-add", "trade-add"):
         return f"row-{seat}" if seat else ""
     if op in ("score-set", "fire-set", "trade-set", "fire-top"):
@@ -191,9 +212,20 @@ def _answer(
     ask: dict[str, Any] | None = None,
     question: Mapping[str, Any] | None = None,
     at: str = "",
+    undo_entry: int | None = None,
+    seat: int | None = None,
 ) -> Answer:
-    """A change's answer: for the live script only the pieces the page lacks (``h``), else the state."""
-    said: dict[str, Any] = {"message": message, "level": level, "ask": ask, "question": question}
+    """A change's answer: for the live script only the pieces the page lacks (``h``), else the state.
+    ``undo_entry``: the version of the record just made (its answer offers its Undo); ``seat``: the player the
+    record's forms stay on."""
+    said: dict[str, Any] = {
+        "message": message,
+        "level": level,
+        "ask": ask,
+        "question": question,
+        "undo_entry": undo_entry,
+        "record_seat": seat,
+    }
     if not is_live(request):  # htmx: the state partial, the answer at its top
         return Answer.of(state_response(request, game, True, status=status, **said), game.version)
     said["answer_at"] = at
