@@ -19,8 +19,8 @@ from django.test import Client
 from companion.models.games import Game
 from companion.models.osaka import OsakaGame
 from companion.models.results import Group, Result
-from companion.scorepad.steps import STEPS
 from companion.scorepad.services import start_sheet
+from companion.scorepad.steps import STEPS
 from companion.services import osaka
 from companion.services.results import file_result, record_osaka_result, record_result
 from companion.services.tracker.changes import apply_change

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.companion.live.conftest import Table
-from tests.companion.live.test_tracker_browser import SEEN_MS, _add, _open, new_game
+from tests.companion.live.test_tracker_browser import _add, _open, new_game
 
 pytestmark = [pytest.mark.browser]
 TV = {
@@ -40,20 +40,20 @@ def test_a_tap_on_a_phone_shows_on_the_table_screen(table: Table, new_context: A
     _screen(small, f"{table.base}/games/{view}/screen", stream=False)
     expect(tv.locator("#screen-score-1")).to_have_text("0")
     _add(phone, 1, 3)
-    expect(tv.locator("#screen-score-1")).to_have_text("3", timeout=SEEN_MS)
-    expect(small.locator("#screen-score-1")).to_have_text("3", timeout=SEEN_MS)
+    expect(tv.locator("#screen-score-1")).to_have_text("3")
+    expect(small.locator("#screen-score-1")).to_have_text("3")
     phone.click("#fire-add-2")
-    expect(tv.locator("#screen-fire-2")).to_have_text("1", timeout=SEEN_MS)
+    expect(tv.locator("#screen-fire-2")).to_have_text("1")
     # The month's New Character is due and hidden: the screen says so without naming it, until it is revealed.
     expect(tv.locator("#screen-now")).to_contain_text("Hidden until a player reveals it.")
     assert tv.locator(".screen-reveal").count() == 0
     phone.click("#next")
     phone.click("#ask-reveal")
-    expect(tv.locator("#screen-now .screen-reveal")).to_have_count(1, timeout=SEEN_MS)
+    expect(tv.locator("#screen-now .screen-reveal")).to_have_count(1)
     expect(tv.locator("#screen-now")).not_to_contain_text("Hidden until")
     phone.click("#next")
-    expect(tv.locator(".screen-phases li.current")).to_have_text(re.compile(r"^B "), timeout=SEEN_MS)
-    expect(small.locator(".screen-phases li.current")).to_have_text(re.compile(r"^B "), timeout=SEEN_MS)
+    expect(tv.locator(".screen-phases li.current")).to_have_text(re.compile(r"^B "))
+    expect(small.locator(".screen-phases li.current")).to_have_text(re.compile(r"^B "))
     # Large type: a score is readable across the room, and the QR code is there to join.
     size = tv.locator("#screen-score-1").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
     assert size >= 48, size
@@ -75,7 +75,7 @@ def test_an_osaka_token_shows_on_the_table_screen(table: Table, new_context: Any
     expect(tv.locator("#screen-total-2")).to_have_text("0")
     phone.locator("#change-2 summary").click()
     phone.click("#take-2-green-go")
-    expect(tv.locator("#screen-tok-2-green")).to_have_text("1", timeout=SEEN_MS)
-    expect(tv.locator("#screen-total-2")).to_have_text("1", timeout=SEEN_MS)
+    expect(tv.locator("#screen-tok-2-green")).to_have_text("1")
+    expect(tv.locator("#screen-total-2")).to_have_text("1")
     assert tv.locator("main form, main button").count() == 0
     screenshot(tv, "screen-osaka-1280x720")
