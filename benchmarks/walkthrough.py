@@ -63,7 +63,11 @@ REPLIES_JS = """() => performance.getEntriesByType('resource')
   .map((e) => [e.transferSize, e.encodedBodySize])"""
 
 
-def new_sheet(client: Browserless, names: tuple[str, ...] = ("Anaïs", "David", "Chiyo", "Daichi")) -> str:
+def new_sheet(
+    client: Browserless,
+    names: tuple[str, ...] = ("Anaïs", "David", "Chiyo", "Daichi"),
+    edition: str = "akebono",
+) -> str:
     """A scoring sheet made through the start page, as a phone does; returns its first step's address."""
     client.request("GET", "/score/")
     colours = ("red", "blue", "green", "yellow")
@@ -71,7 +75,7 @@ def new_sheet(client: Browserless, names: tuple[str, ...] = ("Anaïs", "David", 
         f"colour-{i}": colours[i] for i in range(len(names))
     }
     status, headers, body = client.request(
-        "POST", "/score/", form | {"edition": "akebono", "setup_kind": "none"}
+        "POST", "/score/", form | {"edition": edition, "setup_kind": "none"}
     )
     if status != 302 or not re.search(r"/score/[A-Za-z0-9_-]+/track/$", headers.get("location", "")):
         raise RuntimeError(f"starting a sheet failed: {status} {body[:300]!r}")

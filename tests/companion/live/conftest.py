@@ -17,7 +17,9 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from benchmarks.live import new_osaka
 from benchmarks.polling import ROOT, Browserless, served
+from benchmarks.walkthrough import new_sheet
 from tests.concurrency import gunicorn_database_url
 
 #: A gunicorn config (server hooks) whose workers die right after a write marked "die" commits.
@@ -44,32 +46,14 @@ class Table:
 
     def osaka(self, names: tuple[str, ...] = ("Ann", "Ben")) -> tuple[str, str]:
         """A new Osaka game through its form: (edit token, view token)."""
-        phone = self.client()
-        phone.request("GET", "/osaka/games/new/")
-        traders = ("white", "pink", "gray", "tan")
-        form = {f"name{i + 1}": n for i, n in enumerate(names)} | {
-            f"trader{i + 1}": traders[i] for i in range(len(names))
-        }
-        status, headers, body = phone.request("POST", "/osaka/games/new/", form)
-        found = re.search(r"/osaka/games/([A-Za-z0-9_-]+)/share", headers.get("location", ""))
-        assert status == 302 and found, body[:300]
-        edit = found.group(1)
+        edit = new_osaka(self.client(), names)
         view = self.sql("SELECT view_token FROM companion_osakagame WHERE edit_token = ?", edit)[0][0]
         return edit, str(view)
 
     def sheet(self, names: tuple[str, ...] = ("Aya", "Ben")) -> str:
         """A new score sheet through the start form: its token."""
-        phone = self.client()
-        phone.request("GET", "/score/")
-        colours = ("red", "blue", "green", "yellow")
-        form = {f"name-{i}": n for i, n in enumerate(names)} | {
-            f"colour-{i}": colours[i] for i in range(len(names))
-        }
-        status, headers, body = phone.request(
-            "POST", "/score/", form | {"edition": "base", "setup_kind": "none"}
-        )
-        found = re.search(r"/score/([A-Za-z0-9_-]+)/track/", headers.get("location", ""))
-        assert status == 302 and found, body[:300]
+        found = re.search(r"/score/([A-Za-z0-9_-]+)/track/", new_sheet(self.client(), names, edition="base"))
+        assert found
         return found.group(1)
 
     def sheet_value(self, token: str, player: int, field: str) -> Any:
