@@ -153,6 +153,7 @@ def first_loads(browser: Any, base: str, first_step: str, game: str, filled: str
         "setup": "/setup/",
         "track: new game": "/games/new/",
         "track: a game": f"/games/{game}/",
+        "track: the table screen": f"/games/{game}/screen",
         "score: start": "/score/",
         "score: pads": "/score/pads/",
         **{f"score: {slug} step": f"{sheet}{slug}/" for slug in steps},
