@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import Report
-from benchmarks.polling import Browserless, served
+from benchmarks.polling import Browserless, new_osaka, served
 from benchmarks.walkthrough import FETCH_JS, _browser, _context, new_sheet
 
 TAPS = 30
@@ -60,20 +60,6 @@ WATCH_JS = """(id) => {
     .observe(document.getElementById('state'), {childList: true, subtree: true, characterData: true});
 }"""
 CLICK_JS = """(id) => { const t = performance.timeOrigin + performance.now(); document.getElementById(id).click(); return t; }"""
-
-
-def new_osaka(client: Browserless, names: Sequence[str] = ("Ann", "Ben", "Cho")) -> str:
-    """An Osaka game through its form, as a phone makes it; its edit token."""
-    client.request("GET", "/osaka/games/new/")
-    traders = ("white", "pink", "gray", "tan")
-    form = {f"name{i + 1}": n for i, n in enumerate(names)} | {
-        f"trader{i + 1}": traders[i] for i in range(len(names))
-    }
-    status, headers, body = client.request("POST", "/osaka/games/new/", form)
-    found = re.search(r"/osaka/games/([A-Za-z0-9_-]+)/share", headers.get("location", ""))
-    if status != 302 or found is None:
-        raise RuntimeError(f"creating an Osaka game failed: {status} {body[:300]!r}")
-    return found.group(1)
 
 
 def _streaming(page: Any) -> None:

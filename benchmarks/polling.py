@@ -21,7 +21,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import BinaryIO
 from urllib.parse import urlencode
@@ -179,6 +179,20 @@ class Browserless:
         if status != 302 or match is None:
             raise RuntimeError(f"creating a game failed: {status} {body[:300]!r}")
         return match.group(1)
+
+
+def new_osaka(client: Browserless, names: Sequence[str] = ("Ann", "Ben", "Cho")) -> str:
+    """An Osaka game through its form, as a phone makes it; its edit token."""
+    client.request("GET", "/osaka/games/new/")
+    traders = ("white", "pink", "gray", "tan")
+    form = {f"name{i + 1}": n for i, n in enumerate(names)} | {
+        f"trader{i + 1}": traders[i] for i in range(len(names))
+    }
+    status, headers, body = client.request("POST", "/osaka/games/new/", form)
+    found = re.search(r"/osaka/games/([A-Za-z0-9_-]+)/share", headers.get("location", ""))
+    if status != 302 or found is None:
+        raise RuntimeError(f"creating an Osaka game failed: {status} {body[:300]!r}")
+    return found.group(1)
 
 
 def _rate(host: str, port: int, path: str, expect: int) -> float:

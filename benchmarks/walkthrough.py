@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import Report
-from benchmarks.polling import Browserless, served
+from benchmarks.polling import Browserless, new_osaka, served
 
 TAPS = 40
 SWAP_TARGET = 2.0
@@ -142,7 +142,9 @@ def taps(page: Any, base: str, first_step: str) -> Taps:
     return Taps(swaps, settles, fetches, sent, answered, page.evaluate(REPLIES_JS))
 
 
-def first_loads(browser: Any, base: str, first_step: str, game: str, filled: str) -> dict[str, int]:
+def first_loads(
+    browser: Any, base: str, first_step: str, game: str, filled: str, osaka: str
+) -> dict[str, int]:
     """Bytes each page's first load transferred, each in a fresh (cold) browser context; ``filled``: a sheet whose
     players hold cards (:func:`fill_sheet`), for the heaviest step as a table sees it."""
     sheet = first_step.removesuffix("track/")
@@ -154,6 +156,9 @@ def first_loads(browser: Any, base: str, first_step: str, game: str, filled: str
         "track: new game": "/games/new/",
         "track: a game": f"/games/{game}/",
         "track: the table screen": f"/games/{game}/screen",
+        "osaka: a game": f"/osaka/games/{osaka}/",
+        "osaka: a payday": f"/osaka/games/{osaka}/payday",
+        "osaka: the table screen": f"/osaka/games/{osaka}/screen",
         "score: start": "/score/",
         "score: pads": "/score/pads/",
         **{f"score: {slug} step": f"{sheet}{slug}/" for slug in steps},
@@ -199,12 +204,13 @@ def run(report: Report) -> None:
         first_step = new_sheet(client)
         filled = fill_sheet(client, new_sheet(client))
         game = client.new_game(("Anaïs", "David", "Chiyo", "Daichi"))
+        osaka = new_osaka(client, ("Anaïs", "David", "Chiyo", "Daichi"))
         browser = _browser(playwright)
         try:
             context = _context(browser)
             tapped = taps(context.new_page(), base, first_step)
             context.close()
-            loads = first_loads(browser, base, first_step, game, filled)
+            loads = first_loads(browser, base, first_step, game, filled, osaka)
         finally:
             browser.close()
     floor, swap, settle = (statistics.median(x) for x in (tapped.fetches, tapped.swaps, tapped.settles))

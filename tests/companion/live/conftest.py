@@ -17,8 +17,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from benchmarks.live import new_osaka
-from benchmarks.polling import ROOT, Browserless, served
+from benchmarks.polling import ROOT, Browserless, new_osaka, served
 from benchmarks.walkthrough import new_sheet
 from tests.concurrency import gunicorn_database_url
 
