@@ -9,7 +9,6 @@ digit totals and its result, the pad check with wrong numbers typed, the 2015 ch
 
 from __future__ import annotations
 
-import datetime
 from typing import Any
 from urllib.parse import urlencode
 
@@ -18,7 +17,7 @@ from django.test import Client
 
 from companion.models.games import Game
 from companion.models.osaka import OsakaGame
-from companion.models.results import Group, Result
+from companion.models.results import Group
 from companion.scorepad.services import start_sheet
 from companion.scorepad.steps import STEPS
 from companion.services import osaka
@@ -26,8 +25,8 @@ from companion.services.results import file_result, record_osaka_result, record_
 from companion.services.tracker.changes import apply_change
 from companion.services.tracker.games import NewPlayer, create_game
 from scoring.calendar import due_reveals
-from scoring.score import AKEBONO_LINES
 from setupgen import Options, generate
+from tests.companion.osaka.test_results_browser import _iki_games
 from tests.companion.test_csp_browser import _html_pages
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -193,16 +192,7 @@ def phone_pages(base: str) -> dict[str, str]:
     assert result is not None
     group = Group.objects.create(name="Thursday evenings at the club")
     file_result(result=result, group=group)
-    for day, shift in ((datetime.date(2026, 1, 8), 0), (datetime.date(2026, 1, 15), 7)):
-        Result.objects.create(
-            group=group, edition="iki-akebono", played=day, sheet_version=1,
-            players=[
-                {"name": n, "colour": c, "lines": dict.fromkeys(AKEBONO_LINES, 10 + i + shift),
-                 "total": 100 + len(AKEBONO_LINES) * (i + shift), "rank": 4 - i, "buildings": [],
-                 "personalities": []}
-                for i, (n, c) in enumerate(zip(NAMES, COLOURS, strict=True))
-            ],
-        )  # fmt: skip
+    _iki_games(group)  # two Akebono evenings of the same four names, every line of the pad
     playing = _osaka_game(client, finished=False)
     over = _osaka_game(client, finished=True)
     kept = record_osaka_result(game=over)
