@@ -12,6 +12,7 @@ required). The secret key is ``DJANGO_SECRET_KEY`` or one made on the first star
 from __future__ import annotations
 
 import os
+import tempfile
 import warnings
 from pathlib import Path
 
@@ -112,6 +113,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Connections persist (CONN_MAX_AGE) on SQLite too, so the pragmas above run once per server thread, not on
     # every request: opening a connection costs several times a poll's query.
     DATABASES["default"].setdefault("OPTIONS", {}).update(_SQLITE_OPTIONS)
+    # The tests' database is a file too, not Django's shared-cache memory database: a live server's threads and a
+    # test's own writes then meet WAL and the timeout above, as a served table does, instead of failing at once
+    # with "database table is locked". One file per process (pytest-django adds each xdist worker's suffix).
+    DATABASES["default"].setdefault("TEST", {}).setdefault(
+        "NAME", str(Path(tempfile.gettempdir()) / f"iki-tests-{os.getpid()}.sqlite3")
+    )
 
 # No key in the code: DJANGO_SECRET_KEY, or one made on the first start and kept beside the SQLite database.
 SECRET_KEY = deploy.secret_key(os.environ, deploy.key_directory(DATABASES["default"], BASE_DIR))

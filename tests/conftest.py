@@ -37,6 +37,17 @@ def pytest_configure(config: pytest.Config) -> None:
             engine.setdefault("OPTIONS", {})["debug"] = True
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Django removes a SQLite test database's file, not the WAL and shared-memory files beside it (the settings'
+    WAL journal): take those too, so runs leave nothing in the temporary directory."""
+    from django.conf import settings
+
+    name = str(settings.DATABASES["default"].get("TEST", {}).get("NAME") or "")
+    if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3") and name:
+        for leftover in (Path(name + "-wal"), Path(name + "-shm")):
+            leftover.unlink(missing_ok=True)
+
+
 #: The fixtures through which a test reaches a database (pytest-django's, and the live server, which brings one).
 DATABASE_FIXTURES = frozenset(
     {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback", "live_server"}

@@ -11,7 +11,6 @@ change nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
@@ -20,7 +19,7 @@ from companion.models.games import Game
 from companion.services.tracker.changes import apply_change
 from companion.services.tracker.errors import Conflict
 from companion.services.tracker.games import NewPlayer, create_game
-from tests.concurrency import THREADS, at_once, gunicorn_database_url, run_scenario
+from tests.concurrency import THREADS, at_once, gunicorn_database_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -141,5 +140,5 @@ SCENARIOS: dict[str, Callable[[], None]] = {
 
 
 @pytest.mark.parametrize("name", list(SCENARIOS))
-def test_orm_threads_at_once(name: str, tmp_path: Path) -> None:
-    run_scenario(__name__, name, tmp_path)
+def test_orm_threads_at_once(name: str) -> None:
+    SCENARIOS[name]()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +18,7 @@ from companion.models.live import Mutation
 from companion.models.setup_progress import SetupProgress, change_ticks, stream_of, tick, ticked
 from companion.views.setup import new_table, ticks_key
 from setupgen import GENERATOR_VERSION, Options, checklist, generate
-from tests.concurrency import THREADS, at_once, gunicorn_database_url, run_scenario
+from tests.concurrency import THREADS, at_once, gunicorn_database_url
 from tests.setupgen.helpers import named_hidden_draws
 
 HX: dict[str, Any] = {"HTTP_HX_REQUEST": "true"}
@@ -563,8 +562,8 @@ SCENARIOS: dict[str, Callable[[], None]] = {"different-steps": scenario_ticks_of
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("name", list(SCENARIOS))
-def test_orm_threads_ticking_at_once(name: str, tmp_path: Path) -> None:
-    run_scenario(__name__, name, tmp_path)
+def test_orm_threads_ticking_at_once(name: str) -> None:
+    SCENARIOS[name]()
 
 
 @pytest.mark.django_db(transaction=True)

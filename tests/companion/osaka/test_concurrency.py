@@ -6,14 +6,13 @@ id applies once; a payday entered at once on several phones against the same ver
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
 from companion.models.osaka import OsakaGame
 from companion.services.osaka import Conflict, NewPlayer, create_game, record
 from tests.companion.osaka.test_games import _begin
-from tests.concurrency import THREADS, at_once, run_scenario
+from tests.concurrency import THREADS, at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 COLOURS = ("red", "blue", "yellow", "green")
@@ -74,5 +73,5 @@ SCENARIOS: dict[str, Callable[[], None]] = {
 
 
 @pytest.mark.parametrize("name", list(SCENARIOS))
-def test_orm_threads_at_once(name: str, tmp_path: Path) -> None:
-    run_scenario(__name__, name, tmp_path)
+def test_orm_threads_at_once(name: str) -> None:
+    SCENARIOS[name]()
