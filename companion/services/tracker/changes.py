@@ -26,7 +26,9 @@ from companion.services.tracker.errors import Asked, Conflict, Refused, Replayed
 
 ADDITIVE_OPS = frozenset({"score-add", "fire-add", "trade-add", "record-add"})
 """Changes applied to the values read under the lock: a replayed one lands as it is."""
-SET_OPS = frozenset({"score-set", "fire-set", "fire-top", "trade-set", "next", "undo", "resources"})
+SET_OPS = frozenset(
+    {"score-set", "fire-set", "fire-top", "trade-set", "next", "reveal-next", "undo", "resources"}
+)
 TABLE_OPS = frozenset({"reveal", "tick", "untick", "record-remove", "lost", "undo-mine", "undo-entry"})
 """Changes that are the same whoever makes them first (a reveal, a tick, removing one named entry); no version is
 needed: made twice, the second is refused with a sentence."""
@@ -43,7 +45,7 @@ def seen_value(game: Game, op: str, seat: Seat | None) -> str | None:
     """What a set change is made against (the phone sends it back as ``was``): the value it replaces. A stale
     version with the same ``was`` is no conflict (another player's +1 meanwhile does not stop a Set); a different
     ``was`` is one. Undo has none: it undoes the change the phone saw, so only the version counts."""
-    if op == "next":
+    if op in ("next", "reveal-next"):
         return f"{game.month}{game.phase}"
     if seat is None:
         return None
@@ -186,6 +188,8 @@ def apply_change(
             summary, undo = ops.undo(game, seats, _own_change(game, op, who, key or ""))
         elif op == "next":
             summary, undo = ops.advance(game)
+        elif op == "reveal-next":
+            summary, undo = ops.reveal_and_advance(game, key or "", who)
         elif op == "reveal":
             summary, undo = ops.reveal(game, key or "", who)
         elif op in ("tick", "untick"):

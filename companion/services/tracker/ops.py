@@ -167,6 +167,21 @@ def advance(game: Game) -> tuple[str, dict[str, Any]]:
     return summary, {"game": before}
 
 
+def reveal_and_advance(game: Game, key: str, who: str) -> tuple[str, dict[str, Any]]:
+    """ "Reveal and go on", the answer to what "Next" asks (issue 23: one tap fewer a reveal): reveal the draws
+    due (those another phone revealed meanwhile are skipped, RULINGS R16-R18) and move to the next step, as one
+    change whose undo hides them again and puts the step back."""
+    if game.finished:
+        raise Refused("The game is over: score it.")
+    keys = [k for k in dict.fromkeys(key.split()) if k not in game.revealed]
+    shown, hidden = reveal(game, " ".join(keys), who) if keys else ("", {})
+    moved, back = advance(game)
+    summary = f"{shown}; {moved}" if shown else moved
+    if len(summary) > SUMMARY_MAX:
+        summary = moved if not shown else f"Revealed what was due; {moved}"
+    return summary, {**hidden, **back}
+
+
 UNDOABLE_EXCLUDED = ("undo", "create")
 """Changes that are never undone themselves (an undo of any kind is logged as "undo"; the game's creation)."""
 

@@ -197,9 +197,13 @@ def _answer_at(game: Game, op: str, seat: int | None, field: str = "") -> str:
         return f"record-{seat}" if seat and records_shown else ""
     if op == "record-add" and not records_shown:
         return ""
-    return {"next": "controls", "undo": "controls", "reveal": "month", "record-add": "record-add"}.get(
-        op, "ticks" if op in ("tick", "untick") else ""
-    )
+    return {
+        "next": "controls",
+        "reveal-next": "controls",
+        "undo": "controls",
+        "reveal": "month",
+        "record-add": "record-add",
+    }.get(op, "ticks" if op in ("tick", "untick") else "")
 
 
 def _answer(
