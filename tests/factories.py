@@ -38,6 +38,21 @@ def make_game(
     return game
 
 
+def play_to(game: Game, month: int) -> Game:
+    """Move a tracked ``game`` to phase A of ``month`` (13: New Year's Day) through the tracker's services,
+    revealing what each step makes due first, as a table answering "Next"'s question would."""
+    from companion.services.tracker.changes import apply_change
+    from scoring.calendar import due_reveals
+
+    game = Game.objects.get(pk=game.pk)
+    while game.month < month:
+        for key in due_reveals(game.month, game.phase_enum, game.options, game.setup):
+            if key not in game.revealed:
+                game = apply_change(game_id=game.pk, op="reveal", who="test", key=key)
+        game = apply_change(game_id=game.pk, op="next", who="test", seen=game.version)
+    return Game.objects.get(pk=game.pk)
+
+
 def db_snapshot() -> dict[str, list[tuple[str, ...]]]:
     """Every row of every model of the app, as text: what "nothing changed in the database" compares."""
     from django.apps import apps

@@ -14,10 +14,8 @@ from urllib.parse import quote
 import pytest
 
 from companion.models.games import QUICK_SCORES, Game
-from companion.services.tracker.changes import apply_change
 from companion.views.tracker.common import WHO_COOKIE
-from scoring.calendar import due_reveals
-from tests.factories import make_game
+from tests.factories import make_game, play_to
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -26,17 +24,6 @@ PAYDAY_TAPS = 20
 NAMES = ("Anaïs", "David", "Dominique")
 PAYDAY_IKI = {"Anaïs": (5, 2), "David": (3,), "Dominique": (1,)}
 """Each player's payday IKI (salary in IKI and Nagaya harmony), as quick-score taps: 7, 3 and 1."""
-
-
-def play_to(game: Game, month: int) -> Game:
-    """Move ``game`` to phase A of ``month`` through the tracker's services, revealing what each step makes due (as
-    a table that answers "Next"'s question would): no phone, no tap."""
-    while game.month < month:
-        for key in due_reveals(game.month, game.phase_enum, game.options, game.setup):
-            if key not in game.revealed:
-                game = apply_change(game_id=game.pk, op="reveal", who="test", key=key)
-        game = apply_change(game_id=game.pk, op="next", who="test", seen=game.version)
-    return Game.objects.get(pk=game.pk)
 
 
 def _phone(new_context: Any, url: str, who: str) -> Any:

@@ -95,6 +95,9 @@ class ChangeForm(forms.Form):
         data["ask"] = bool(data.get("ask"))
         data["force"] = bool(data.get("force"))
         data["numbers"] = {k: data.get(k) for k in RESOURCES}
+        if self.data.get("blank") == "0":
+            # New Year's Day's row (issue 23): only the resources it asks, a blank one read as 0 (its placeholder).
+            data["numbers"] = {k: data.get(k) or 0 for k in RESOURCES if k in self.data}
         return data
 
     def message(self) -> str:

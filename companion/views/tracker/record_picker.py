@@ -13,6 +13,7 @@ from companion.services.tracker.games import (
     scoring_setup,
 )
 from scoring.calendar import (
+    NEW_YEAR,
     season_reveal,
 )
 from scoring.catalogue import (
@@ -158,16 +159,33 @@ def record_context(game: Game, seats: list[Seat], season: Season | None) -> dict
                     (field, records.FIELD_LABELS[field], [(i, records.name_of(field, i)) for i in items])
                     for field, items in records.entries(s).items()
                 ],
-                "numbers": [(k, (s.record or {}).get(k, 0)) for k in records.RESOURCES],
-                "was": records.resources_seen(s),
                 "doctor": records.DOCTOR in records.entries(s).get("retirement_tokens", []),
                 "flags": flags.get(s.name, []),
             }
             for s in seats
         ],
+        "resource_rows": _resource_rows(seats) if game.month == NEW_YEAR else [],
         "table_flags": flags.get("", []),
         "flagged": [s.name for s in seats if flags.get(s.name)],
     }
+
+
+def _resource_rows(seats: list[Seat]) -> list[dict[str, Any]]:
+    """New Year's Day's resources, one compact row a player (issue 23): the numbers the scoring uses for them
+    (:func:`records.resources_asked`), each prefilled with what was saved (blank, read as 0, when nothing was)."""
+    rows = []
+    for s in seats:
+        record = s.record if isinstance(s.record, dict) else {}
+        asked = records.resources_asked(s)
+        rows.append(
+            {
+                "seat": s,
+                "numbers": [(k, record.get(k) or "") for k in asked],
+                "was": records.resources_seen(s),
+                "saved": any(isinstance(record.get(k), int) for k in records.RESOURCES),
+            }
+        )
+    return rows
 
 
 def _revealed_new_characters(game: Game, setup: Mapping[str, Any]) -> set[str]:

@@ -52,6 +52,7 @@ from companion.views.tracker.state import (
     state_pieces,
     state_response,
 )
+from scoring.calendar import NEW_YEAR
 
 
 class _NotHere(Exception):
@@ -193,7 +194,9 @@ def _answer_at(game: Game, op: str, seat: int | None, field: str = "") -> str:
         return f"row-{seat}" if seat else ""
     if op in ("score-set", "fire-set", "trade-set", "fire-top"):
         return f"exact-{seat}" if seat and not game.finished else ""
-    if op in ("record-remove", "lost", "resources"):
+    if op == "resources":  # New Year's Day's row of that player
+        return f"res-{seat}" if seat and records_shown and game.month == NEW_YEAR else ""
+    if op in ("record-remove", "lost"):
         return f"record-{seat}" if seat and records_shown else ""
     if op == "record-add" and not records_shown:
         return ""
