@@ -54,7 +54,7 @@ def test_new_years_day_and_the_resources_cost_at_most_12_taps_a_player(
     game = play_to(game, 13)
     url = live_server.url + game.edit_url()
     phones = [_phone(new_context, url, n) for n in NAMES]
-    anais, david, dominique = phones
+    anais, david = phones[:2]
     taps = dict.fromkeys(NAMES, 0)
 
     def tap(n: int, selector: str) -> None:
