@@ -67,7 +67,8 @@ def test_a_row_saves_what_it_asks_blank_as_0_and_keeps_the_rest(client: Client, 
     assert 'id="res-1-mon" name="mon" value="13"' in page and 'id="res-1-wood" name="wood" value=""' in page
     assert 'id="res-1-saved"' in page and 'id="res-2-saved"' not in page
     if htmx:
-        assert "Anaïs&#x27;s resources: 13 mon, 2 koban, 0 wood" in answer.content.decode()
+        said = "Anaïs&#x27;s resources: 13 mon, 2 koban, 0 wood, 4 rice, 2 sandals"
+        assert said in answer.content.decode()
 
 
 @pytest.mark.parametrize(
@@ -94,7 +95,11 @@ def test_a_bad_row_is_refused_with_a_message_and_saves_nothing(
 def test_a_row_made_against_resources_another_phone_changed_is_a_conflict(client: Client) -> None:
     game = play_to(make_game(), 13)
     stale = Game.objects.get(pk=game.pk).version
-    assert _row(client, game, 1, mon="5").status_code == 200
+    saved = _row(client, game, 1, mon="5")
+    assert (
+        saved.status_code == 200
+        and "Anaïs&#x27;s resources: 5 mon, 0 koban, 0 wood<" in saved.content.decode()
+    )
     late = _post(
         client, game, op="resources", seat=1, v=stale, was="0,0,0,0,0", blank="0", mon="9", koban="", wood=""
     )

@@ -430,7 +430,8 @@ def resources(seat: Seat, values: Mapping[str, int | None]) -> str:
             raise RecordRefused(f"{key.capitalize()} must be a whole number from 0 to {RESOURCE_MAX}.")
         record[key] = value
     seat.record = record
-    return f"{seat.name}'s resources: " + ", ".join(f"{record[k]} {k}" for k in RESOURCES)
+    shown = [k for k in RESOURCES if k in SCORED_RESOURCES or record[k]]  # no "0 rice" nobody was asked
+    return f"{seat.name}'s resources: " + ", ".join(f"{record[k]} {k}" for k in shown)
 
 
 def resources_seen(seat: Seat) -> str:
