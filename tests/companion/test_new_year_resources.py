@@ -153,3 +153,26 @@ def test_reveal_and_go_on_is_a_set_refused_when_the_table_moved_and_after_the_en
     Game.objects.filter(pk=game.pk).update(month=13, phase="new-year", finished=True)
     over = _reveal_next(client, game, "new-character-1")
     assert over.status_code == 400 and "The game is over" in over.content.decode()
+
+
+def test_reveal_and_go_on_is_refused_on_new_years_day_where_next_ends_the_game(client: Client) -> None:
+    game = play_to(make_game(akebono=True), 13)
+    before = db_snapshot()
+    refused = _reveal_next(client, game, "")
+    assert refused.status_code == 400 and "reveal first, then end the game" in refused.content.decode()
+    assert db_snapshot() == before
+
+
+def test_a_reveal_made_late_leaves_now_once_reveal_and_go_on_moves_the_table(client: Client) -> None:
+    """A reveal tapped late stays under "Now" for the step it was made in, and leaves it when the table moves
+    on, whichever button moved it ("Next" or "Reveal and go on")."""
+    game = make_game(akebono=True)
+    assert _post(client, game, op="next", v=1, was="1A").status_code == 200  # "Go on without"
+    assert _post(client, game, op="reveal", key="new-character-1").status_code == 200  # late, in phase B
+    kept = client.get(f"/games/{game.edit_token}/").content.decode()
+    assert 'data-event="overdue-new-character-1"' in kept
+    assert _reveal_next(client, game, "").status_code == 200
+    game.refresh_from_db()
+    assert game.phase == "C"
+    moved = client.get(f"/games/{game.edit_token}/").content.decode()
+    assert 'data-event="overdue-new-character-1"' not in moved

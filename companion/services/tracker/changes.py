@@ -29,6 +29,8 @@ ADDITIVE_OPS = frozenset({"score-add", "fire-add", "trade-add", "record-add"})
 SET_OPS = frozenset(
     {"score-set", "fire-set", "fire-top", "trade-set", "next", "reveal-next", "undo", "resources"}
 )
+STEP_OPS = ("next", "reveal-next")
+"""The changes that move the table to its next step (``reveal-next`` reveals what is due first)."""
 TABLE_OPS = frozenset({"reveal", "tick", "untick", "record-remove", "lost", "undo-mine", "undo-entry"})
 """Changes that are the same whoever makes them first (a reveal, a tick, removing one named entry); no version is
 needed: made twice, the second is refused with a sentence."""
@@ -45,7 +47,7 @@ def seen_value(game: Game, op: str, seat: Seat | None) -> str | None:
     """What a set change is made against (the phone sends it back as ``was``): the value it replaces. A stale
     version with the same ``was`` is no conflict (another player's +1 meanwhile does not stop a Set); a different
     ``was`` is one. Undo has none: it undoes the change the phone saw, so only the version counts."""
-    if op in ("next", "reveal-next"):
+    if op in STEP_OPS:
         return f"{game.month}{game.phase}"
     if seat is None:
         return None

@@ -173,6 +173,10 @@ def reveal_and_advance(game: Game, key: str, who: str) -> tuple[str, dict[str, A
     change whose undo hides them again and puts the step back."""
     if game.finished:
         raise Refused("The game is over: score it.")
+    if (
+        game.month == NEW_YEAR
+    ):  # "Next" there ends the game: it stays a change of its own (services/play_time)
+        raise Refused("On New Year's Day, reveal first, then end the game.")
     keys = [k for k in dict.fromkeys(key.split()) if k not in game.revealed]
     shown, hidden = reveal(game, " ".join(keys), who) if keys else ("", {})
     moved, back = advance(game)

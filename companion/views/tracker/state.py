@@ -16,7 +16,7 @@ from companion.live.engine import (
     Pieces,
 )
 from companion.models.games import QUICK_SCORES, SCORE_MAX, Change, Game, Seat
-from companion.services.tracker.changes import seen_value
+from companion.services.tracker.changes import STEP_OPS, seen_value
 from companion.services.tracker.games import (
     recent_changes,
     seats_of,
@@ -63,13 +63,13 @@ def _revealed_this_step(game: Game, last: list[Change]) -> frozenset[str]:
     reveal tapped now stays shown under "Now" until the table moves on. Read from the last changes when they
     reach back to that "Next", else one indexed query."""
     rows: Iterable[tuple[str, Any]] = [(c.op, c.undo) for c in last if not c.undone]
-    if not any(op == "next" for op, _ in rows) and len(last) >= LOG_ON_PAGE:
-        rows = game.changes.filter(undone=False, op__in=("next", "reveal")).values_list("op", "undo")[
+    if not any(op in STEP_OPS for op, _ in rows) and len(last) >= LOG_ON_PAGE:
+        rows = game.changes.filter(undone=False, op__in=(*STEP_OPS, "reveal")).values_list("op", "undo")[
             :STEP_CHANGES
         ]
     keys: set[str] = set()
     for op, undo in rows:
-        if op == "next":
+        if op in STEP_OPS:
             break
         made = undo.get("revealed") if op == "reveal" and isinstance(undo, dict) else None
         keys.update([made] if isinstance(made, str) else made or [])
