@@ -128,7 +128,9 @@ def test_another_phones_entry_is_undone_only_after_a_confirmation() -> None:
     _post(_phone("Ben"), game, op="record-add", seat="2", field="characters", key="monk")
     version = Game.objects.get(pk=game.pk).version
     answer = _post(_phone("Chie"), game, op="undo-entry", field="characters", key=str(version))
-    assert answer.status_code == 200 and "Undo Ben's change “Ben hired Monk" in unescape(answer.content.decode())
+    assert answer.status_code == 200 and "Undo Ben's change “Ben hired Monk" in unescape(
+        answer.content.decode()
+    )
     assert Game.objects.get(pk=game.pk).seats.get(seat=2).record.get("characters") == ["monk"]
     assert Game.objects.get(pk=game.pk).version == version
 

@@ -393,7 +393,7 @@ def _supply_after(
             if i == item
         ]
         if len(holders) > records.supply_of(field, item):
-            others = ", ".join(dict.fromkeys(h.name for h in holders))
+            others = ", ".join(dict.fromkeys(h.name for h, _ in records.takers(seats, field, item)))
             raise Refused(
                 f"{records.name_of(field, item)} is taken ({others}): there is only one to put back."
             )
