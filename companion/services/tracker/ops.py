@@ -425,7 +425,7 @@ def undo_target(game: Game, op: str, who: str, key: str, *, sure: bool = False) 
             game,
             records.Question(
                 f"Undo {found.who}'s change “{found.summary}”?",
-                [(f"Undo {found.who}'s change", {"sure": "1"})],
+                [("Undo it", {"sure": "1"})],
             ),
         )
     return found

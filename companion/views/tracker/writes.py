@@ -154,9 +154,9 @@ def _change(request: HttpRequest, held_game: Held) -> Answer:
             "choices": exc.question.choices,
         }
         exc.game.seat_list = None  # a question may leave a seat changed in memory: read them again
-        return _answer(
-            request, exc.game, message=exc.question.text, level="warning", question=question, at=at
-        )
+        # An Undo's question opens over the line it was asked from, words included (issue 23).
+        said = "" if undo_slot(field) else exc.question.text
+        return _answer(request, exc.game, message=said, level="warning", question=question, at=at)
     except Conflict as exc:
         return _answer(request, exc.game, status=409, message=str(exc), level="warning", at=at)
     except Replayed as exc:
