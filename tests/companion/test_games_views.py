@@ -485,7 +485,7 @@ def test_log_page_lists_every_change(client: Client) -> None:
         _change(client, game, op="trade-add", seat=3)
     page = client.get(f"/games/{game.edit_token}/").content.decode()
     log = client.get(f"/games/{game.edit_token}/log").content.decode()
-    assert page.count("Dominique +1 trade (now") == LOG_ON_PAGE
+    assert page.count("</strong>: Dominique +1 trade (now") == LOG_ON_PAGE  # each line names who did it
     assert log.count("Dominique +1 trade (now") == LOG_ON_PAGE + 2
     assert "Game created" in log
     assert client.head(f"/games/{game.view_token}/log").status_code == 200

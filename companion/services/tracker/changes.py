@@ -39,8 +39,10 @@ SEAT_OPS = frozenset({"score-add", "score-set", "fire-add", "fire-set", "fire-to
 RECORD_OPS = frozenset({"record-add", "record-remove", "lost", "resources"})
 OWN_UNDO_OPS = frozenset({"undo-mine", "undo-entry"})
 """A phone's own undo (issue 23): ``undo-mine`` its newest change standing, ``undo-entry`` the change of version
-``key`` (the Undo beside a record's answer). No version is needed: what it undoes is named, and refused when a
-later change touched the same thing (companion.services.tracker.ops.undo)."""
+``key`` (the Undo beside a record's answer, or any line of the history; another phone's only with ``sure``). No
+version is needed: what it undoes is named, and refused when a later change standing depends on it
+(companion.services.tracker.ops.undo)."""
+UNDO_OPS = OWN_UNDO_OPS | {"undo"}
 
 
 def seen_value(game: Game, op: str, seat: Seat | None) -> str | None:
@@ -119,25 +121,6 @@ def _change_of(game: Game, row: Mapping[str, Any]) -> Change:
     )
 
 
-def _own_change(game: Game, op: str, who: str, key: str) -> Change:
-    """The change a phone's own undo names: its newest change standing (``undo-mine``) or the change of version
-    ``key`` it made (``undo-entry``)."""
-    mine = game.changes.filter(who=who, undone=False).exclude(op__in=ops.UNDOABLE_EXCLUDED)
-    if op == "undo-entry":
-        if not key.isdigit() or len(key) > 9:
-            raise Refused("There is no such change to undo.")
-        found = game.changes.filter(version=int(key), who=who).first()
-        if found is None:
-            raise Refused("That change is not one this phone made.")
-        if found.undone:
-            raise Refused(f"Already undone: {found.summary}.")
-        return found
-    last = mine.first()
-    if last is None:
-        raise Refused(f"{who} has nothing to undo.")
-    return last
-
-
 def apply_change(
     *,
     game_id: int,
@@ -154,6 +137,7 @@ def apply_change(
     client_id: str | None = None,
     paid: str = "",
     move: bool = False,
+    sure: bool = False,
 ) -> Game:
     """Apply one change in one transaction; returns the fresh game. ``held``: the game and seats the caller's
     transaction already read and locked (:func:`hold`), else those of ``game_id`` are. Raises Refused, Conflict, Replayed or Asked
@@ -187,7 +171,8 @@ def apply_change(
         if op == "undo":
             summary, undo = ops.undo(game, seats)
         elif op in OWN_UNDO_OPS:
-            summary, undo = ops.undo(game, seats, _own_change(game, op, who, key or ""))
+            # ``sure``: the phone confirmed undoing another phone's change (issue 23).
+            summary, undo = ops.undo(game, seats, ops.undo_target(game, op, who, key or "", sure=sure))
         elif op == "next":
             summary, undo = ops.advance(game)
         elif op == "reveal-next":
@@ -220,5 +205,5 @@ def apply_change(
         )
     game.seat_list = seats
     # An undo marks an older change undone: its answer reads the log again.
-    game.recent = [made, *game.recent] if game.recent is not None and op != "undo" else None
+    game.recent = [made, *game.recent] if game.recent is not None and op not in UNDO_OPS else None
     return game

@@ -75,6 +75,7 @@ class ChangeForm(forms.Form):
     move = _text()
     ask = _text()
     force = _text()
+    sure = _text()  # "1": the phone confirmed undoing another phone's change (issue 23)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -94,6 +95,7 @@ class ChangeForm(forms.Form):
         data["move"] = data.get("move") == "1"
         data["ask"] = bool(data.get("ask"))
         data["force"] = bool(data.get("force"))
+        data["sure"] = data.get("sure") == "1"
         data["numbers"] = {k: data.get(k) for k in RESOURCES}
         if self.data.get("blank") == "0":
             # New Year's Day's row (issue 23): only the resources it asks, a blank one read as 0 (its placeholder).

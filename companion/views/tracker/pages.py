@@ -27,6 +27,7 @@ from companion.views.tracker.common import (
     remember_who,
 )
 from companion.views.tracker.forms import PullForm
+from companion.views.tracker.history import said_on_page
 from companion.views.tracker.state import (
     state_context,
     state_pieces,
@@ -37,7 +38,10 @@ from companion.views.tracker.state import (
 @require_safe
 @game_view(edit=False)
 def game_page(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
-    return state_response(request, game, can_edit)
+    said = said_on_page(request, game, can_edit)  # after a plain form's write (issue 23)
+    if said is None:
+        return error_page(request, 400, "This address names no change of the game (?did=, ?at=).")
+    return state_response(request, game, can_edit, **said)
 
 
 @require_safe

@@ -155,8 +155,13 @@ def record_context(game: Game, seats: list[Seat], season: Season | None) -> dict
         "records": [
             {
                 "seat": s,
+                # (id, name, None); a removed entry's line is (id, name, its change's version): history.py
                 "entries": [
-                    (field, records.FIELD_LABELS[field], [(i, records.name_of(field, i)) for i in items])
+                    (
+                        field,
+                        records.FIELD_LABELS[field],
+                        [(i, records.name_of(field, i), None) for i in items],
+                    )
                     for field, items in records.entries(s).items()
                 ],
                 "doctor": records.DOCTOR in records.entries(s).get("retirement_tokens", []),

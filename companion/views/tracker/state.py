@@ -28,6 +28,7 @@ from companion.views.tracker.common import (
     WHO_DEFAULT,
     who_of,
 )
+from companion.views.tracker.history import keep_removed
 from companion.views.tracker.record_picker import record_context
 from scoring.calendar import (
     FIRE_MONTHS,
@@ -163,7 +164,7 @@ def state_context(
         and game.changes.filter(undone=False).exclude(op__in=("create", "undo")).exists()
     )
     steps = setup_steps(game) if can_edit else {}
-    return {
+    context = {
         "game": game,
         "token": token,
         "change_url": reverse("game-change", args=[token]),
@@ -204,6 +205,8 @@ def state_context(
         # first load as in an answer (companion.live.engine).
         "live_pieces": Pieces(),
     }
+    keep_removed(context.get("records", []), changes)  # a removed entry keeps its place (issue 23)
+    return context
 
 
 def _was(game: Game, seat: Seat) -> dict[str, str | None]:

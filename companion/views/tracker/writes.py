@@ -27,6 +27,7 @@ from companion.services.tracker.changes import (
     OWN_UNDO_OPS,
     RECORD_OPS,
     SEAT_OPS,
+    UNDO_OPS,
     Held,
     apply_change,
     hold,
@@ -46,6 +47,7 @@ from companion.views.tracker.common import (
     who_of,
 )
 from companion.views.tracker.forms import ChangeForm
+from companion.views.tracker.history import HISTORY, UNDOABLE_ANSWERS, answered_url, undo_slot
 from companion.views.tracker.record_picker import form_shown
 from companion.views.tracker.state import (
     next_question,
@@ -143,6 +145,7 @@ def _change(request: HttpRequest, held_game: Held) -> Answer:
             client_id=data["cid"],
             paid=data["paid"],
             move=data["move"],
+            sure=data["sure"],
         )
     except Asked as exc:
         # Nothing saved: the answer is a question with its choices next to the record's forms (issue 19).
@@ -152,9 +155,9 @@ def _change(request: HttpRequest, held_game: Held) -> Answer:
             "choices": exc.question.choices,
         }
         exc.game.seat_list = None  # a question may leave a seat changed in memory: read them again
-        return _answer(
-            request, exc.game, message=exc.question.text, level="warning", question=question, at=at
-        )
+        # An Undo's question opens over the line it was asked from, words included (issue 23).
+        said = "" if undo_slot(field) else exc.question.text
+        return _answer(request, exc.game, message=said, level="warning", question=question, at=at)
     except Conflict as exc:
         return _answer(request, exc.game, status=409, message=str(exc), level="warning", at=at)
     except Replayed as exc:
@@ -164,19 +167,21 @@ def _change(request: HttpRequest, held_game: Held) -> Answer:
         game.seat_list = None  # a refusal may leave a seat changed in memory: read them again
         return _answer(request, game, status=400, message=str(exc), level="error", at=at)
     if request.htmx or is_live(request):
+        plain = not is_live(request)  # htmx: the answer names what was done, with its Undo (issue 23)
         saved, undo_entry = "Saved.", None
-        last = next(iter(recent_changes(game, 1)), None) if op in RECORD_OPS | OWN_UNDO_OPS else None
-        if last is not None and op in OWN_UNDO_OPS:  # what it undid, by whom (issue 23)
+        last = next(iter(recent_changes(game, 1)), None) if plain or op in RECORD_OPS | UNDO_OPS else None
+        if last is not None and op in UNDO_OPS:  # what it undid (issue 23)
             saved = f"{last.summary}."
         elif last is not None:  # who recorded what, its immediate IKI included (issues 19, 23)
             saved = f"Saved: {last.summary}."
-            undo_entry = last.version if op == "record-add" else None
+            undo_entry = last.version if plain or op in UNDOABLE_ANSWERS else None
         level = "warning" if game.warned else "ok"
         record_seat = seat if op == "record-add" else None  # the record's forms stay on this player
         return _answer(
             request, game, message=saved, level=level, at=at, undo_entry=undo_entry, seat=record_seat
         )
-    return Answer.of(redirect("game", game.edit_token), game.version)
+    # A plain form: the page again, saying what was done with its Undo (issue 23).
+    return Answer.of(redirect(answered_url(game)), game.version)
 
 
 def _answer_at(game: Game, op: str, seat: int | None, field: str = "") -> str:
@@ -186,6 +191,8 @@ def _answer_at(game: Game, op: str, seat: int | None, field: str = "") -> str:
     if seat is None or not 1 <= seat <= game.players:
         seat = None
     records_shown = game.scoresheet_id is None
+    if op == "undo-entry" and undo_slot(field):
+        return field if field == HISTORY or records_shown else ""
     if op in ("record-add", "undo-entry") and form_shown(game, field):
         return f"record-add-{field}"
     if op in OWN_UNDO_OPS:
@@ -233,7 +240,7 @@ def _answer(
         "undo_entry": undo_entry,
         "record_seat": seat,
     }
-    if not is_live(request):  # htmx: the state partial, the answer at its top
+    if not is_live(request):  # htmx: the state partial, the answer at its top (with its Undo, issue 23)
         return Answer.of(state_response(request, game, True, status=status, **said), game.version)
     said["answer_at"] = at
     pieces = state_pieces(request, game, True, said)

@@ -1,0 +1,84 @@
+"""The tracked game's short history and its Undo (issue 23): each line names who did what, and any line still
+standing can be undone (another phone's after a confirmation: companion.services.tracker.ops.undo_target); an
+entry removed from a player's record keeps its place as a "Removed · Undo" line, so nothing below it moves."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any, Final
+from urllib.parse import urlencode
+
+from django import forms
+from django.http import HttpRequest
+
+from companion.models.games import Change, Game
+from companion.services.tracker import records
+from scoring.table import LIST_FIELDS
+
+HISTORY: Final = "history"
+"""The ``field`` an Undo of the history posts, and the answer slot it is answered in (``answer-history``)."""
+UNDOABLE_ANSWERS: Final = frozenset({"record-add"})
+"""The changes whose answer beside the form tapped carries the Undo of what was just done (the live path); the
+htmx and plain-form answer at the top of the state carries it for every change that can be undone."""
+_RECORD_SLOT = re.compile(r"record-[1-4]")
+
+
+def undo_slot(field: str) -> str | None:
+    """The answer slot of an Undo posted from the history (``history``) or from a removed entry's line
+    (``record-<seat>``); None for any other."""
+    return field if field == HISTORY or _RECORD_SLOT.fullmatch(field) else None
+
+
+def answered_url(game: Game) -> str:
+    """Where a plain form's write sends the phone back (issue 23): the game page saying what the change of this
+    version did, with its Undo, at the top of the state (``did``)."""
+    return f"{game.edit_url()}?{urlencode({'did': game.version})}#state-msg"
+
+
+class DidForm(forms.Form):
+    """The game page's query after a plain form's write (:func:`answered_url`)."""
+
+    did = forms.IntegerField(min_value=1, max_value=10**9)
+
+
+def said_on_page(request: HttpRequest, game: Game, can_edit: bool) -> dict[str, Any] | None:
+    """What the page says after a plain form's write (``?did=V``): the answer the live script would have shown,
+    with its Undo on the edit link; {} when the query names none; None when it is malformed (400)."""
+    if "did" not in request.GET:
+        return {}
+    query = DidForm(request.GET)
+    if not query.is_valid():
+        return None
+    change = game.changes.filter(version=query.cleaned_data["did"]).first()
+    if change is None or change.op == "create":
+        return {}
+    if change.op == "undo":
+        return {"message": f"{change.summary}.", "level": "ok"}
+    standing = can_edit and not change.undone
+    return {
+        "message": f"Saved: {change.summary}." + ("" if not change.undone else " It has been undone since."),
+        "level": "ok",
+        "undo_entry": change.version if standing else None,
+    }
+
+
+def keep_removed(shown: Iterable[dict[str, Any]], changes: Iterable[Change]) -> None:
+    """Put a "Removed" line where each entry removed by a recent change standing stood (``record-remove``, its
+    undo data's ``at``: field, item, index), so the list below it does not move; newest first, each into the list
+    as it was before that removal. ``shown``: the record section's players (record_picker), changed in place:
+    each entry is (id, name, the version of the change that removed it or None)."""
+    by_seat = {r["seat"].seat: r for r in shown}
+    for c in changes:
+        at = c.undo.get("at") if isinstance(c.undo, dict) and c.op == "record-remove" else None
+        if c.undone or not isinstance(at, list) or c.undo.get("seat") not in by_seat:
+            continue
+        field, item, index = at
+        r = by_seat[c.undo["seat"]]
+        entries = {f: list(items) for f, _, items in r["entries"]}
+        items = entries.setdefault(field, [])
+        items.insert(min(int(index), len(items)), (item, records.name_of(field, item), c.version))
+        order = [*LIST_FIELDS, *records.LEFT_FIELDS]
+        r["entries"] = [
+            (f, records.FIELD_LABELS[f], entries[f]) for f in sorted(entries, key=order.index) if entries[f]
+        ]

@@ -1,0 +1,102 @@
+"""Undo you can read, on two 390x844 phones (issue 23): one phone undoes the other's change from the history after
+confirming, and both see it; removing a record entry leaves a "Removed" line in its place with its Undo, so
+nothing below it moves (no layout shift)."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+from companion.models.games import Game
+from companion.services.tracker.changes import apply_change
+from companion.views.tracker.common import WHO_COOKIE
+from tests.factories import make_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+#: Layout shifts seen by the page (the browser's layout-shift entries), those right after a tap included.
+SHIFTS = """() => { window.__shift = 0; new PerformanceObserver((list) => { for (const e of list.getEntries())
+  window.__shift += e.value; }).observe({type: "layout-shift", buffered: false}); }"""
+
+
+def _phone(new_context: Any, url: str, who: str) -> Any:
+    context = new_context()
+    context.add_cookies([{"name": WHO_COOKIE, "value": quote(who), "url": url}])
+    page = context.new_page()
+    page.goto(url)
+    return page
+
+
+def _top(page: Any, selector: str) -> float:
+    return float(page.evaluate(f"document.querySelector('{selector}').getBoundingClientRect().top"))
+
+
+def test_one_phone_undoes_the_others_change_from_the_history_after_confirming(
+    live_server: Any, new_context: Any, screenshot: Any
+) -> None:
+    game = make_game(("Anaïs", "Ben", "Chie"))
+    url = live_server.url + game.edit_url()
+    ben, anais = _phone(new_context, url, "Ben"), _phone(new_context, url, "Anaïs")
+    ben.click("#add-2-3")  # Ben: +3 for himself
+    ben.locator("#answer-row-2", has_text="Saved.").wait_for()
+    version = Game.objects.get(pk=game.pk).version
+    line = anais.locator(f"#change-{version}")
+    line.get_by_text("+3 IKI for Ben").wait_for()  # Anaïs's phone follows the table
+    anais.locator(f"#undo-history-{version}").scroll_into_view_if_needed()
+    anais.click(f"#undo-history-{version}")
+    ask = anais.locator(f"#undo-ask-{version}")
+    ask.get_by_text("Undo Ben's change “+3 IKI for Ben (now 3)”?").wait_for()
+    box = anais.locator(f"#undo-sure-{version}").bounding_box()
+    assert box is not None and box["height"] >= 44
+    from tests.conftest import SCREENSHOTS
+
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    anais.screenshot(path=str(SCREENSHOTS / "undo-history-confirm.png"))
+    anais.click(f"#undo-sure-{version}")
+    anais.locator("#answer-history", has_text="Undid: +3 IKI for Ben (now 3).").wait_for()
+    anais.locator(f"#change-{version}.undone").wait_for()
+    anais.locator("#score-2", has_text="0").wait_for()
+    ben.locator("#score-2", has_text="0").wait_for()  # and Ben's phone sees it undone
+    ben.locator(f"#change-{version}.undone").wait_for()
+    assert Game.objects.get(pk=game.pk).seats.get(seat=2).score == 0
+    anais.screenshot(path=str(SCREENSHOTS / "undo-history-done.png"))
+    screenshot(ben, "undo-history-other-phone")
+
+
+def test_removing_an_entry_moves_nothing_below_it(
+    live_server: Any, new_context: Any, screenshot: Any
+) -> None:
+    game = make_game(("Anaïs", "Ben", "Chie"))
+    for key in ("monk", "ox-cart", "seamstress"):
+        apply_change(game_id=game.pk, op="record-add", who="Anaïs", seat=1, field="characters", key=key)
+    url = live_server.url + game.edit_url()
+    anais = _phone(new_context, url, "Anaïs")
+    anais.click("#record-seat-1 > summary")
+    anais.evaluate("document.querySelector('#record-seat-1').scrollIntoView({block: 'start'})")
+    below = _top(anais, "#res-1-go")
+    anais.evaluate(SHIFTS)
+    anais.click("[aria-label='Remove Ox Cart from Anaïs']")
+    anais.locator("#remove-yes").wait_for()
+    assert abs(_top(anais, "#res-1-go") - below) <= 1  # the question opens over the line
+    anais.click("#remove-yes")
+    removed = anais.locator("#part-record-1 li.removed", has_text="Ox Cart").get_by_text("Removed")
+    removed.wait_for()
+    assert abs(_top(anais, "#res-1-go") - below) <= 1
+    version = Game.objects.get(pk=game.pk).version
+    undo = anais.locator(f"#undo-record-1-{version}")
+    box = undo.bounding_box()
+    assert box is not None and box["height"] >= 44
+    from tests.conftest import SCREENSHOTS
+
+    anais.screenshot(path=str(SCREENSHOTS / "undo-removed-line.png"))
+    undo.click()
+    anais.get_by_label("Remove Ox Cart from Anaïs").wait_for()
+    assert abs(_top(anais, "#res-1-go") - below) <= 1
+    assert anais.evaluate("window.__shift") == 0
+    assert Game.objects.get(pk=game.pk).seats.get(seat=1).record["characters"] == [
+        "monk",
+        "ox-cart",
+        "seamstress",
+    ]
