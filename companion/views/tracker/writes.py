@@ -273,10 +273,10 @@ def _after_track(request: HttpRequest, game: Game, op: str, seat: int, flags: Ma
     if game.scoresheet_id is None and (
         flags_of(game, seats) != flags
         or any(d.startswith("record-seat-") for d in opened)
-        or not _empty_answers_held(request, page, _record_slots(game, seats))
+        or not _empty_answers_held(page, _record_slots(game, seats))
     ):
         only.add("part-records")
-    if not _empty_answers_held(request, page, ["ticks"]):
+    if not _empty_answers_held(page, ["ticks"]):
         only.add("part-steps")
     return only
 
@@ -288,11 +288,12 @@ def _record_slots(game: Game, seats: list[Any]) -> list[str]:
     return [*(f"record-add-{f}" for f in forms), "record-add", *(f"record-{s.seat}" for s in seats)]
 
 
-def _empty_answers_held(request: HttpRequest, page: set[str], slots: list[str]) -> bool:
-    """Whether the page holds each of these answer slots empty (the digest of the empty slot, rendered alone)."""
+def _empty_answers_held(page: set[str], slots: list[str]) -> bool:
+    """Whether the page holds each of these answer slots empty (the digest of the empty slot, rendered alone: no
+    request, as an empty slot shows no form)."""
     for slot in slots:
         name = "record-answer" if slot.startswith("record-add-") else "answer"
-        html = get_template(f"games.html#{name}").render({"slot": slot, "answer_at": ""}, request)
+        html = get_template(f"games.html#{name}").render({"slot": slot, "answer_at": ""})
         found = re.search(r'data-h="([0-9a-f]+)"', html)
         if found is None or found.group(1) not in page:
             return False
