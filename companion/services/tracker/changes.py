@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.db import connection, models, transaction
-from django.db.models import OuterRef, Subquery
+from django.db.models import Aggregate, JSONField, OuterRef, Subquery
 from django.db.models.functions import JSONObject
 
 from companion.models.games import CLIENT_ID_RE, Change, Game, Seat
@@ -79,7 +79,8 @@ def hold(token: str, *, stored: Any = None, log: int = 0) -> Held | None:
     query holding the game's row until the write is stored; None when there is no such game."""
     rows = Seat.objects.select_related("game").select_for_update()
     rows = rows.filter(models.Q(game__edit_token=token) | models.Q(game__view_token=token))
-    rows = rows.annotate(**{f"log{i}": _nth_change(i) for i in range(log)})
+    if log:
+        rows = rows.annotate(log=_last_changes(log))
     seats = list(rows.annotate(stored=stored) if stored is not None else rows)
     if not seats:
         return None
@@ -88,7 +89,8 @@ def hold(token: str, *, stored: Any = None, log: int = 0) -> Held | None:
         s.game = game
     game.seat_list = seats
     if log:
-        game.recent = [_change_of(game, row) for i in range(log) if (row := getattr(seats[0], f"log{i}"))]
+        last = sorted((_change_of(game, row) for row in seats[0].log or []), key=lambda c: -c.version)
+        game.recent = last or None
     found = getattr(seats[0], "stored", None)
     return Held(game, seats, secrets.compare_digest(game.edit_token, token), found)
 
@@ -96,14 +98,31 @@ def hold(token: str, *, stored: Any = None, log: int = 0) -> Held | None:
 _CHANGE_FIELDS = ("id", "version", "at", "who", "op", "summary", "undo", "undone", "client_id")
 
 
-def _nth_change(n: int) -> Subquery:
-    """The game's ``n``-th newest change as one JSON object: a column of the write's one read (:func:`hold`)."""
-    rows = Change.objects.filter(game_id=OuterRef("game_id")).order_by("-version")
-    return Subquery(rows.values(row=JSONObject(**{f: f for f in _CHANGE_FIELDS}))[n : n + 1])
+class _JSONRows(Aggregate):
+    """Its rows' JSON objects as one JSON array, in no particular order."""
+
+    function = "JSON_GROUP_ARRAY"  # SQLite
+    output_field = JSONField()
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(compiler, connection, function="JSONB_AGG", **extra)
+
+
+def _last_changes(n: int) -> Subquery:
+    """The changes of the game's last ``n`` versions (a change per version, numbered from its creation) as one JSON
+    array: a column of the write's one read (:func:`hold`). One subquery, where one per change cost the ORM
+    about 0.7 ms each to build and compile per tap (the database's own work is a fraction of that)."""
+    rows = Change.objects.filter(game_id=OuterRef("game_id"), version__gt=OuterRef("game__version") - n)
+    listed = (
+        rows.order_by()
+        .values("game_id")
+        .annotate(rows=_JSONRows(JSONObject(**{f: f for f in _CHANGE_FIELDS})))
+    )
+    return Subquery(listed.values("rows"), output_field=JSONField())
 
 
 def _change_of(game: Game, row: Mapping[str, Any]) -> Change:
-    """A change read as JSON (:func:`_nth_change`): SQLite gives its time as naive UTC text, its undo as text and
+    """A change read as JSON (:func:`_last_changes`): SQLite gives its time as naive UTC text, its undo as text and
     its flag as 0/1; PostgreSQL an ISO time with its offset, the undo as an object and a boolean."""
     at = datetime.fromisoformat(str(row["at"]))
     undo = json.loads(row["undo"]) if isinstance(row["undo"], str) else row["undo"]

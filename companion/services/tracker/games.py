@@ -60,7 +60,7 @@ def create_game(
 
 def recent_changes(game: Game, count: int) -> list[Change]:
     """The game's ``count`` newest changes, newest first: those a write read and made, else one query."""
-    if game.recent is not None and (len(game.recent) >= count or game.recent[-1].op == "create"):
+    if game.recent and (len(game.recent) >= count or game.recent[-1].op == "create"):
         return game.recent[:count]
     return list(game.changes.all()[:count])
 

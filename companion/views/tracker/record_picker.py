@@ -46,6 +46,14 @@ def _choices(ids: Iterable[str], names: Mapping[str, Any], held: set[str]) -> li
     return [(i, names[i].name) for i in ids if i in names and i not in held]
 
 
+def flags_of(game: Game, seats: list[Seat]) -> dict[str, list[record_flags.Flag]]:
+    """The validator's flags of what the table recorded, by player ("" for the table); none while nothing is
+    recorded. They read the tracks too (a marker below what the player's hires gained, RULINGS R26)."""
+    if not any(s.record for s in seats):
+        return {}
+    return record_flags.problems(seats, akebono=game.akebono, setup=scoring_setup(game))
+
+
 def record_context(game: Game, seats: list[Seat], season: Season | None) -> dict[str, Any]:
     """What the record section offers (what the rules put in front of the table first) and what each player
     has, with the validator's flags (issue 13, item 5). Nothing beyond its supply is offered, nor anything hidden
@@ -84,11 +92,7 @@ def record_context(game: Game, seats: list[Seat], season: Season | None) -> dict
         for t in RETIREMENT_TOKENS
         if t.expansion in editions and records.available(seats, "retirement_tokens", t.id)
     ]
-    flags = (
-        record_flags.problems(seats, akebono=game.akebono, setup=scoring_setup(game))
-        if any(s.record for s in seats)
-        else {}
-    )
+    flags = flags_of(game, seats)
     groups: list[tuple[str, str, list[tuple[str, list[tuple[str, str]]]]]] = [
         (
             "characters",

@@ -4,7 +4,7 @@ script's pieces (companion.live.engine)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -131,10 +131,12 @@ def state_context(
     message: str = "",
     level: str = "",
     ask: dict[str, Any] | None = None,
+    only: Collection[str] | None = None,
 ) -> dict[str, Any]:
     """Everything the state partial shows. Hidden setup information is only what the table revealed (issue 13,
     item 4). Reads a bounded number of rows whatever the log's length: the last changes and one ``exists``.
-    ``ask``: the question "Next" asks first (:func:`next_question`)."""
+    ``ask``: the question "Next" asks first (:func:`next_question`). ``only``: the named pieces rendered (all when
+    None; companion.live.engine.Pieces): the record section and the checklist are built only when shown."""
     seats = seats_of(game)
     by_seat = {s.seat: s for s in seats}
     phase = game.phase_enum
@@ -154,7 +156,7 @@ def state_context(
         else:
             bridge_hidden = bool(personality_names(current, game.setup))
     income = []
-    if game.akebono and game.month in FIRE_MONTHS and phase is Phase.C:
+    if trade_income_shown(game):
         income = [(s, trade_income(s.trade)) for s in seats]
     token = game.edit_token if can_edit else game.view_token
     changes = recent_changes(game, LOG_ON_PAGE)
@@ -163,7 +165,8 @@ def state_context(
         len(changes) >= LOG_ON_PAGE
         and game.changes.filter(undone=False).exclude(op__in=("create", "undo")).exists()
     )
-    steps = setup_steps(game) if can_edit else {}
+    steps = setup_steps(game) if can_edit and (only is None or "part-steps" in only) else {}
+    records_shown = can_edit and game.scoresheet_id is None and (only is None or "part-records" in only)
     context = {
         "game": game,
         "token": token,
@@ -188,7 +191,7 @@ def state_context(
         "can_undo": can_undo,
         "next_was": seen_value(game, "next", None),
         "steps": [(step, title, step in game.ticks) for step, title in steps.items()],
-        **(record_context(game, seats, season) if can_edit and game.scoresheet_id is None else {}),
+        **(record_context(game, seats, season) if records_shown else {}),
         "ticked": len(game.ticks),
         "quick": QUICK_SCORES,
         "track": [str(n) for n in range(TRACK_MAX + 1)],  # text: compared with ``was``, never localized
@@ -207,6 +210,11 @@ def state_context(
     }
     keep_removed(context.get("records", []), changes)  # a removed entry keeps its place (issue 23)
     return context
+
+
+def trade_income_shown(game: Game) -> bool:
+    """Whether "Now" lists each player's trade track income (Akebono, phase C of a fire month)."""
+    return game.akebono and game.month in FIRE_MONTHS and game.phase_enum is Phase.C
 
 
 def _was(game: Game, seat: Seat) -> dict[str, str | None]:
@@ -283,10 +291,17 @@ def page_context(request: HttpRequest, game: Game, can_edit: bool) -> dict[str, 
     }
 
 
-def state_pieces(request: HttpRequest, game: Game, can_edit: bool, said: Mapping[str, Any]) -> Pieces:
-    pieces = Pieces()
+def state_pieces(
+    request: HttpRequest,
+    game: Game,
+    can_edit: bool,
+    said: Mapping[str, Any],
+    only: Collection[str] | None = None,
+) -> Pieces:
+    """The pieces of ``#state`` (``only``: those named, with every unnamed one; all when None)."""
+    pieces = Pieces(only=only)
     context = state_context(
-        request, game, can_edit, said.get("message", ""), said.get("level", ""), said.get("ask")
+        request, game, can_edit, said.get("message", ""), said.get("level", ""), said.get("ask"), only
     )
     context |= {
         "question": said.get("question"),

@@ -4,13 +4,15 @@ or a redirect (a plain form)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from django.db.models import CharField, OuterRef, Value
 from django.db.models.functions import Cast, Concat
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.template.loader import get_template
 from django.views.decorators.http import require_POST
 
 from companion.live.engine import (
@@ -36,6 +38,7 @@ from companion.services.tracker.changes import (
 from companion.services.tracker.errors import Asked, Conflict, Refused, Replayed
 from companion.services.tracker.games import (
     recent_changes,
+    seats_of,
 )
 from companion.tokens import is_token
 from companion.views.tracker.common import (
@@ -48,11 +51,12 @@ from companion.views.tracker.common import (
 )
 from companion.views.tracker.forms import ChangeForm
 from companion.views.tracker.history import HISTORY, UNDOABLE_ANSWERS, answered_url, undo_slot
-from companion.views.tracker.record_picker import form_shown
+from companion.views.tracker.record_picker import AKEBONO_FORMS, BASE_FORMS, flags_of, form_shown
 from companion.views.tracker.state import (
     next_question,
     state_pieces,
     state_response,
+    trade_income_shown,
 )
 from scoring.calendar import NEW_YEAR
 
@@ -129,6 +133,8 @@ def _change(request: HttpRequest, held_game: Held) -> Answer:
         return _answer(request, game, ask={"remove": True, "seat": seat, "field": field, "key": key})
     if op in SEAT_OPS and op not in ("fire-add", "trade-add", "fire-top") and value is None:
         return _answer(request, game, status=400, message="Enter a whole number.", level="error", at=at)
+    # A +N on a track answers only the pieces it can change (_after_track); the record's flags read the tracks.
+    flags = flags_of(game, held_game.seats) if op in TRACK_ADDS and is_live(request) else None
     try:
         game = apply_change(
             game_id=game.pk,
@@ -177,8 +183,16 @@ def _change(request: HttpRequest, held_game: Held) -> Answer:
             undo_entry = last.version if plain or op in UNDOABLE_ANSWERS else None
         level = "warning" if game.warned else "ok"
         record_seat = seat if op == "record-add" else None  # the record's forms stay on this player
+        only = _after_track(request, game, op, seat, flags) if flags is not None and seat else None
         return _answer(
-            request, game, message=saved, level=level, at=at, undo_entry=undo_entry, seat=record_seat
+            request,
+            game,
+            message=saved,
+            level=level,
+            at=at,
+            undo_entry=undo_entry,
+            seat=record_seat,
+            only=only,
         )
     # A plain form: the page again, saying what was done with its Undo (issue 23).
     return Answer.of(redirect(answered_url(game)), game.version)
@@ -228,10 +242,11 @@ def _answer(
     at: str = "",
     undo_entry: int | None = None,
     seat: int | None = None,
+    only: Collection[str] | None = None,
 ) -> Answer:
     """A change's answer: for the live script only the pieces the page lacks (``h``), else the state.
     ``undo_entry``: the version of the record just made (its answer offers its Undo); ``seat``: the player the
-    record's forms stay on."""
+    record's forms stay on; ``only``: the named pieces the change can alter (all when None)."""
     said: dict[str, Any] = {
         "message": message,
         "level": level,
@@ -243,6 +258,57 @@ def _answer(
     if not is_live(request):  # htmx: the state partial, the answer at its top (with its Undo, issue 23)
         return Answer.of(state_response(request, game, True, status=status, **said), game.version)
     said["answer_at"] = at
-    pieces = state_pieces(request, game, True, said)
+    pieces = state_pieces(request, game, True, said, only)
     body = "".join(p.html for p in pieces.missing(held(request.POST.get("h", ""))))
     return Answer(status, body, game.version)
+
+
+#: The taps that add to a seat's track (+N IKI, F+1, T+1): their answer renders only what they can change.
+TRACK_ADDS = frozenset({"score-add", "fire-add", "trade-add"})
+
+
+def _after_track(request: HttpRequest, game: Game, op: str, seat: int, flags: Mapping[str, Any]) -> set[str]:
+    """The named pieces of ``#state`` a +N on ``seat``'s track can change; the others are as the page shows them,
+    so they are not rendered (the unnamed ones, the answer slots beside the rows and controls, always are). The
+    seat's row, "Undo last" waking, the exact values (the seat's set forms; after F+1 a stack's "On top"), the log;
+    after F+1 the order of play, after T+1 the month while it lists the trade income. The record section when its
+    flags (which read the tracks: ``flags`` were those before the change) changed, or when the page shows there
+    something an earlier tap of this phone left, which any answer clears: an answer or a question in a slot of the
+    section (the page does not hold that slot's empty digest), a player's record open (where "Remove?" asks). The
+    checklist likewise for its answer."""
+    only = {f"part-row-{seat}", "part-controls", "part-exact", "part-log"}
+    if op == "fire-add":
+        only.add("part-order")
+    if op == "trade-add" and trade_income_shown(game):
+        only.add("part-month")
+    page = held(request.POST.get("h", ""))
+    opened = str(request.POST.get("open", "")).split()
+    seats = seats_of(game)
+    if game.scoresheet_id is None and (
+        flags_of(game, seats) != flags
+        or any(d.startswith("record-seat-") for d in opened)
+        or not _empty_answers_held(page, _record_slots(game, seats))
+    ):
+        only.add("part-records")
+    if not _empty_answers_held(page, ["ticks"]):
+        only.add("part-steps")
+    return only
+
+
+def _record_slots(game: Game, seats: list[Any]) -> list[str]:
+    """The answer slots of the record section (games.html): under each form (``record-add-<field>``: the pipe
+    spent answers in the section's own, ``record-add``) and under each player's record (``record-<seat>``)."""
+    forms = AKEBONO_FORMS if game.akebono else BASE_FORMS
+    return [*(f"record-add-{f}" for f in forms), "record-add", *(f"record-{s.seat}" for s in seats)]
+
+
+def _empty_answers_held(page: set[str], slots: list[str]) -> bool:
+    """Whether the page holds each of these answer slots empty (the digest of the empty slot, rendered alone: no
+    request, as an empty slot shows no form)."""
+    for slot in slots:
+        name = "record-answer" if slot.startswith("record-add-") else "answer"
+        html = get_template(f"games.html#{name}").render({"slot": slot, "answer_at": ""})
+        found = re.search(r'data-h="([0-9a-f]+)"', html)
+        if found is None or found.group(1) not in page:
+            return False
+    return True

@@ -1,0 +1,169 @@
+"""A tap on a track (+N IKI, F+1, T+1) of a tracked game renders only the pieces of ``#state`` it can change
+(issue 21: companion/views/tracker/writes.py ``_after_track``). Checked against the whole render: the same tap on
+the same state, with the page holding what the earlier answers gave it, sends the same pieces; and the answer
+renders none of the pieces the tap cannot change."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.db import transaction
+from django.test import Client
+
+from companion.live.engine import Pieces
+from companion.models.games import Game
+from companion.views.tracker import writes
+from scoring.calendar import FIRE_MONTHS
+from tests.factories import make_game, play_to
+
+pytestmark = pytest.mark.django_db
+LIVE = {"HTTP_X_LIVE": "1"}
+PIECE = re.compile(r'<\w+ data-h="([0-9a-f]+)"[^>]*? id="([^"]+)"')
+#: A log line's time: the same tap made twice may fall in two seconds.
+TIME = re.compile(r"\b\d\d:\d\d:\d\d\b")
+
+
+def _pieces(markup: str) -> dict[str, str]:
+    return {i: h for h, i in PIECE.findall(markup)}
+
+
+#: What differs between two renders of the same state (the digests leave them out, companion.live.engine).
+VOLATILE = re.compile(r' data-h="[0-9a-f]+"|name="(?:csrfmiddlewaretoken|v)" value="[^"]*"')
+
+
+def _comparable(markup: str) -> str:
+    return TIME.sub("T", VOLATILE.sub("", markup))
+
+
+class Page:
+    """A phone's page of ``game``: the digests it holds (updated by each answer) and its open records."""
+
+    def __init__(self, client: Client, game: Game) -> None:
+        self.client, self.game = client, game
+        self.held = _pieces(client.get(f"/games/{game.edit_token}/").content.decode())
+        self.opened = ""
+
+    def post(self, **form: Any) -> Any:
+        data = {**form, "h": ".".join(self.held.values()), "open": self.opened}
+        return self.client.post(f"/games/{self.game.edit_token}/change", data, **LIVE)
+
+    def tap(self, **form: Any) -> Any:
+        """A tap whose answer is put in place."""
+        self.game.refresh_from_db()
+        answer = self.post(v=self.game.version, **form)
+        assert answer.status_code == 200, answer.content.decode()[:300]
+        self.held |= _pieces(answer.content.decode())
+        return answer
+
+    def track(self, monkeypatch: pytest.MonkeyPatch, **form: Any) -> list[str]:
+        """A track tap, first made (and rolled back) with the whole state rendered; its answer must be the same.
+        Returns the ids of the pieces rendered."""
+        with transaction.atomic(), monkeypatch.context() as patch:
+            patch.setattr(writes, "_after_track", lambda *args: None)
+            whole = self.post(**form)
+            transaction.set_rollback(True)
+        rendered: list[list[str]] = []
+        missing = Pieces.missing
+
+        def spy(pieces: Pieces, held: Any) -> list[Any]:
+            rendered.append([p.id for p in pieces.found])
+            return missing(pieces, held)
+
+        with monkeypatch.context() as patch:
+            patch.setattr(Pieces, "missing", spy)
+            answer = self.post(**form)
+        assert answer.status_code == whole.status_code == 200
+        assert _comparable(answer.content.decode()) == _comparable(whole.content.decode())
+        self.held |= _pieces(answer.content.decode())
+        return rendered[0]
+
+
+#: The named pieces of #state (games.html): a render may skip them.
+NAMED = {
+    *(
+        f"part-{name}"
+        for name in (
+            "end",
+            "head",
+            "controls",
+            "month",
+            "plan",
+            "order",
+            "exact",
+            "records",
+            "steps",
+            "resources",
+        )
+    ),
+    *(f"part-row-{seat}" for seat in range(1, 5)),
+    "part-log",
+}
+PLUS3, MINUS1 = {"op": "score-add", "value": 3}, {"op": "score-add", "value": -1}
+FIRE, TRADE = {"op": "fire-add"}, {"op": "trade-add"}
+
+
+@pytest.mark.parametrize("akebono", [False, True])
+def test_a_track_tap_on_a_fresh_game_renders_its_row_the_controls_the_exact_values_and_the_log(
+    client: Client, monkeypatch: pytest.MonkeyPatch, akebono: bool
+) -> None:
+    page = Page(client, make_game(akebono=akebono))
+    rendered = set(page.track(monkeypatch, seat=1, **PLUS3))
+    assert rendered & NAMED == {"part-row-1", "part-controls", "part-exact", "part-log"}
+    assert "part-order" in page.track(monkeypatch, seat=2, **FIRE)  # the order follows firefighting
+    page.track(monkeypatch, seat=1, **MINUS1)
+    if akebono:
+        assert "part-month" not in page.track(monkeypatch, seat=3, **TRADE)
+
+
+def test_trade_while_the_month_lists_its_income_renders_the_month(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = make_game(akebono=True)
+    Game.objects.filter(pk=game.pk).update(month=min(FIRE_MONTHS), phase="C")
+    page = Page(client, game)
+    assert "part-month" in page.track(monkeypatch, seat=2, **TRADE)
+
+
+def test_a_track_tap_on_new_years_day_keeps_the_resource_rows_as_they_stand(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The resources' rows (New Year's Day) read the record, which a track tap does not change: not rendered."""
+    page = Page(client, play_to(make_game(akebono=True), 13))
+    assert 'id="part-resources"' in client.get(f"/games/{page.game.edit_token}/").content.decode()
+    assert "part-resources" not in page.track(monkeypatch, seat=1, **PLUS3)
+
+
+def test_an_answer_or_question_left_in_the_record_or_checklist_is_cleared_as_before(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    page = Page(client, make_game(akebono=True))
+    page.tap(op="record-add", seat=1, field="characters", key="firefighter")  # "Saved: ..." and its Undo
+    assert "part-records" in page.track(monkeypatch, seat=2, **PLUS3)
+    assert "part-records" not in page.track(monkeypatch, seat=2, **PLUS3)  # nothing left there now
+    page.tap(op="record-remove", ask=1, seat=1, field="characters", key="firefighter")  # "Remove ...?"
+    page.opened = "record-seat-1"
+    assert "part-records" in page.track(monkeypatch, seat=3, **PLUS3)
+    page.opened = ""
+    page.tap(op="record-add", seat=2, field="tokens", key="fish-spring")
+    page.track(monkeypatch, seat=2, **MINUS1)
+    steps = re.findall(r'id="tick-([^"]+)"', client.get(f"/games/{page.game.edit_token}/").content.decode())
+    page.tap(op="tick", key=steps[0])
+    assert "part-steps" in page.track(monkeypatch, seat=1, **PLUS3)
+    assert "part-steps" not in page.track(monkeypatch, seat=1, **PLUS3)
+
+
+def test_a_track_tap_that_changes_the_records_flags_renders_the_record(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """RULINGS R13: the firefighting marker stands at least at the hires' gains; F+1 lifts it back there."""
+    page = Page(client, make_game())
+    page.tap(op="record-add", seat=1, field="characters", key="firefighter")
+    page.tap(op="fire-set", seat=1, value=0)
+    page.track(monkeypatch, seat=2, **PLUS3)  # the record's answer is gone
+    held = None
+    while "firefighting-below-gains" in client.get(f"/games/{page.game.edit_token}/").content.decode():
+        held = "part-records" in page.track(monkeypatch, seat=1, **FIRE)
+    assert held  # the tap that lifted the flag sent the record
+    assert "part-records" not in page.track(monkeypatch, seat=1, **FIRE)
