@@ -63,18 +63,28 @@ def uses_a_database(item: pytest.Item) -> bool:
     )
 
 
+def runs_on_every_database(item: pytest.Item) -> bool:
+    """Whether CI's PostgreSQL pass runs ``item``: a test that reaches a database, except a browser test marked
+    ``any_database``. Such a test's subject is a page on a phone (its layout, taps, script, policy); what it reads
+    and writes goes through the same views and services as the test client's tests of them, which run on both
+    databases. The browser tests where the database is the subject (the live table's streams and outbox, several
+    phones writing at once, tests/companion/live/) and any browser test left unmarked run on both."""
+    return uses_a_database(item) and not item.get_closest_marker("any_database")
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """``TESTS_DATABASE_ONLY=1`` (CI's PostgreSQL pass, .ci/run) keeps only the tests that reach a database: the
-    others (the rules core, templates read as text, settings in a fresh Python on SQLite files of their own) run
-    the same on any database and ran already on SQLite, in the README's test command.
+    """``TESTS_DATABASE_ONLY=1`` (CI's PostgreSQL pass, .ci/run) keeps only the tests that reach a database
+    (:func:`runs_on_every_database`): the others (the rules core, templates read as text, settings in a fresh
+    Python on SQLite files of their own, the pages' looks) run the same on any database and ran already on SQLite,
+    in the README's test command.
 
     The tests marked ``long`` start first, in their random order (a stable sort after pytest-randomly's shuffle
     and pytest-django's grouping): on a few cores a long test started last keeps one core busy while the others
     wait for it."""
     if os.environ.get("TESTS_DATABASE_ONLY") == "1":
-        config.hook.pytest_deselected(items=[item for item in items if not uses_a_database(item)])
-        items[:] = [item for item in items if uses_a_database(item)]
+        config.hook.pytest_deselected(items=[item for item in items if not runs_on_every_database(item)])
+        items[:] = [item for item in items if runs_on_every_database(item)]
     items.sort(key=lambda item: item.get_closest_marker("long") is None)
 
 

@@ -10,6 +10,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -87,24 +88,35 @@ def pulls_of(*pages: Any) -> list[str]:
     return pulls
 
 
-def _table(tmp_path: Path, config: str | None) -> Iterator[Table]:
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty SQLite database migrated by ``manage.py migrate`` in a fresh Python, once a worker: each table on
+    SQLite starts from a copy of it (a fresh Python and every migration a test cost seconds on a loaded machine)."""
+    path = tmp_path_factory.mktemp("migrated") / "db.sqlite3"
+    env = dict(os.environ, DATABASE_URL=f"sqlite:///{path}", DJANGO_SETTINGS_MODULE="companion.settings")
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
+    return path
+
+
+def _table(tmp_path: Path, config: str | None, request: pytest.FixtureRequest) -> Iterator[Table]:
     if connection.vendor == "postgresql":
         with served(gunicorn_database_url(), workers=1, asgi=True, config=config) as (host, port):
             yield Table(f"http://{host}:{port}", host, port, None)
         return
     path = tmp_path / "db.sqlite3"
-    env = dict(os.environ, DATABASE_URL=f"sqlite:///{path}", DJANGO_SETTINGS_MODULE="companion.settings")
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
+    migrated: Path = request.getfixturevalue("migrated_sqlite")
+    with closing(sqlite3.connect(migrated)) as source, closing(sqlite3.connect(path)) as copy:
+        source.backup(copy)  # the whole database, whatever its journal mode left beside the file
     with served(f"sqlite:///{path}", workers=1, asgi=True, config=config) as (host, port):
         yield Table(f"http://{host}:{port}", host, port, path)
 
 
 @pytest.fixture
-def table(tmp_path: Path, transactional_db: Any) -> Iterator[Table]:
-    yield from _table(tmp_path, None)
+def table(tmp_path: Path, transactional_db: Any, request: pytest.FixtureRequest) -> Iterator[Table]:
+    yield from _table(tmp_path, None, request)
 
 
 @pytest.fixture
-def dying_table(tmp_path: Path, transactional_db: Any) -> Iterator[Table]:
+def dying_table(tmp_path: Path, transactional_db: Any, request: pytest.FixtureRequest) -> Iterator[Table]:
     """The table whose server dies between a write marked "die" and its answer (tests/companion/live/dies.py)."""
-    yield from _table(tmp_path, DIES)
+    yield from _table(tmp_path, DIES, request)

@@ -101,8 +101,8 @@ def test_a_tick_whose_answer_was_lost_lands_once(table: Table, page: Any) -> Non
     page.route("**/setup/ticks?*", lose_the_answer)
     _box(page, "general-calendar").check()
     # The pull (poked by the write) says the write landed: it leaves the outbox, not sent again.
-    expect(page.locator("#setup-progress strong")).to_have_text(f"1 of {TOTAL}", timeout=8000)
-    expect(page.locator(".live-status")).to_be_hidden(timeout=8000)
+    expect(page.locator("#setup-progress strong")).to_have_text(f"1 of {TOTAL}")
+    expect(page.locator(".live-status")).to_be_hidden()
     expect(_box(page, "general-calendar")).to_be_checked()
     assert (
         page.evaluate(
@@ -128,7 +128,7 @@ def test_offline_ticks_show_at_once_and_land_once(table: Table, new_context: Any
     expect(page.locator(".live-status")).to_have_text("Not saved yet: 3 waiting.")
     screenshot(page, "live-setup-offline")
     context.set_offline(False)
-    expect(page.locator(".live-status")).to_be_hidden(timeout=8000)
+    expect(page.locator(".live-status")).to_be_hidden()
     expect(page.locator("#setup-progress strong")).to_contain_text("1 of")
     expect(_box(page, "general-reserve")).to_be_checked()
     expect(_box(page, "general-board")).not_to_be_checked()
@@ -149,7 +149,7 @@ def test_one_setups_waiting_ticks_never_show_on_another(table: Table, new_contex
     expect(_box(other, "general-board")).not_to_be_checked()
     expect(other.locator(".live-status")).to_be_hidden()
     context.unroute("**/setup/ticks?*")
-    expect(page.locator(".live-status")).to_be_hidden(timeout=8000)  # sent again, once
+    expect(page.locator(".live-status")).to_be_hidden()  # sent again, once
     assert _saved(table) == {"general-board"}
     assert table.sql("SELECT COUNT(*) FROM companion_setupprogress")[0][0] == 1
     expect(_box(other, "general-board")).not_to_be_checked()
@@ -162,7 +162,7 @@ def test_with_the_stream_blocked_the_page_polls(table: Table, new_context: Any) 
     _open(one, table, code)
     _open(two, table, code, stream=False)
     _box(one, "akebono-boats").check()
-    expect(_box(two, "akebono-boats")).to_be_checked(timeout=4000)
+    expect(_box(two, "akebono-boats")).to_be_checked()
     expect(two.locator("#setup-progress strong")).to_contain_text("1 of")
     assert two.evaluate("document.documentElement.dataset.liveBy") == "poll"
     _box(two, "akebono-trade").check()  # and its own taps still land, and reach the other phone
