@@ -11,8 +11,7 @@ from django.views.decorators.http import require_safe
 from companion.links import share_url
 from companion.pdf.setup_sheet import PAGE_SIZES, setup_sheet_pdf
 from companion.qr import qr_svg
-from companion.views.errors import json_error
-from companion.views.setup import (
+from companion.setup_query import (
     QueryError,
     game_url,
     house_summary,
@@ -20,6 +19,7 @@ from companion.views.setup import (
     load_setup,
     sentence,
 )
+from companion.views.errors import json_error
 from scoring.errors import quote
 
 

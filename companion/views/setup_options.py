@@ -12,7 +12,7 @@ from django.urls import path
 from django.views.decorators.http import require_safe
 
 from companion.models.scoresheets import NAME_MAX
-from companion.views.setup import (
+from companion.setup_query import (
     DEFAULT_PLAYERS,
     PLAYER_CHOICES,
     TRUE_WORDS,

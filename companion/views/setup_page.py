@@ -18,8 +18,7 @@ from django.views.decorators.http import require_safe
 
 from companion.links import share_url
 from companion.models.setup_progress import stream_of, ticks_of
-from companion.tokens import new_token
-from companion.views.setup import (
+from companion.setup_query import (
     QueryError,
     game_url,
     house_query,
@@ -35,6 +34,7 @@ from companion.views.setup import (
     watch_code,
     watched,
 )
+from companion.tokens import new_token
 from companion.views.setup_options import _options_error
 from companion.views.setup_ticks import NOT_WATCH, live_root, progress, sections, ticks_url
 from scoring.errors import quote

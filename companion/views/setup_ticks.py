@@ -2,7 +2,7 @@
 "The setup page's ticks"): ``POST /setup/ticks`` saves a tap once per write id, and an open page, poked through its
 stream (``/live/setup/<number>``), pulls ``GET /setup/ticks/state`` for the boxes that changed.
 
-Kept on the server (companion/models/setup_progress.py) under :func:`~companion.views.setup.ticks_key`. Nothing
+Kept on the server (companion/models/setup_progress.py) under :func:`~companion.setup_query.ticks_key`. Nothing
 here names a hidden draw: a tick is a step id, and a piece is a box or the tick count (issue 20).
 """
 
@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST, require_safe
 from companion.live.engine import Answer, Pieces, held, mutation_id, once, pull_response
 from companion.live.kinds import key, setup_token
 from companion.models.setup_progress import Ticks, change_ticks, stream_of, ticks_of, version_of
-from companion.views.setup import (
+from companion.setup_query import (
     NO_TABLE,
     QueryError,
     game_url,

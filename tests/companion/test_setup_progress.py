@@ -16,7 +16,7 @@ from django.test import Client
 from benchmarks.polling import Browserless, served
 from companion.models.live import Mutation
 from companion.models.setup_progress import SetupProgress, change_ticks, stream_of, tick, ticked
-from companion.views.setup import new_table, ticks_key
+from companion.setup_query import new_table, ticks_key
 from setupgen import GENERATOR_VERSION, Options, checklist, generate
 from tests.concurrency import THREADS, at_once, gunicorn_database_url
 from tests.setupgen.helpers import named_hidden_draws

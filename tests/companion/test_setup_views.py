@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from django.test import Client
 
-from companion.views.setup import new_table
+from companion.setup_query import new_table
 from scoring.catalogue import PERSONALITY_BY_ID
 from setupgen import GENERATOR_VERSION, Options, generate
 from tests.setupgen.helpers import named_hidden_draws

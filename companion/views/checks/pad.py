@@ -15,10 +15,10 @@ from companion.scorepad.services import SheetError, start_sheet
 from companion.scorepad.steps import STEP_TITLES
 from companion.services.group_names import group_context
 from companion.services.results import file_result, keep_checked_pad
+from companion.setup_query import TRUE_WORDS
 from companion.views.checks import common
 from companion.views.checks.editions import ROW_LABELS
 from companion.views.checks.forms import CheckStartForm, PadForm
-from companion.views.setup import TRUE_WORDS
 from scoring.padcheck import PadProblem, check_pad, facts_of, possible_lines
 from scoring.table import Setup
 
