@@ -28,7 +28,8 @@ from typing import Any, Final
 from django.db import models, transaction
 from django.utils import timezone
 
-from companion.models.osaka import OsakaEvent, OsakaGame, OsakaSeat, new_token
+from companion.models.osaka import OsakaEvent, OsakaGame, OsakaSeat
+from companion.tokens import new_token
 from scoring.errors import InputError
 from scoring.osaka.components import COLOURS, ByColour
 from scoring.osaka.read import colour as read_colour
