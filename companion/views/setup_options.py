@@ -11,12 +11,12 @@ from django.shortcuts import render
 from django.urls import path
 from django.views.decorators.http import require_safe
 
+from companion.errors import UserError
 from companion.models.scoresheets import NAME_MAX
 from companion.setup_query import (
     DEFAULT_PLAYERS,
     PLAYER_CHOICES,
     TRUE_WORDS,
-    QueryError,
     _getlist,
     sentence,
     setup_names,
@@ -100,7 +100,7 @@ def setup_options(request: HttpRequest) -> HttpResponse:
     return render(request, "setup.html", context)
 
 
-def _options_error(request: HttpRequest, exc: QueryError) -> HttpResponse:
+def _options_error(request: HttpRequest, exc: UserError) -> HttpResponse:
     context = _form_context(request.GET, error=sentence(str(exc)), error_field=exc.field)
     template = "setup.html#options-form" if request.htmx else "setup.html"
     return render(request, template, context, status=400)

@@ -16,10 +16,10 @@ from django.urls import path, reverse
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_safe
 
+from companion.errors import UserError
 from companion.links import share_url
 from companion.models.setup_progress import stream_of, ticks_of
 from companion.setup_query import (
-    QueryError,
     game_url,
     house_query,
     house_summary,
@@ -28,6 +28,7 @@ from companion.setup_query import (
     new_table,
     options_query,
     options_summary,
+    query_error,
     setup_names,
     spaced_seed,
     ticks_key,
@@ -103,8 +104,8 @@ def setup_game(request: HttpRequest) -> HttpResponse:
         names = setup_names(request.GET)
         reroll = request.GET.get("reroll", "")
         if reroll and reroll != "all" and reroll not in applicable_parts(options):
-            raise QueryError("reroll", f"this game has no part {quote(reroll)} to draw again")
-    except QueryError as exc:
+            raise query_error("reroll", f"this game has no part {quote(reroll)} to draw again")
+    except UserError as exc:
         return _options_error(request, exc)
     table = request.GET.get("table", "")
     if reroll:
@@ -118,7 +119,7 @@ def setup_game(request: HttpRequest) -> HttpResponse:
     if given and watch and not table:
         stream = watched(watch, setup)
         if stream is None:
-            return render(request, "error.html", {"status": 403, "message": NOT_WATCH}, status=403)
+            raise UserError(NOT_WATCH, status=403)
         return _page(request, options, setup, names, stream, watch=watch)
     if not given or not is_table(table):
         # The address is the share link: it gets the code and the table's own token for its ticks.

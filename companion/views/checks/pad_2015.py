@@ -168,14 +168,14 @@ def keep_2015(request: HttpRequest) -> HttpResponse:
     if _worked(query):
         start, worked, scores, _ = _scored_2015(query)
         if worked is None or scores is None:
-            return common.refused(request)
+            raise common.refused()
         colours = {name: colour for _, name, colour in start.seats()}
         players = [common.kept_player(s.name, colours[s.name], s.lines, s.total, s.rank) for s in scores]
     else:
         start, form = _forms_2015(query)
         check, pad, _ = _checked_2015(form)
         if form is None or pad is None or check is None or not check.ok or not check.complete:
-            return common.refused(request)
+            raise common.refused()
         players = common.kept_players(form, check, pad.players)
     result = keep_checked_pad(
         edition=PAD_EDITIONS["2015"].result, players=players, query=common.without_result(query), token=token
