@@ -12,13 +12,16 @@ from functools import lru_cache
 from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.urls import path, reverse
 from django.views.decorators.http import require_safe
 
 from companion.errors import UserError
 from companion.models.results import EDITION_LABELS
 from companion.pdf.scorepad import MAX_PLAYERS, MIN_PLAYERS, blank_pad, pad_lines, reference
+from companion.views.answers import page_or_partial
+from companion.views.answers import (
+    pdf_response as pdf_response,  # still imported from here by the Osaka views
+)
 from scoring.errors import quote
 
 SIZES = {"a4": ("A4", "A4"), "letter": ("letter", "Letter")}  # query value -> (blank_pad's pagesize, label)
@@ -73,13 +76,6 @@ def _blank_pdf(choice: PadChoice) -> bytes:
     return blank_pad(akebono=choice.akebono, players=choice.players, pagesize=SIZES[choice.size][0])
 
 
-def pdf_response(content: bytes, filename: str) -> HttpResponse:
-    """A PDF shown in the browser (inline), saved under ``filename`` when the user keeps it."""
-    response = HttpResponse(content, content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{filename}"'
-    return response
-
-
 def _context(choice: PadChoice, error: str | None) -> dict[str, object]:
     return {
         "choice": choice,
@@ -102,8 +98,7 @@ def pads(request: HttpRequest) -> HttpResponse:
         choice, error, status = parse_choice(request.GET.dict()), None, 200
     except UserError as exc:
         choice, error, status = DEFAULT, str(exc), 400
-    template = "pads.html#summary" if request.htmx else "pads.html"
-    return render(request, template, _context(choice, error), status=status)
+    return page_or_partial(request, "pads.html", "summary", _context(choice, error), status=status)
 
 
 @require_safe

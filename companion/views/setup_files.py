@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import path
+from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_safe
 
 from companion.errors import UserError
@@ -78,7 +79,10 @@ def api_setup(request: HttpRequest) -> HttpResponse:
         return json_error(400, exc.code, exc.message, exc.field)
     response = JsonResponse(setup.to_json(), json_dumps_params={"ensure_ascii": False})
     # A given code always answers the same; a new seed must not be cached.
-    response["Cache-Control"] = "public, max-age=86400" if given else "no-store"
+    if given:
+        response["Cache-Control"] = "public, max-age=86400"
+    else:
+        add_never_cache_headers(response)
     return response
 
 

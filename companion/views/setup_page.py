@@ -11,9 +11,8 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import render
 from django.urls import path, reverse
-from django.utils.cache import add_never_cache_headers
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from companion.errors import UserError
@@ -36,6 +35,7 @@ from companion.setup_query import (
     watched,
 )
 from companion.tokens import new_token
+from companion.views.answers import page_or_partial
 from companion.views.setup_options import _options_error
 from companion.views.setup_ticks import NOT_WATCH, live_root, progress, sections, ticks_url
 from scoring.errors import quote
@@ -91,6 +91,7 @@ def drawn_line(part: str) -> str:
 
 
 @require_safe
+@never_cache  # the ticks change: a reload must ask again
 def setup_game(request: HttpRequest) -> HttpResponse:
     """``GET /setup/game?players=N[&akebono=1][&grand_master=1]&seed=CODE&table=CODE``: the open checklist
     (``&watch=CODE`` instead of ``table``: its view-only page; a code not of this setup: 403).
@@ -176,14 +177,13 @@ def _page(
             "reroll_form": reroll_form(options, setup, table, names),
             "track_url": track_url(options, setup.seed, table, names),
         }
-    response = render(request, "setup_game.html#setup" if request.htmx else "setup_game.html", context)
+    response = page_or_partial(request, "setup_game.html", "setup", context)
     if request.htmx:
         response["HX-Push-Url"] = game_url(options, setup.seed, name=names, **link)
     if request.htmx and context["not_here"]:
         # An old page's reveal button targets one item: the answer is the whole checklist.
         response["HX-Retarget"] = "#setup"
         response["HX-Reswap"] = "outerHTML"
-    add_never_cache_headers(response)  # the ticks change: a reload must ask again
     return response
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.loader import get_template
 from django.urls import path, reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from companion.errors import UserError
@@ -182,6 +183,7 @@ def setup_ticks(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+@never_cache
 def setup_ticks_state(request: HttpRequest) -> HttpResponse:
     """``GET /setup/ticks/state?players=N&...&seed=CODE&(table=TOKEN|watch=CODE)&v=N[&h=DIGESTS][&lc=IDS]``: the
     pull of an open page, its edit page (``table``) or its view-only page (``watch``; docs/sync.md "Pieces").
@@ -194,7 +196,7 @@ def setup_ticks_state(request: HttpRequest) -> HttpResponse:
     if raw and (not raw.isascii() or not raw.isdigit() or len(raw) > 10):
         raise UserError("The version (v=) must be a whole number. Reload the page.")
     if raw and version_of(stream) == int(raw):
-        return HttpResponse(status=204, headers={"Cache-Control": "no-store"})
+        return HttpResponse(status=204)
     ticks = ticks_of(stream)
     steps = checklist(setup)
     # No message: a new line above the list would move the steps under a thumb (the count keeps its height).

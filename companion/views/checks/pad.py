@@ -7,7 +7,6 @@ from typing import Any, Final
 from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
-from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
@@ -17,6 +16,7 @@ from companion.scorepad.steps import STEP_TITLES
 from companion.services.group_names import group_context
 from companion.services.results import file_result, keep_checked_pad
 from companion.setup_query import TRUE_WORDS
+from companion.views.answers import page_or_partial
 from companion.views.checks import common
 from companion.views.checks.editions import ROW_LABELS
 from companion.views.checks.forms import CheckStartForm, PadForm
@@ -89,9 +89,9 @@ def _doubt(problem: PadProblem, pad: PadForm) -> dict[str, Any]:
 def check_page(request: HttpRequest) -> HttpResponse:
     """``GET /check/``: the players first; then one tab per player with the pad's lines, and the verdict."""
     context, status = _context(request)
-    if request.htmx and context["started"]:
-        return render(request, "check.html#live", context, status=status)
-    return render(request, "check.html", context, status=status)
+    return page_or_partial(
+        request, "check.html", "live" if context["started"] else None, context, status=status
+    )
 
 
 def walk_target(line: str, value: int | None, who: str) -> str:
