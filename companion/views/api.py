@@ -10,7 +10,7 @@ from django.urls import path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
-from companion.views.answers import evaluated as evaluated  # still imported from here by osaka/api.py
+from companion.views.answers import evaluated
 from scoring import evaluate
 from scoring.export import catalogue_json
 

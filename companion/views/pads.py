@@ -18,10 +18,7 @@ from django.views.decorators.http import require_safe
 from companion.errors import UserError
 from companion.models.results import EDITION_LABELS
 from companion.pdf.scorepad import MAX_PLAYERS, MIN_PLAYERS, blank_pad, pad_lines, reference
-from companion.views.answers import page_or_partial
-from companion.views.answers import (
-    pdf_response as pdf_response,  # still imported from here by the Osaka views
-)
+from companion.views.answers import page_or_partial, pdf_response
 from scoring.errors import quote
 
 SIZES = {"a4": ("A4", "A4"), "letter": ("letter", "Letter")}  # query value -> (blank_pad's pagesize, label)

@@ -35,7 +35,6 @@ from companion.services.osaka import version_of as osaka_version
 from companion.services.tracker.games import game_by_token
 from companion.services.tracker.games import version_of as game_version
 from companion.tokens import is_token
-from companion.views.osaka.access import TOKEN_RE
 from companion.views.osaka.games import _state_context as osaka_state_context
 from companion.views.tracker.state import state_context as game_state_context
 
@@ -119,7 +118,7 @@ def game_screen_state(request: HttpRequest, token: str) -> HttpResponse:
 
 def _osaka(token: str) -> Opened | None:
     """The game a token opens, always as the view link sees it (a player's own link shows nothing more here)."""
-    opened = open_token(token) if TOKEN_RE.fullmatch(token) else None
+    opened = open_token(token) if is_token(token) else None
     return Opened(opened.game, Access.VIEW, None) if opened else None
 
 
@@ -151,7 +150,7 @@ def osaka_screen_state(request: HttpRequest, token: str) -> HttpResponse:
     valid, seen = _seen(request)
     if not valid:
         raise UserError(BAD_VERSION)
-    if seen is not None and TOKEN_RE.fullmatch(token) and osaka_version(token) == seen:
+    if seen is not None and is_token(token) and osaka_version(token) == seen:
         return HttpResponse(status=204)
     opened = _osaka(token)
     if opened is None:

@@ -38,7 +38,8 @@ from companion.services.osaka import (
     record,
     version_of,
 )
-from companion.views.osaka.access import TOKEN_RE, error, new_cid, opened_by_token, ranking, token_of
+from companion.tokens import TOKEN_RE
+from companion.views.osaka.access import error, new_cid, opened_by_token, ranking, token_of
 from companion.views.osaka.forms_games import CARD_COUNTS, TOTALS, NewGameForm, StartForm, TokenForm, UndoForm
 from companion.views.osaka.game_links import game_log, game_renew, game_share, game_sheet
 from companion.views.osaka.game_payday import game_payday

@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from companion.errors import UserError
 from companion.forms import NewGameForm, whole_number
 from companion.models.scoresheets import NAME_MAX
 from companion.models.setup_progress import ticked
@@ -19,8 +20,7 @@ from companion.services.tracker.games import (
     NewPlayer,
     create_game,
 )
-from companion.views.setup import (
-    QueryError,
+from companion.setup_query import (
     house_query,
     house_summary,
     is_table,
@@ -130,7 +130,7 @@ def games_new(request: HttpRequest) -> HttpResponse:
         try:
             options, _ = parse_request(request.GET)
             seed = str(parse_code(initial["seed"]))
-        except (QueryError, SeedError) as exc:
+        except (UserError, SeedError) as exc:
             message = f"This link to a setup cannot be used: {sentence(str(exc))} Fill in the game below."
             return _new_form(request, NewGameForm(initial=initial), status=400, error=message)
         initial.update(
