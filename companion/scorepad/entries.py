@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from companion.errors import UserError
 from companion.forms import whole_number
 from companion.models.scoresheets import MAX_NUMBER
 from scoring.components import CHAR_TYPES
@@ -106,12 +107,8 @@ class Change:
     value: int = 0
 
 
-class BadEntry(Exception):
+class BadEntry(UserError):
     """A request no form of these pages sends: answered 400 with the message, nothing saved."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 def _player(raw: str, count: int) -> int:

@@ -17,6 +17,7 @@ from typing import Any, Final
 from django.db.models import F
 from django.utils import timezone
 
+from companion.errors import UserError
 from companion.models.games import Game
 from companion.models.scoresheets import COLOURS, NAME_MAX, ScoreSheet
 from companion.pdf.scorepad import PadPlayer, filled_pad
@@ -144,13 +145,11 @@ def record_entries(
 # --- starting a sheet --------------------------------------------------------------------------------------------
 
 
-class SheetError(ValueError):
+class SheetError(UserError):
     """What :func:`start_sheet` was given cannot start a sheet; ``field`` names the offending argument."""
 
     def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
+        super().__init__(message, field=field)
 
 
 def _player_json(name: str) -> dict[str, Any]:
