@@ -16,6 +16,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.loader import get_template
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation, reswap
 
@@ -68,7 +70,7 @@ def _render_step(request: HttpRequest, view: StepView, status: int = 200) -> Htt
     context = _step_context(view)
     template = "scorepad_step.html#step" if request.htmx else "scorepad_step.html"
     response = render(request, template, context, status=status)
-    response["Cache-Control"] = "no-store"
+    add_never_cache_headers(response)
     return response
 
 
@@ -98,6 +100,7 @@ def sheet_start(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_safe
+@never_cache
 def step(request: HttpRequest, token: str, slug: str) -> HttpResponse:
     """A step for one player (``?p=``); ``?v=N``, the poll: 204 while the sheet is at version N."""
     if (raw := request.GET.get("v")) is not None:
@@ -105,9 +108,7 @@ def step(request: HttpRequest, token: str, slug: str) -> HttpResponse:
         if seen is None:
             return error_page(request, 400, "The version (?v=) must be a whole number.")
         if ScoreSheet.objects.filter(token=token, version=seen).exists():
-            response = HttpResponse(status=204)
-            response["Cache-Control"] = "no-store"
-            return response
+            return HttpResponse(status=204)
     sheet = edit_sheet(token)
     view = StepView(
         sheet,

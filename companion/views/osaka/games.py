@@ -23,6 +23,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import get_template
 from django.urls import path, reverse
+from django.utils.cache import add_never_cache_headers
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from companion.forms import messages_of
@@ -117,7 +119,7 @@ def _state_response(
     context = _state_context(request, opened, message, level)
     template = "osaka_game.html#state" if request.htmx else "osaka_game.html"
     response = render(request, template, context, status=status)
-    response["Cache-Control"] = "no-store"
+    add_never_cache_headers(response)
     return response
 
 
@@ -151,6 +153,7 @@ def game_page(request: HttpRequest, opened: Opened) -> HttpResponse:
 
 
 @require_safe
+@never_cache
 def game_state(request: HttpRequest, token: str) -> HttpResponse:
     """The polled partial. ``?v=N``: 204 (no body) while the game is at version N, else the fresh partial."""
     raw = request.GET.get("v")
@@ -158,7 +161,7 @@ def game_state(request: HttpRequest, token: str) -> HttpResponse:
     if raw is not None and seen is None:
         return error(request, 400, "The version (?v=) must be a whole number.")
     if seen is not None and TOKEN_RE.fullmatch(token) and version_of(token) == seen:
-        return HttpResponse(status=204, headers={"Cache-Control": "no-store"})
+        return HttpResponse(status=204)
     return _fresh_state(request, token)
 
 
@@ -169,9 +172,7 @@ def _fresh_state(request: HttpRequest, opened: Opened) -> HttpResponse:
         since = int(raw) if raw and request.GET.get("h") else None  # a page holding no piece gets them all
         pieces = _pieces(request, opened, only=_changed_since(opened.game, since))
         return pull_response(request, f"osaka:{opened.game.pk}", pieces, opened.game.version)
-    response = render(request, "osaka_game.html#state", _state_context(request, opened))
-    response["Cache-Control"] = "no-store"
-    return response
+    return render(request, "osaka_game.html#state", _state_context(request, opened))
 
 
 def _changed_since(game: OsakaGame, seen: int | None) -> frozenset[str] | None:

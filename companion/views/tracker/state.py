@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import get_template
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 
 from companion.live.engine import (
     Pieces,
@@ -247,7 +248,7 @@ def state_response(
     if not request.htmx:
         context.update(page_context(request, game, can_edit))
     response = render(request, template, context, status=status)
-    response["Cache-Control"] = "no-store"
+    add_never_cache_headers(response)
     return response
 
 
