@@ -13,7 +13,6 @@ from typing import Any, Final
 from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import render
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
@@ -42,6 +41,7 @@ from companion.scorepad.views.sheets import (
     step_url,
 )
 from companion.tokens import new_token
+from companion.views.answers import page_or_partial
 
 BUSY: Final = "Other phones kept changing this sheet at the same moment; make the entry again."
 
@@ -68,8 +68,7 @@ def _step_context(view: StepView) -> dict[str, Any]:
 
 def _render_step(request: HttpRequest, view: StepView, status: int = 200) -> HttpResponse:
     context = _step_context(view)
-    template = "scorepad_step.html#step" if request.htmx else "scorepad_step.html"
-    response = render(request, template, context, status=status)
+    response = page_or_partial(request, "scorepad_step.html", "step", context, status=status)
     add_never_cache_headers(response)
     return response
 

@@ -41,6 +41,7 @@ from companion.services.osaka import (
     version_of,
 )
 from companion.tokens import TOKEN_RE
+from companion.views.answers import page_or_partial
 from companion.views.osaka.access import error, new_cid, opened_by_token, ranking, token_of
 from companion.views.osaka.forms_games import CARD_COUNTS, TOTALS, NewGameForm, StartForm, TokenForm, UndoForm
 from companion.views.osaka.game_links import game_log, game_renew, game_share, game_sheet
@@ -117,8 +118,7 @@ def _state_response(
     request: HttpRequest, opened: Opened, *, status: int = 200, message: str = "", level: str = ""
 ) -> HttpResponse:
     context = _state_context(request, opened, message, level)
-    template = "osaka_game.html#state" if request.htmx else "osaka_game.html"
-    response = render(request, template, context, status=status)
+    response = page_or_partial(request, "osaka_game.html", "state", context, status=status)
     add_never_cache_headers(response)
     return response
 
@@ -137,8 +137,9 @@ def games_new(request: HttpRequest) -> HttpResponse:
         if request.htmx:
             return HttpResponse(status=204, headers={"HX-Redirect": share})
         return redirect(share)
-    template = "osaka_game_new.html#form" if request.htmx else "osaka_game_new.html"
-    return render(request, template, {"form": form}, status=400 if form.is_bound else 200)
+    return page_or_partial(
+        request, "osaka_game_new.html", "form", {"form": form}, status=400 if form.is_bound else 200
+    )
 
 
 # --- the game -----------------------------------------------------------------------------------------------------

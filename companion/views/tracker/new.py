@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
@@ -32,6 +32,7 @@ from companion.setup_query import (
     spaced_seed,
     ticks_key,
 )
+from companion.views.answers import page_or_partial
 from companion.views.tracker.common import (
     remember_who,
 )
@@ -89,8 +90,7 @@ def _new_form(
         "name_max": NAME_MAX,
         "errors": [error] if error else form.messages() if form.is_bound else [],
     }
-    template = "games_new.html#form" if request.htmx else "games_new.html"
-    return render(request, template, context, status=status)
+    return page_or_partial(request, "games_new.html", "form", context, status=status)
 
 
 def _made_for(data: Mapping[str, str]) -> int | None:

@@ -8,7 +8,6 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
@@ -24,6 +23,7 @@ from companion.services.tracker.games import (
     setup_steps,
     turn_order,
 )
+from companion.views.answers import page_or_partial
 from companion.views.tracker.common import (
     LOG_ON_PAGE,
     WHO_DEFAULT,
@@ -244,10 +244,9 @@ def state_response(
     context |= {"question": question, "answer_at": answer_at, "undo_entry": undo_entry}
     if record_seat is not None:
         context["record_seat"] = record_seat
-    template = "games.html#state" if request.htmx else "games.html"
     if not request.htmx:
         context.update(page_context(request, game, can_edit))
-    response = render(request, template, context, status=status)
+    response = page_or_partial(request, "games.html", "state", context, status=status)
     add_never_cache_headers(response)
     return response
 
