@@ -43,7 +43,14 @@ from companion.services.osaka import (
 from companion.tokens import TOKEN_RE
 from companion.views.answers import page_or_partial
 from companion.views.osaka.access import error, new_cid, opened_by_token, ranking, token_of
-from companion.views.osaka.forms_games import CARD_COUNTS, TOTALS, NewGameForm, StartForm, TokenForm, UndoForm
+from companion.views.osaka.forms_games import (
+    CARD_COUNTS,
+    TOTALS,
+    NewOsakaGameForm,
+    StartForm,
+    TokenForm,
+    UndoForm,
+)
 from companion.views.osaka.game_links import game_log, game_renew, game_share, game_sheet
 from companion.views.osaka.game_payday import game_payday
 from scoring.osaka.components import COLOURS, END_TOKENS
@@ -130,7 +137,7 @@ def games_new(request: HttpRequest) -> HttpResponse:
     """``/osaka/games/new/``: the players in seating order and their Trader colours; POST creates the game."""
     if request.method not in ("GET", "HEAD", "POST"):
         return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
-    form = NewGameForm(request.POST if request.method == "POST" else None)
+    form = NewOsakaGameForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         game = create_game(players=form.players)
         share = reverse("osaka-game-share", args=[game.edit_token])

@@ -36,7 +36,7 @@ from scoring.calendar import (
     TRACK_MAX,
     Phase,
     due_reveals,
-    firefighting_order,
+    firefighting_seats,
     month_events,
     overdue_reveals,
     personality_names,
@@ -142,7 +142,7 @@ def state_context(
     events = month_events(game.month, game.options, game.setup, reached=phase, revealed=revealed)
     played = turn_order(game, seats)
     order = [by_seat[n] for n in played] if played is not None else []
-    fire_order = [by_seat[n] for n in firefighting_order(s.marker for s in seats)]
+    fire_order = [by_seat[n] for n in firefighting_seats(s.marker for s in seats)]
     shared = {s.firefighting for s in seats if sum(1 for t in seats if t.firefighting == s.firefighting) > 1}
     season = season_of(game.month) if game.month < NEW_YEAR else None
     bridge: tuple[str, ...] = ()
