@@ -9,7 +9,7 @@ import itertools
 from django.test import Client
 
 from benchmarks import Report, median_seconds
-from companion.views.setup import new_table
+from companion.setup_query import new_table
 from setupgen import ALPHABET, SEED_LENGTH, Options, checklist, generate
 
 CASES = (

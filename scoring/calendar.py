@@ -733,7 +733,7 @@ def clockwise_from(first: int, players: int) -> tuple[int, ...]:
     return tuple((first - 1 + i) % players + 1 for i in range(players))
 
 
-def firefighting_order(markers: Iterable[Marker]) -> tuple[int, ...]:
+def firefighting_seats(markers: Iterable[Marker]) -> tuple[int, ...]:
     """RULINGS R12: seats by position, highest first, the marker higher in the stack first within a space."""
     return tuple(m.seat for m in sorted(markers, key=lambda m: (-m.position, -m.stack, m.seat)))
 
@@ -744,7 +744,7 @@ def phase_a_order(month: int, markers: Sequence[Marker], first_player: int) -> t
     check_month(month)
     if month == 1:
         return clockwise_from(first_player, len(markers))
-    return firefighting_order(markers)
+    return firefighting_seats(markers)
 
 
 def move_marker(markers: Sequence[Marker], seat: int, position: int) -> tuple[Marker, ...]:

@@ -38,14 +38,14 @@ MAX_BOATS: Final = 2  # RULINGS R13 (Akebono "A player cannot build more than 2 
 MAX_BUILDINGS: Final = 4  # RULINGS R13: each building holds one of the 4 Kobuns for good
 TRACK_MAX: Final = {"firefighting": rules.TRACK_MAX, "trade": rules.TRACK_MAX}  # RULINGS R11
 SCORE_TRACK_WARNING: Final = 150  # RULINGS R14
-MONTHS: Final = 12
+PLAYED_MONTHS: Final = 12
 #: RULINGS R14, an estimate (catalogue INFERRED["character-limit"]): each allowance with the hires it adds.
 CHARACTER_ALLOWANCES: Final = (
     ("the starting character", 1),
-    ("one hire a month", MONTHS),
+    ("one hire a month", PLAYED_MONTHS),
     ("Nanpo Ōta's hire", 1),
     ("the Owner token's hire", 1),
-    ("the Ferry boat's side A, one more a month", MONTHS),
+    ("the Ferry boat's side A, one more a month", PLAYED_MONTHS),
 )
 _COUNT_WORDS: Final = {2: "two", 3: "three", 4: "four"}
 #: RULINGS R14: up to 2 winter fish (one bought in winter, one on New Year's Day); a third is an error.
@@ -639,7 +639,7 @@ class _Checker:
         return out
 
     def check_character_count(self, p: PlayerState, where: str) -> None:
-        if len(p.characters) <= 1 + MONTHS:  # the usual case: within every estimate
+        if len(p.characters) <= 1 + PLAYED_MONTHS:  # the usual case: within every estimate
             return
         allowances = self.character_allowances(p)
         limit = sum(n for _, n in allowances)

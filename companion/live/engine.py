@@ -32,6 +32,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import IntegerField, Max, Subquery, Value
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
 
 from companion.models.live import Mutation
 
@@ -87,7 +88,7 @@ class Answer:
         if self.location:
             response["Location"] = self.location
         response[VERSION_HEADER] = str(self.version)
-        response["Cache-Control"] = "no-store"
+        add_never_cache_headers(response)
         if replay:
             response["X-Live-Replay"] = "1"
         return response

@@ -28,6 +28,7 @@ from django.core.handlers.asgi import ASGIRequest
 from django.db import DatabaseError, close_old_connections, connection
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.urls import path
+from django.utils.cache import add_never_cache_headers
 
 from companion.live.engine import CHANNEL
 from companion.live.kinds import KINDS, key
@@ -191,7 +192,7 @@ async def stream(request: HttpRequest, kind: str, token: str) -> HttpResponse:
         return HttpResponse(status=204)  # a WSGI server holds a thread per stream: the page polls instead
     pk, version = found
     response = StreamingHttpResponse(events(key(kind, pk), version), content_type="text/event-stream")
-    response["Cache-Control"] = "no-store"
+    add_never_cache_headers(response)
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     response["Content-Encoding"] = "identity"  # GZipMiddleware would hold the small events back
     return response

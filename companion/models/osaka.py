@@ -19,15 +19,10 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from companion.tokens import new_token
 from scoring.osaka.components import COLOURS, MAX_PLAYERS, MIN_PLAYERS, ByColour
 
-TOKEN_BYTES = 18
-"""secrets.token_urlsafe(18): 24 characters, 144 random bits (at least 128 are required)."""
 NAME_MAX = 24
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(TOKEN_BYTES)
 
 
 def new_seed() -> str:

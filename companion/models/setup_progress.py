@@ -3,7 +3,7 @@ second phone opens the share link (issue 3, the page of companion/views/setup_pa
 shared thing of the live-table engine (issue 21, docs/sync.md): the kind ``setup``, named by :attr:`stream`.
 
 A setup is identified by what reproduces it (RULINGS R19): the table's own code, the generator's version, the
-normalized options and the seed. The view builds that ``key`` (companion.views.setup.ticks_key); this module only
+normalized options and the seed. The view builds that ``key`` (companion.setup_query.ticks_key); this module only
 stores the ticked step ids per key, and a version that moves with each change.
 
 Concurrency: every change runs in one transaction holding the progress row (``select_for_update`` on PostgreSQL;

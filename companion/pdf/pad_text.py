@@ -32,7 +32,7 @@ from scoring.score import LINE_LABELS, MON_PER_POINT, lines_for
 
 #: Page sizes by the lower-cased name callers pass ("A4", "letter"), in points (portrait).
 PAGE_SIZES: Final[Mapping[str, tuple[float, float]]] = {"a4": A4, "letter": letter}
-MONTHS: Final = (
+MONTH_NAMES: Final = (
     "January",
     "February",
     "March",
@@ -269,4 +269,4 @@ def ordinal(n: int) -> str:
 
 def long_date(date: datetime.date) -> str:
     """22 November 2026, whatever the locale."""
-    return f"{date.day} {MONTHS[date.month - 1]} {date.year}"
+    return f"{date.day} {MONTH_NAMES[date.month - 1]} {date.year}"

@@ -1,7 +1,7 @@
 """Every entry of the walk-through has one typed name, :class:`EntryKey`: the one place its html id is made and
 parsed, and where a validator problem's ``field`` (``players[1].fish[0]``) is turned into the entry it names.
 
-:func:`parse_entries` reads a step's form into :class:`Change` s, or raises
+:func:`parse_entries` reads a step's form into :class:`EntryChange` s, or raises
 :class:`BadEntry` with a message for a request no page of ours sends (answered 400, nothing saved).
 """
 
@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from companion.errors import UserError
 from companion.forms import whole_number
 from companion.models.scoresheets import MAX_NUMBER
 from scoring.components import CHAR_TYPES
@@ -91,7 +92,7 @@ class EntryKey:
 
 
 @dataclass(frozen=True, slots=True)
-class Change:
+class EntryChange:
     """One entry made on a step.
 
     ``op`` is one of: ``set`` (a number field to ``value``), ``bump`` (a number field by ``value``), ``add`` /
@@ -106,12 +107,8 @@ class Change:
     value: int = 0
 
 
-class BadEntry(Exception):
+class BadEntry(UserError):
     """A request no form of these pages sends: answered 400 with the message, nothing saved."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 def _player(raw: str, count: int) -> int:
@@ -141,7 +138,7 @@ def _check_item(list_name: str, item: str) -> None:
         raise BadEntry(exc.message) from None
 
 
-def _changed(key: str, value: str, names: Sequence[str]) -> Change | None:
+def _changed(key: str, value: str, names: Sequence[str]) -> EntryChange | None:
     """The change a number or a choice of the form makes (its ``was-`` twin says what the page showed)."""
     entry = EntryKey.parse(key)
     if entry is None:
@@ -151,18 +148,18 @@ def _changed(key: str, value: str, names: Sequence[str]) -> Change | None:
         _check_item("characters", entry.item)
         if value and value not in {t.value for t in CHAR_TYPES}:
             raise BadEntry(f"{quote(value)} is not a character type.")
-        return Change("wild", i, entry.item, item=value)
+        return EntryChange("wild", i, entry.item, item=value)
     if entry.field == STACK:
         rank = _int(value, f"{names[i]}'s place in the stack") - 1 if value else -1
-        return Change("stack", i, value=max(rank, -1))
+        return EntryChange("stack", i, value=max(rank, -1))
     if entry.item:
         return None
     if entry.field not in NUMBER_FIELDS:
         raise BadEntry(f"{quote(entry.field)} is not a number on the score pad.")
-    return Change("set", i, entry.field, value=_int(value, f"{names[i]}'s {NUMBER_LABELS[entry.field]}"))
+    return EntryChange("set", i, entry.field, value=_int(value, f"{names[i]}'s {NUMBER_LABELS[entry.field]}"))
 
 
-def parse_entries(post: Mapping[str, str], names: Sequence[str]) -> list[Change]:
+def parse_entries(post: Mapping[str, str], names: Sequence[str]) -> list[EntryChange]:
     """The entries a step's form carries: the numbers and choices changed since the page showed them (only what
     this person changed, so two phones never write back each other's stale values), then the pressed button."""
     changes = []
@@ -178,30 +175,30 @@ def parse_entries(post: Mapping[str, str], names: Sequence[str]) -> list[Change]
     return changes
 
 
-def parse_op(op: str, post: Mapping[str, str], names: Sequence[str]) -> Change:
+def parse_op(op: str, post: Mapping[str, str], names: Sequence[str]) -> EntryChange:
     """A pressed button: ``add|i|list|item``, ``remove|i|list|item``, ``bump|i|field|step``, ``pick|i|group``
     (the card chosen in the group's list)."""
     kind, *parts = op.split("|")
     if kind in {"add", "remove"} and len(parts) == 3:
         i = _player(parts[0], len(names))
         _check_item(parts[1], parts[2])
-        return Change(kind, i, parts[1], item=parts[2])
+        return EntryChange(kind, i, parts[1], item=parts[2])
     if kind == "pick" and len(parts) == 2:
         i = _player(parts[0], len(names))
         item = post.get(f"pick-p{i}-{parts[1]}", "")
         if not item:
             raise BadEntry("Choose a card in the list first, then press Add.")
         _check_item("characters", item)
-        return Change("add", i, "characters", item=item)
+        return EntryChange("add", i, "characters", item=item)
     if kind == "bump" and len(parts) == 3:
         i = _player(parts[0], len(names))
         if parts[1] not in NUMBER_FIELDS:
             raise BadEntry(f"{quote(parts[1])} is not a number on the score pad.")
-        return Change("bump", i, parts[1], value=_int(parts[2], "step"))
+        return EntryChange("bump", i, parts[1], value=_int(parts[2], "step"))
     raise BadEntry("This button is not one of the score pad's.")
 
 
-def entries_of(changes: Sequence[Change]) -> list[EntryKey]:
+def entries_of(changes: Sequence[EntryChange]) -> list[EntryKey]:
     """The entries a set of changes touched (an unnamed character or a retirement token is a counter)."""
     out = []
     for ch in changes:

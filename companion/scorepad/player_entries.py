@@ -72,7 +72,7 @@ class Block:
 
 
 @dataclass
-class Group:
+class Fold:
     """A folding group (``<details>``): a type column of the player board, the retirement tokens, the pipes."""
 
     html_id: str
@@ -245,13 +245,13 @@ class PlayerEntries:
 
     # --- the shown player's entries ---
 
-    def body(self) -> list[Group | Block]:
+    def body(self) -> list[Fold | Block]:
         slug = self.step.slug
         if slug == "characters":
             return [*(self.card_group(key) for key, *_ in card_groups(self.expansions)), self.tokens_group()]
         if slug in ("fish", "tobacco"):
             kind = TokenKind.FISH if slug == "fish" else TokenKind.TOBACCO
-            out: list[Group | Block] = [self.pipes_group()] if slug == "tobacco" else []
+            out: list[Fold | Block] = [self.pipes_group()] if slug == "tobacco" else []
             return out + self._token_blocks(kind)
         if slug == "buildings":
             return [
@@ -282,7 +282,7 @@ class PlayerEntries:
         numbers = [self.number(fld) for fld in STEP_NUMBERS.get(slug, ())]
         return [*out, Block("", numbers, chips=False)] if numbers else out
 
-    def _token_blocks(self, kind: TokenKind) -> list[Group | Block]:
+    def _token_blocks(self, kind: TokenKind) -> list[Fold | Block]:
         name = {TokenKind.FISH: "fish", TokenKind.PIPE: "pipes", TokenKind.TOBACCO: "tobacco"}[kind]
         return [
             Block(label, [self.chip(name, t.id, *self.item_text(name, t.id)) for t in tokens])
@@ -292,7 +292,7 @@ class PlayerEntries:
     def _opened(self, html_id: str, entries: Iterable[Entry]) -> bool:
         return html_id in self.opened or any(e.problems for e in entries)
 
-    def card_group(self, key: str, *, entries: bool = True) -> Group:
+    def card_group(self, key: str, *, entries: bool = True) -> Fold:
         """A type column of the player board (RULINGS R4, R5); without ``entries``, only its summary."""
         _key, label, ctype, cards = next(g for g in card_groups(self.expansions) if g[0] == key)
         html_id = f"p{self.player}-group-{key}"
@@ -306,14 +306,14 @@ class PlayerEntries:
         held = self._held_by_type.get(ctype, [])
         count = self._board.counts[ctype] if ctype else len(held)
         every = [e for b in blocks for e in b.entries]
-        return Group(html_id, label, count, ", ".join(held), self._opened(html_id, every), blocks)
+        return Fold(html_id, label, count, ", ".join(held), self._opened(html_id, every), blocks)
 
-    def summaries(self) -> list[Group]:
+    def summaries(self) -> list[Fold]:
         """The characters step's folding groups, their summaries only (what a board change alters)."""
         groups = [self.card_group(key, entries=False) for key, *_ in card_groups(self.expansions)]
         return [*groups, self.tokens_group(entries=False)]
 
-    def tokens_group(self, *, entries: bool = True) -> Group:
+    def tokens_group(self, *, entries: bool = True) -> Fold:
         """The retirement tokens the player may hold (RULINGS R5); without ``entries``, only its summary."""
         shown = self._retirement_shown()
         held = Counter(self.players[self.player].get("retirement_tokens", []))
@@ -329,18 +329,18 @@ class PlayerEntries:
         ]
         html_id = f"p{self.player}-group-tokens"
         blocks = [Block("", every, chips=False)] if entries else []
-        return Group(
+        return Fold(
             html_id, "Retirement tokens", len(names), ", ".join(names), self._opened(html_id, every), blocks
         )
 
-    def pipes_group(self, *, entries: bool = True) -> Group:
+    def pipes_group(self, *, entries: bool = True) -> Fold:
         held = [cat.TOKEN_BY_ID[t].name for t in self.players[self.player].get("pipes", [])]
         blocks = [b for b in self._token_blocks(TokenKind.PIPE) if isinstance(b, Block)] if entries else []
         html_id = f"p{self.player}-group-pipes"
         every = [e for b in blocks for e in b.entries]
-        return Group(html_id, "Pipes", len(held), ", ".join(held), self._opened(html_id, every), blocks)
+        return Fold(html_id, "Pipes", len(held), ", ".join(held), self._opened(html_id, every), blocks)
 
-    def group(self, html_id: str) -> Group | None:
+    def group(self, html_id: str) -> Fold | None:
         """The folding group ``html_id`` of the shown player, if this step shows it."""
         prefix = f"p{self.player}-group-"
         if not html_id.startswith(prefix):

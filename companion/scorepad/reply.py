@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from companion.scorepad.entries import WILD, Change, entries_of
+from companion.scorepad.entries import WILD, EntryChange, entries_of
 from companion.scorepad.offers import group_of
 from companion.scorepad.presenter import StepView
 
@@ -29,7 +29,7 @@ Piece = tuple[str, dict[str, Any]]
 
 
 def pieces_for(
-    before: StepView, after: StepView, changes: Sequence[Change], *, refused: bool = False
+    before: StepView, after: StepView, changes: Sequence[EntryChange], *, refused: bool = False
 ) -> list[Piece]:
     """The partials (name, their own context) that bring a page showing ``before`` up to ``after``; ``refused``:
     the page also shows the message of an entry refused since."""

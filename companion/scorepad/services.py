@@ -1,6 +1,6 @@
 """What the walk-through writes and makes, as keyword-only functions (the HackSoft styleguide's services).
 
-Two phones may edit one sheet at once: every entry is a small :class:`~companion.scorepad.entries.Change` (set one
+Two phones may edit one sheet at once: every entry is a small :class:`~companion.scorepad.entries.EntryChange` (set one
 number, add or remove one component, choose one wild type...) applied to a freshly read row and written only if the
 row is still the version read (the ORM's ``filter(pk=..., version=read).update(..., version=F("version") + 1)``),
 else read and applied again (:func:`record_entries`), so nobody's entry is overwritten by a stale table.
@@ -17,15 +17,16 @@ from typing import Any, Final
 from django.db.models import F
 from django.utils import timezone
 
+from companion.errors import UserError
 from companion.models.games import Game
 from companion.models.scoresheets import COLOURS, NAME_MAX, ScoreSheet
 from companion.pdf.scorepad import PadPlayer, filled_pad
-from companion.scorepad.entries import Change
+from companion.scorepad.entries import EntryChange
 from companion.scorepad.steps import read_sheet
 from companion.services.tracker import records
 from companion.services.tracker.games import scoring_setup
 from scoring import catalogue as cat
-from scoring.calendar import firefighting_order as markers_in_order
+from scoring.calendar import firefighting_seats
 from scoring.errors import quote
 from scoring.names import name_key
 from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
@@ -39,7 +40,7 @@ from scoring.validate import Report, validate
 REPEATABLE: Final = frozenset({"retirement_tokens"})
 
 
-def _apply(table: dict[str, Any], stack: dict[str, int], change: Change) -> None:
+def _apply(table: dict[str, Any], stack: dict[str, int], change: EntryChange) -> None:
     player = table["players"][change.player]
     if change.op == "set":
         player[change.field] = change.value
@@ -109,7 +110,7 @@ class SheetBusy(RuntimeError):
 
 
 def record_entries(
-    *, token: str, changes: Iterable[Change] | Callable[[ScoreSheet], Iterable[Change]]
+    *, token: str, changes: Iterable[EntryChange] | Callable[[ScoreSheet], Iterable[EntryChange]]
 ) -> ScoreSheet:
     """Apply entries to the freshly read sheet and save it; return the saved sheet.
 
@@ -144,13 +145,11 @@ def record_entries(
 # --- starting a sheet --------------------------------------------------------------------------------------------
 
 
-class SheetError(ValueError):
+class SheetError(UserError):
     """What :func:`start_sheet` was given cannot start a sheet; ``field`` names the offending argument."""
 
     def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
+        super().__init__(message, field=field)
 
 
 def _player_json(name: str) -> dict[str, Any]:
@@ -254,7 +253,7 @@ class Ranked:
 
 
 @dataclass(frozen=True, slots=True)
-class Result:
+class SheetResult:
     """A sheet judged by the rules core: the report, and the ranking when the rules accept the table."""
 
     report: Report
@@ -270,7 +269,7 @@ class Result:
         return [p.message for p in self.report.warnings if p.incomplete]
 
 
-def result_of(*, sheet: ScoreSheet) -> Result:
+def result_of(*, sheet: ScoreSheet) -> SheetResult:
     """The ranking and each line's explanation (RULINGS R3-R12), or only the report while the rules refuse."""
     table = read_sheet(sheet)
     report = validate(table)
@@ -281,10 +280,10 @@ def result_of(*, sheet: ScoreSheet) -> Result:
             lines = [(label, s.lines[key].points, s.lines[key].explanation) for key, label in labels]
             ranking.append(Ranked(s.name, sheet.colour(i), s.rank, s.total, s.tie_break or "", lines))
         ranking.sort(key=lambda r: (r.rank, r.name))
-    return Result(report, ranking)
+    return SheetResult(report, ranking)
 
 
-def pad_pdf(*, sheet: ScoreSheet, result: Result, pagesize: str) -> bytes:
+def pad_pdf(*, sheet: ScoreSheet, result: SheetResult, pagesize: str) -> bytes:
     """The filled score pad of a scored sheet (RULINGS R3), saying what is missing (R13 as amended)."""
     players = [
         PadPlayer(
@@ -347,7 +346,7 @@ def sheet_for_game(*, game: Game, names: Sequence[str], colours: Sequence[str]) 
         akebono=game.akebono,
         setup=scoring_setup(game),
         prefill=prefill,
-        firefighting_order=[by_seat[n] for n in markers_in_order(seat.marker for seat in seats)],
+        firefighting_order=[by_seat[n] for n in firefighting_seats(seat.marker for seat in seats)],
         seed=game.seed or None,
     )
     Game.objects.filter(pk=game.pk, scoresheet=None).update(scoresheet=sheet)

@@ -25,6 +25,7 @@ from django.core.management.color import no_style
 from django.core.serializers.base import DeserializationError
 from django.db import DatabaseError, connection, transaction
 
+from companion.errors import UserError
 from companion.forms import clean_text
 from companion.models.results import EDITION_LABELS, GROUP_NAME_MAX, Group, Result
 from companion.models.scoresheets import NAME_MAX
@@ -42,10 +43,6 @@ MAX_RESULTS: Final = 5_000
 """The most results a group's file may hold (a group playing weekly for 50 years fits)."""
 
 
-class BackupError(ValueError):
-    """A file that cannot be restored; the message says why, for the person who chose it."""
-
-
 def _checksum(body: dict[str, Any]) -> str:
     text = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
@@ -56,21 +53,19 @@ def _sealed(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def _opened(data: object, kind: str, what: str) -> dict[str, Any]:
-    """The body of a sealed file of ``kind``, or :class:`BackupError` saying what is wrong with it."""
+    """The body of a sealed file of ``kind``, or :class:`UserError` saying what is wrong with it."""
     if not isinstance(data, dict) or "kind" not in data:
-        raise BackupError(f"This is not {what} made by the IKI companion.")
+        raise UserError(f"This is not {what} made by the IKI companion.")
     if data["kind"] != kind:
         other = {SERVER_KIND: "a whole server's backup", GROUP_KIND: "a group's file"}.get(str(data["kind"]))
-        raise BackupError(f"This is {other or 'another kind of file'}, not {what}.")
+        raise UserError(f"This is {other or 'another kind of file'}, not {what}.")
     if data.get("version") != VERSION:
-        raise BackupError(
+        raise UserError(
             f"This file is of another version of the companion; this one reads version {VERSION}."
         )
     body = {k: v for k, v in data.items() if k != "checksum"}
     if data.get("checksum") != _checksum(body):
-        raise BackupError(
-            f"This file was changed after it was made: use {what} exactly as it was downloaded."
-        )
+        raise UserError(f"This file was changed after it was made: use {what} exactly as it was downloaded.")
     return body
 
 
@@ -78,7 +73,7 @@ def read_json(raw: bytes | str) -> object:
     try:
         return json.loads(raw)
     except (ValueError, RecursionError):
-        raise BackupError("This file is not JSON: choose the file the companion downloaded.") from None
+        raise UserError("This file is not JSON: choose the file the companion downloaded.") from None
 
 
 # --- a whole server -------------------------------------------------------------------------------------------
@@ -109,7 +104,7 @@ def restore_server(data: object) -> int:
     """Restore a server's backup into an empty database: the number of rows. All or nothing."""
     body = _opened(data, SERVER_KIND, "a whole server's backup")
     if rows_present():
-        raise BackupError("This database already holds games or results: restore a server into an empty one.")
+        raise UserError("This database already holds games or results: restore a server into an empty one.")
     models = _models()
     try:
         with transaction.atomic():
@@ -121,7 +116,7 @@ def restore_server(data: object) -> int:
                 for sql in connection.ops.sequence_reset_sql(no_style(), models):
                     cursor.execute(sql)
     except (DeserializationError, DatabaseError, KeyError, TypeError, ValueError) as exc:
-        raise BackupError(
+        raise UserError(
             f"This backup could not be restored ({type(exc).__name__}); nothing was restored."
         ) from None
     return count
@@ -153,9 +148,9 @@ def _moment(value: object, where: str) -> datetime.datetime | None:
     try:
         moment = datetime.datetime.fromisoformat(str(value)[:40])
     except ValueError:
-        raise BackupError(f"{where} is not a time.") from None
+        raise UserError(f"{where} is not a time.") from None
     if moment.tzinfo is None:
-        raise BackupError(f"{where} has no time zone.")
+        raise UserError(f"{where} has no time zone.")
     return moment
 
 
@@ -175,41 +170,41 @@ def group_file(group: Group) -> dict[str, Any]:
 
 def _text(value: object, where: str, most: int, *, name: bool = False) -> str:
     if not isinstance(value, str):
-        raise BackupError(f"{where} is not text.")
+        raise UserError(f"{where} is not text.")
     try:
         text = clean_text(value)
     except ValidationError as exc:  # a control character or a direction override
-        raise BackupError(f"{where}: {' '.join(exc.messages)}.") from None
+        raise UserError(f"{where}: {' '.join(exc.messages)}.") from None
     if len(text) > most:
-        raise BackupError(f"{where} is longer than {most} characters.")
+        raise UserError(f"{where} is longer than {most} characters.")
     problem = name_problem(text) if name else None
     if problem:
-        raise BackupError(f"{where}: {problem}.")
+        raise UserError(f"{where}: {problem}.")
     return text
 
 
 def _number(value: object, where: str, low: int = -MAX_NUMBER) -> int:
     if type(value) is not int or not low <= value <= MAX_NUMBER:
-        raise BackupError(f"{where} is not a whole number from {low} to {MAX_NUMBER}.")
+        raise UserError(f"{where} is not a whole number from {low} to {MAX_NUMBER}.")
     return value
 
 
 def _ids(value: object, where: str, kind: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(i, str) for i in value):
-        raise BackupError(f"{where} is not a list of ids.")
+        raise UserError(f"{where} is not a list of ids.")
     unknown = [i for i in value if i not in cat.IDS_BY_KIND[kind]]
     if unknown:
-        raise BackupError(f"{where}: {unknown[0][:40]!r} is not a known {kind}.")
+        raise UserError(f"{where}: {unknown[0][:40]!r} is not a known {kind}.")
     return list(value)
 
 
 def _player(value: object, where: str) -> dict[str, Any]:
     if not isinstance(value, dict) or set(value) != {"name", "colour", "lines", "total", "rank", "buildings",
                                                      "personalities"}:  # fmt: skip
-        raise BackupError(f"{where} is not a player of a kept result.")
+        raise UserError(f"{where} is not a player of a kept result.")
     lines = value["lines"]
     if not isinstance(lines, dict) or not set(lines) <= set(LINE_ORDER):
-        raise BackupError(f"{where}: the lines are not the score pad's.")
+        raise UserError(f"{where}: the lines are not the score pad's.")
     return {
         "name": _text(value["name"], f"{where}: the name", NAME_MAX, name=True),
         "colour": _text(value["colour"], f"{where}: the colour", 16),
@@ -223,19 +218,19 @@ def _player(value: object, where: str) -> dict[str, Any]:
 
 def _result(value: object, where: str) -> Result:
     if not isinstance(value, dict) or not RESULT_KEYS <= set(value) <= RESULT_KEYS | RESULT_TIMES:
-        raise BackupError(f"{where} is not a kept result.")
+        raise UserError(f"{where} is not a kept result.")
     if value["edition"] not in EDITION_LABELS:
-        raise BackupError(f"{where}: {str(value['edition'])[:40]!r} is not a game the companion keeps.")
+        raise UserError(f"{where}: {str(value['edition'])[:40]!r} is not a game the companion keeps.")
     try:
         played = datetime.date.fromisoformat(str(value["played"]))
     except ValueError:
-        raise BackupError(f"{where}: the date is not a date.") from None
+        raise UserError(f"{where}: the date is not a date.") from None
     players = value["players"]
     if not isinstance(players, list) or not 2 <= len(players) <= 4:
-        raise BackupError(f"{where}: a result has 2 to 4 players.")
+        raise UserError(f"{where}: a result has 2 to 4 players.")
     read = [_player(p, f"{where}, player {i + 1}") for i, p in enumerate(players)]
     if len({name_key(p["name"]) for p in read}) != len(read):
-        raise BackupError(f"{where}: two players have one name.")
+        raise UserError(f"{where}: two players have one name.")
     seed = _text(value["seed"], f"{where}: the setup code", 64)
     ended = _moment(value.get("ended"), f"{where}: the end")
     started = _moment(value.get("started"), f"{where}: the start") if ended else None
@@ -255,18 +250,18 @@ def restore_group(data: object) -> Group:
     body = _opened(data, GROUP_KIND, "a group's file")
     group, results = body.get("group"), body.get("results")
     if not isinstance(group, dict) or not isinstance(results, list) or len(results) > MAX_RESULTS:
-        raise BackupError("This group's file holds no group, or too many results to be one.")
+        raise UserError("This group's file holds no group, or too many results to be one.")
     name = _text(group.get("name"), "The group's name", GROUP_NAME_MAX)
     aliases = group.get("aliases", {})
     if not isinstance(aliases, dict) or len(aliases) > 1000:
-        raise BackupError("The group's renames cannot be read.")
+        raise UserError("The group's renames cannot be read.")
     renames = {
         _text(old, "A renamed player", NAME_MAX): _text(new, "A renamed player", NAME_MAX, name=True)
         for old, new in aliases.items()
     }
     rows = [_result(r, f"Result {i + 1}") for i, r in enumerate(results)]
     if not name:
-        raise BackupError("The group's name is empty.")
+        raise UserError("The group's name is empty.")
     with transaction.atomic():
         made = Group.objects.create(name=name, aliases=renames)
         for row in rows:
@@ -278,7 +273,6 @@ def restore_group(data: object) -> Group:
 __all__ = [
     "GROUP_KIND",
     "SERVER_KIND",
-    "BackupError",
     "group_file",
     "read_json",
     "restore_group",

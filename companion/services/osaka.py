@@ -28,7 +28,9 @@ from typing import Any, Final
 from django.db import models, transaction
 from django.utils import timezone
 
-from companion.models.osaka import OsakaEvent, OsakaGame, OsakaSeat, new_token
+from companion.errors import UserError
+from companion.models.osaka import OsakaEvent, OsakaGame, OsakaSeat
+from companion.tokens import new_token
 from scoring.errors import InputError
 from scoring.osaka.components import COLOURS, ByColour
 from scoring.osaka.read import colour as read_colour
@@ -54,15 +56,17 @@ VERSIONED_KINDS: Final = frozenset({"start", "payday"})
 TABLE_PHONE: Final = "the table's phone"
 
 
-class Refused(ValueError):
+class Refused(UserError):
     """A write the rules or the form do not allow; the message is for a person. Nothing was saved."""
 
 
-class Conflict(Exception):
+class Conflict(UserError):
     """The phone saw an older version: someone changed the game first. Nothing was saved."""
 
     def __init__(self, game: OsakaGame) -> None:
-        super().__init__("Someone changed the game first; here it is as it is now. Nothing was saved.")
+        super().__init__(
+            "Someone changed the game first; here it is as it is now. Nothing was saved.", status=409
+        )
         self.game = game
 
 

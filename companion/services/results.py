@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from companion.errors import UserError
 from companion.models.osaka import OsakaGame
 from companion.models.results import GROUP_NAME_MAX, RESTORE_DAYS, Group, Result
 from companion.models.scoresheets import ScoreSheet
@@ -23,10 +24,6 @@ from scoring.validate import validate
 #: The results every list shows: not removed, and for an Osaka game only while it has ended (an undo that takes
 #: the end back hides its result until the game ends again: no running VP is ever shown, RULINGS O6, O8).
 SHOWN = Q(removed=False) & (Q(osaka_game=None) | Q(osaka_game__finished=True))
-
-
-class GroupError(ValueError):
-    """A request about a group that cannot be done; the message says why, for the page."""
 
 
 # --- selectors -----------------------------------------------------------------------------------------------------
@@ -261,7 +258,7 @@ def keep_checked_pad(
 def create_group(*, name: str) -> Group:
     name = " ".join(name.split())[:GROUP_NAME_MAX]
     if not name:
-        raise GroupError("Give the group a name.")
+        raise UserError("Give the group a name.")
     return Group.objects.create(name=name)
 
 
@@ -292,7 +289,7 @@ def remove_result(*, result: Result) -> None:
 def restore_result(*, result: Result) -> Result:
     """Bring a removed result back into every list (and its group), while it may be restored."""
     if result.restorable_until is None:
-        raise GroupError(
+        raise UserError(
             f"This result was removed more than {RESTORE_DAYS} days ago: it can no longer be restored."
         )
     Result.objects.filter(pk=result.pk).update(removed=False, updated=timezone.now())
@@ -306,14 +303,14 @@ def rename_player(*, group: Group, old: str, new: str) -> int:
     results changed. Refused when one result has both names (two players cannot be one)."""
     new = " ".join(new.split())
     if not new or not old:
-        raise GroupError("Give the name to change and its new name.")
+        raise UserError("Give the name to change and its new name.")
     results = list(group.results.select_for_update().filter(removed=False))
     touched = [r for r in results if any(p["name"] == old for p in r.players)]
     if not touched:
-        raise GroupError(f"No result of this group has a player called {old!r}.")
+        raise UserError(f"No result of this group has a player called {old!r}.")
     for r in touched:
         if old != new and any(p["name"] == new for p in r.players):
-            raise GroupError(f"{old} and {new} played in the same game on {r.played}: they are two players.")
+            raise UserError(f"{old} and {new} played in the same game on {r.played}: they are two players.")
     for r in touched:
         r.players = [{**p, "name": new} if p["name"] == old else p for p in r.players]
         Result.objects.filter(pk=r.pk).update(players=r.players, updated=timezone.now())
@@ -326,7 +323,6 @@ def rename_player(*, group: Group, old: str, new: str) -> int:
 
 __all__ = [
     "SHOWN",
-    "GroupError",
     "create_group",
     "current",
     "file_result",

@@ -1,4 +1,9 @@
-"""Error answers: JSON under /api/, a friendly page elsewhere. Nothing the user sends may produce a 500 page."""
+"""Error answers: JSON under /api/, a friendly page elsewhere. Nothing the user sends may produce a 500 page.
+
+The handlers of ``companion/urls.py``. A view or service refuses a request by raising
+:class:`companion.errors.UserError` (or Django's ``PermissionDenied`` with the sentence to show, or ``Http404``):
+no view renders ``error.html`` itself.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,9 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.cache import add_never_cache_headers
+
+from companion.errors import UserError
 
 
 def json_error(status: int, code: str, message: str, field: str = "") -> JsonResponse:
@@ -20,6 +28,16 @@ def answer(request: HttpRequest, status: int, code: str, message: str) -> HttpRe
 
 
 def bad_request(request: HttpRequest, exception: Any = None) -> HttpResponse:
+    """400, or a :class:`UserError`'s own status and sentence (never stored by a cache: it answers this moment)."""
+    if isinstance(exception, UserError):
+        if request.path.startswith("/api/"):
+            response: HttpResponse = json_error(
+                exception.status, exception.code, exception.message, exception.field
+            )
+        else:
+            response = answer(request, exception.status, exception.code, exception.message)
+        add_never_cache_headers(response)
+        return response
     return answer(request, 400, "bad-request", "The request could not be understood.")
 
 

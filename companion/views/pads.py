@@ -12,12 +12,13 @@ from functools import lru_cache
 from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.urls import path, reverse
 from django.views.decorators.http import require_safe
 
+from companion.errors import UserError
 from companion.models.results import EDITION_LABELS
 from companion.pdf.scorepad import MAX_PLAYERS, MIN_PLAYERS, blank_pad, pad_lines, reference
+from companion.views.answers import page_or_partial, pdf_response
 from scoring.errors import quote
 
 SIZES = {"a4": ("A4", "A4"), "letter": ("letter", "Letter")}  # query value -> (blank_pad's pagesize, label)
@@ -50,10 +51,6 @@ class PadChoice:
 DEFAULT = PadChoice(akebono=False, players=4, size="a4")
 
 
-class BadChoice(ValueError):
-    """A query value the pads cannot take; the message says which and what would do."""
-
-
 def parse_choice(query: dict[str, str]) -> PadChoice:
     """The pad asked for by ``?akebono=0|1&players=2-4&size=a4|letter``; a missing value takes the default."""
     akebono = query.get("akebono", str(int(DEFAULT.akebono))).strip()
@@ -67,20 +64,13 @@ def parse_choice(query: dict[str, str]) -> PadChoice:
     if size not in SIZES:
         problems.append(f"size must be a4 or letter, not {quote(size)}.")
     if problems:
-        raise BadChoice(" ".join(p[0].upper() + p[1:] for p in problems))
+        raise UserError(" ".join(p[0].upper() + p[1:] for p in problems))
     return PadChoice(akebono=akebono == "1", players=int(players), size=size)
 
 
 @lru_cache(maxsize=len(EDITIONS) * len(PLAYER_COUNTS) * len(SIZES))
 def _blank_pdf(choice: PadChoice) -> bytes:
     return blank_pad(akebono=choice.akebono, players=choice.players, pagesize=SIZES[choice.size][0])
-
-
-def pdf_response(content: bytes, filename: str) -> HttpResponse:
-    """A PDF shown in the browser (inline), saved under ``filename`` when the user keeps it."""
-    response = HttpResponse(content, content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{filename}"'
-    return response
 
 
 def _context(choice: PadChoice, error: str | None) -> dict[str, object]:
@@ -103,10 +93,9 @@ def pads(request: HttpRequest) -> HttpResponse:
     """``GET /score/pads/``: choose a blank pad; with htmx, only the summary of the chosen pad."""
     try:
         choice, error, status = parse_choice(request.GET.dict()), None, 200
-    except BadChoice as exc:
+    except UserError as exc:
         choice, error, status = DEFAULT, str(exc), 400
-    template = "pads.html#summary" if request.htmx else "pads.html"
-    return render(request, template, _context(choice, error), status=status)
+    return page_or_partial(request, "pads.html", "summary", _context(choice, error), status=status)
 
 
 @require_safe
@@ -114,7 +103,7 @@ def pads_blank(request: HttpRequest) -> HttpResponse:
     """``GET /score/pads/blank.pdf?akebono=1&players=4&size=a4``: the blank pad, or a plain 400."""
     try:
         choice = parse_choice(request.GET.dict())
-    except BadChoice as exc:
+    except UserError as exc:
         return HttpResponse(
             f"No such score pad. {exc}\n", status=400, content_type="text/plain; charset=utf-8"
         )

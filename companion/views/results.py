@@ -17,14 +17,14 @@ from django.shortcuts import render
 from django.urls import path, register_converter, reverse
 from django.views.decorators.http import require_POST, require_safe
 
+from companion.errors import UserError
 from companion.forms import NameField, messages_of
 from companion.links import share_url
 from companion.models.results import GROUP_NAME_MAX, Group, Result
-from companion.services.backup import BackupError, group_file, read_json, restore_group
+from companion.services.backup import group_file, read_json, restore_group
 from companion.services.play_time import duration_words, play_times
 from companion.services.result_export import LINE_ORDER, group_csv, group_json, result_json
 from companion.services.results import (
-    GroupError,
     create_group,
     file_result,
     group_by_token,
@@ -91,10 +91,6 @@ class TakeOutForm(forms.Form):
     result = forms.RegexField(regex=TOKEN_RE, error_messages={"invalid": "No such result in this group."})
 
 
-def _error(request: HttpRequest, status: int, message: str) -> HttpResponse:
-    return render(request, "error.html", {"status": status, "message": message}, status=status)
-
-
 def _group(token: str) -> tuple[Group, bool]:
     found = group_by_token(token)
     if found is None:
@@ -136,18 +132,15 @@ def file_under_group(request: HttpRequest, token: str) -> HttpResponse:
     result = _own_result(token)
     form = FileForm(request.POST)
     if not form.is_valid():
-        return _error(request, 400, " ".join(messages_of(form)))
+        raise UserError(" ".join(messages_of(form)))
     text = form.cleaned_data["group"].strip().rstrip("/")
     code = text.rsplit("/", 1)[-1]
     found = group_by_token(code) if TOKEN_RE.fullmatch(code) else None
     if found is not None and not found[1]:
-        return _error(request, 403, "That is a group's view-only link: paste its edit link to file results.")
+        raise UserError("That is a group's view-only link: paste its edit link to file results.", status=403)
     if found is None and ("/" in text or TOKEN_RE.fullmatch(text)):
-        return _error(request, 404, NO_GROUP)
-    try:
-        group = found[0] if found is not None else create_group(name=text[:GROUP_NAME_MAX])
-    except GroupError as exc:
-        return _error(request, 400, str(exc))
+        raise UserError(NO_GROUP, status=404)
+    group = found[0] if found is not None else create_group(name=text[:GROUP_NAME_MAX])
     file_result(result=result, group=group)
     return _back_to(result)
 
@@ -186,11 +179,8 @@ def restore(request: HttpRequest, token: str) -> HttpResponse:
     """``POST /results/<sheet token>/restore``: a removed result comes back into every list and its group, for
     RESTORE_DAYS days after its removal. A second tap finds it kept and changes nothing."""
     result = _own_result(token, removed=True)
-    try:
-        if result.removed:
-            restore_result(result=result)
-    except GroupError as exc:
-        return _error(request, 400, str(exc))
+    if result.removed:
+        restore_result(result=result)
     return _back_to(result)
 
 
@@ -270,11 +260,8 @@ def rename(request: HttpRequest, token: str) -> HttpResponse:
     group = _editable_group(token)
     form = RenameForm(request.POST)
     if not form.is_valid():
-        return _error(request, 400, " ".join(messages_of(form)))
-    try:
-        rename_player(group=group, old=form.cleaned_data["old"], new=form.cleaned_data["new"])
-    except GroupError as exc:
-        return _error(request, 400, str(exc))
+        raise UserError(" ".join(messages_of(form)))
+    rename_player(group=group, old=form.cleaned_data["old"], new=form.cleaned_data["new"])
     return HttpResponseRedirect(group.get_absolute_url())
 
 
@@ -286,7 +273,7 @@ def take_out(request: HttpRequest, token: str) -> HttpResponse:
     form = TakeOutForm(request.POST)
     result = result_by_view_token(form.cleaned_data["result"]) if form.is_valid() else None
     if result is None or result.group_id != group.pk:
-        return _error(request, 404, "No such result in this group.")
+        raise UserError("No such result in this group.", status=404)
     if request.POST.get(
         "ask"
     ):  # the group page's button asks once (issue 20); its answer posts without ``ask``
@@ -302,11 +289,8 @@ def new_group(request: HttpRequest) -> HttpResponse:
     """``POST /groups/new``: a group with a name and no results yet."""
     form = NewGroupForm(request.POST)
     if not form.is_valid():
-        return _error(request, 400, f"Group name: {' '.join(form.errors['name'])}.")
-    try:
-        group = create_group(name=form.cleaned_data["name"])
-    except GroupError as exc:
-        return _error(request, 400, str(exc))
+        raise UserError(f"Group name: {' '.join(form.errors['name'])}.")
+    group = create_group(name=form.cleaned_data["name"])
     return HttpResponseRedirect(group.get_absolute_url())
 
 
@@ -336,16 +320,14 @@ def restore_group_file(request: HttpRequest) -> HttpResponse:
     """``POST /groups/restore``: a new group holding the results of a group's file; anything else refused whole."""
     form = RestoreForm(request.POST, request.FILES)
     if not form.is_valid():
-        return _error(request, 400, " ".join(messages_of(form)))
+        raise UserError(" ".join(messages_of(form)))
     upload = form.cleaned_data["file"]
     if upload.size > RESTORE_MAX:
-        return _error(
-            request, 400, f"This file is larger than a group's file can be ({RESTORE_MAX // 1_000_000} MB)."
-        )
+        raise UserError(f"This file is larger than a group's file can be ({RESTORE_MAX // 1_000_000} MB).")
     try:
         group = restore_group(read_json(upload.read()))
-    except BackupError as exc:
-        return _error(request, 400, f"{exc} Nothing was restored.")
+    except UserError as exc:
+        raise UserError(f"{exc.message} Nothing was restored.") from None
     return HttpResponseRedirect(group.get_absolute_url())
 
 

@@ -23,8 +23,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import get_template
 from django.urls import path, reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from companion.errors import UserError
 from companion.links import shared
 from companion.live.engine import Pieces, pull_response
 from companion.models.games import Game
@@ -33,7 +35,6 @@ from companion.services.osaka import version_of as osaka_version
 from companion.services.tracker.games import game_by_token
 from companion.services.tracker.games import version_of as game_version
 from companion.tokens import is_token
-from companion.views.osaka.access import TOKEN_RE
 from companion.views.osaka.games import _state_context as osaka_state_context
 from companion.views.tracker.state import state_context as game_state_context
 
@@ -42,10 +43,6 @@ BAD_VERSION = "The version (?v=) must be a whole number."
 #: The screen's partial (its pieces) in each game's template.
 IKI_PARTIAL = "screen_game.html#screen"
 OSAKA_PARTIAL = "screen_osaka.html#screen"
-
-
-def _error(request: HttpRequest, status: int, message: str) -> HttpResponse:
-    return render(request, "error.html", {"status": status, "message": message}, status=status)
 
 
 def _seen(request: HttpRequest) -> tuple[bool, int | None]:
@@ -58,11 +55,6 @@ def _seen(request: HttpRequest) -> tuple[bool, int | None]:
     return True, int(raw)
 
 
-def _no_store(response: HttpResponse) -> HttpResponse:
-    response["Cache-Control"] = "no-store"
-    return response
-
-
 def _pull(
     request: HttpRequest, thing: str, template: str, context: dict[str, Any], version: int
 ) -> HttpResponse:
@@ -71,7 +63,7 @@ def _pull(
     html = get_template(template).render({**context, "live_pieces": pieces}, request)
     if request.headers.get("X-Live") == "1":
         return pull_response(request, thing, pieces, version)
-    return _no_store(HttpResponse(html))
+    return HttpResponse(html)
 
 
 # --- IKI -----------------------------------------------------------------------------------------------------------
@@ -96,26 +88,28 @@ def _iki_context(request: HttpRequest, game: Game) -> dict[str, Any]:
 
 
 @require_safe
+@never_cache
 def game_screen(request: HttpRequest, token: str) -> HttpResponse:
     game = _game(token)
     if game is None:
-        return _error(request, 404, NO_GAME)
+        raise UserError(NO_GAME, status=404)
     if token != game.view_token:
         return redirect("game-screen", game.view_token)
     context = _iki_context(request, game) | {"join": shared(request, game.view_url())}
-    return _no_store(render(request, "screen_game.html", context))
+    return render(request, "screen_game.html", context)
 
 
 @require_safe
+@never_cache
 def game_screen_state(request: HttpRequest, token: str) -> HttpResponse:
     valid, seen = _seen(request)
     if not valid:
-        return _error(request, 400, BAD_VERSION)
+        raise UserError(BAD_VERSION)
     if seen is not None and is_token(token) and game_version(token) == seen:
-        return _no_store(HttpResponse(status=204))
+        return HttpResponse(status=204)
     game = _game(token)
     if game is None:
-        return _error(request, 404, NO_GAME)
+        raise UserError(NO_GAME, status=404)
     return _pull(request, f"game:{game.pk}", IKI_PARTIAL, _iki_context(request, game), game.version)
 
 
@@ -124,7 +118,7 @@ def game_screen_state(request: HttpRequest, token: str) -> HttpResponse:
 
 def _osaka(token: str) -> Opened | None:
     """The game a token opens, always as the view link sees it (a player's own link shows nothing more here)."""
-    opened = open_token(token) if TOKEN_RE.fullmatch(token) else None
+    opened = open_token(token) if is_token(token) else None
     return Opened(opened.game, Access.VIEW, None) if opened else None
 
 
@@ -138,27 +132,29 @@ def _osaka_context(request: HttpRequest, opened: Opened) -> dict[str, Any]:
 
 
 @require_safe
+@never_cache
 def osaka_screen(request: HttpRequest, token: str) -> HttpResponse:
     opened = _osaka(token)
     if opened is None:
-        return _error(request, 404, NO_GAME)
+        raise UserError(NO_GAME, status=404)
     game = opened.game
     if token != game.view_token:
         return redirect("osaka-game-screen", game.view_token)
     join = shared(request, reverse("osaka-game", args=[game.view_token]))
-    return _no_store(render(request, "screen_osaka.html", _osaka_context(request, opened) | {"join": join}))
+    return render(request, "screen_osaka.html", _osaka_context(request, opened) | {"join": join})
 
 
 @require_safe
+@never_cache
 def osaka_screen_state(request: HttpRequest, token: str) -> HttpResponse:
     valid, seen = _seen(request)
     if not valid:
-        return _error(request, 400, BAD_VERSION)
-    if seen is not None and TOKEN_RE.fullmatch(token) and osaka_version(token) == seen:
-        return _no_store(HttpResponse(status=204))
+        raise UserError(BAD_VERSION)
+    if seen is not None and is_token(token) and osaka_version(token) == seen:
+        return HttpResponse(status=204)
     opened = _osaka(token)
     if opened is None:
-        return _error(request, 404, NO_GAME)
+        raise UserError(NO_GAME, status=404)
     context = _osaka_context(request, opened)
     return _pull(request, f"osaka:{opened.game.pk}", OSAKA_PARTIAL, context, opened.game.version)
 

@@ -4,22 +4,23 @@ JSON API ``GET /api/v1/setup`` (docs/api.md "Setup": the one place that shows ev
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
 from django.urls import path
+from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_safe
 
+from companion.errors import UserError
 from companion.links import share_url
 from companion.pdf.setup_sheet import PAGE_SIZES, setup_sheet_pdf
 from companion.qr import qr_svg
-from companion.views.errors import json_error
-from companion.views.setup import (
-    QueryError,
+from companion.setup_query import (
     game_url,
     house_summary,
     is_table,
     load_setup,
+    query_error,
     sentence,
 )
+from companion.views.errors import json_error
 from scoring.errors import quote
 
 
@@ -33,17 +34,12 @@ def setup_qr(request: HttpRequest) -> HttpResponse:
     try:
         options, setup, _ = load_setup(request.GET, seed_required=True)
         if not is_table(table):
-            raise QueryError("table", "this address has no table code of a setup page (table=)")
-    except QueryError as exc:
-        return render(request, "error.html", {"status": 400, "message": sentence(str(exc))}, status=400)
+            raise query_error("table", "this address has no table code of a setup page (table=)")
+    except UserError as exc:
+        raise UserError(sentence(str(exc))) from None
     svg = qr_svg(share_url(request, game_url(options, setup.seed, table=table)))
     if not svg:
-        return render(
-            request,
-            "error.html",
-            {"status": 404, "message": "This link is too long for a QR code."},
-            status=404,
-        )
+        raise UserError("This link is too long for a QR code.", status=404)
     response = HttpResponse(svg, content_type="image/svg+xml")
     response["Cache-Control"] = "private, max-age=3600"
     return response
@@ -56,9 +52,9 @@ def setup_sheet(request: HttpRequest) -> HttpResponse:
     try:
         _, setup, _ = load_setup(request.GET, seed_required=True)
         if size not in PAGE_SIZES:
-            raise QueryError("size", f"size must be a4 or letter, not {quote(size)}")
-    except QueryError as exc:
-        return render(request, "error.html", {"status": 400, "message": sentence(str(exc))}, status=400)
+            raise query_error("size", f"size must be a4 or letter, not {quote(size)}")
+    except UserError as exc:
+        raise UserError(sentence(str(exc))) from None
     pdf = setup_sheet_pdf(setup, size=size, house=house_summary(setup.code.house))
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="iki-setup-{setup.seed}-{size}.pdf"'
@@ -79,11 +75,14 @@ def api_setup(request: HttpRequest) -> HttpResponse:
         return response
     try:
         _, setup, given = load_setup(request.GET)
-    except QueryError as exc:
+    except UserError as exc:
         return json_error(400, exc.code, exc.message, exc.field)
     response = JsonResponse(setup.to_json(), json_dumps_params={"ensure_ascii": False})
     # A given code always answers the same; a new seed must not be cached.
-    response["Cache-Control"] = "public, max-age=86400" if given else "no-store"
+    if given:
+        response["Cache-Control"] = "public, max-age=86400"
+    else:
+        add_never_cache_headers(response)
     return response
 
 

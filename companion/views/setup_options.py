@@ -7,20 +7,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.urls import path
 from django.views.decorators.http import require_safe
 
+from companion.errors import UserError
 from companion.models.scoresheets import NAME_MAX
-from companion.views.setup import (
+from companion.setup_query import (
     DEFAULT_PLAYERS,
     PLAYER_CHOICES,
     TRUE_WORDS,
-    QueryError,
     _getlist,
     sentence,
     setup_names,
 )
+from companion.views.answers import page_or_partial
 from scoring.catalogue import (
     BUILDINGS,
     personalities_of_season,
@@ -95,15 +95,13 @@ def _house_choices(query: Mapping[str, str], akebono: bool) -> list[dict[str, An
 def setup_options(request: HttpRequest) -> HttpResponse:
     """``GET /setup/``: pick the options and generate. htmx (on any change of the form): just its warning."""
     context = _form_context(request.GET)
-    if request.htmx:  # the warning, and the house-rule lists (the Akebono box changes which cards they offer)
-        return render(request, "setup.html#options-warning", {**context, "oob": True})
-    return render(request, "setup.html", context)
+    # htmx: the warning, and the house-rule lists (the Akebono box changes which cards they offer)
+    return page_or_partial(request, "setup.html", "options-warning", {**context, "oob": bool(request.htmx)})
 
 
-def _options_error(request: HttpRequest, exc: QueryError) -> HttpResponse:
+def _options_error(request: HttpRequest, exc: UserError) -> HttpResponse:
     context = _form_context(request.GET, error=sentence(str(exc)), error_field=exc.field)
-    template = "setup.html#options-form" if request.htmx else "setup.html"
-    return render(request, template, context, status=400)
+    return page_or_partial(request, "setup.html", "options-form", context, status=400)
 
 
 urlpatterns = [

@@ -11,16 +11,14 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import render
 from django.urls import path, reverse
-from django.utils.cache import add_never_cache_headers
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from companion.errors import UserError
 from companion.links import share_url
 from companion.models.setup_progress import stream_of, ticks_of
-from companion.tokens import new_token
-from companion.views.setup import (
-    QueryError,
+from companion.setup_query import (
     game_url,
     house_query,
     house_summary,
@@ -29,12 +27,15 @@ from companion.views.setup import (
     new_table,
     options_query,
     options_summary,
+    query_error,
     setup_names,
     spaced_seed,
     ticks_key,
     watch_code,
     watched,
 )
+from companion.tokens import new_token
+from companion.views.answers import page_or_partial
 from companion.views.setup_options import _options_error
 from companion.views.setup_ticks import NOT_WATCH, live_root, progress, sections, ticks_url
 from scoring.errors import quote
@@ -90,6 +91,7 @@ def drawn_line(part: str) -> str:
 
 
 @require_safe
+@never_cache  # the ticks change: a reload must ask again
 def setup_game(request: HttpRequest) -> HttpResponse:
     """``GET /setup/game?players=N[&akebono=1][&grand_master=1]&seed=CODE&table=CODE``: the open checklist
     (``&watch=CODE`` instead of ``table``: its view-only page; a code not of this setup: 403).
@@ -103,8 +105,8 @@ def setup_game(request: HttpRequest) -> HttpResponse:
         names = setup_names(request.GET)
         reroll = request.GET.get("reroll", "")
         if reroll and reroll != "all" and reroll not in applicable_parts(options):
-            raise QueryError("reroll", f"this game has no part {quote(reroll)} to draw again")
-    except QueryError as exc:
+            raise query_error("reroll", f"this game has no part {quote(reroll)} to draw again")
+    except UserError as exc:
         return _options_error(request, exc)
     table = request.GET.get("table", "")
     if reroll:
@@ -118,7 +120,7 @@ def setup_game(request: HttpRequest) -> HttpResponse:
     if given and watch and not table:
         stream = watched(watch, setup)
         if stream is None:
-            return render(request, "error.html", {"status": 403, "message": NOT_WATCH}, status=403)
+            raise UserError(NOT_WATCH, status=403)
         return _page(request, options, setup, names, stream, watch=watch)
     if not given or not is_table(table):
         # The address is the share link: it gets the code and the table's own token for its ticks.
@@ -175,14 +177,13 @@ def _page(
             "reroll_form": reroll_form(options, setup, table, names),
             "track_url": track_url(options, setup.seed, table, names),
         }
-    response = render(request, "setup_game.html#setup" if request.htmx else "setup_game.html", context)
+    response = page_or_partial(request, "setup_game.html", "setup", context)
     if request.htmx:
         response["HX-Push-Url"] = game_url(options, setup.seed, name=names, **link)
     if request.htmx and context["not_here"]:
         # An old page's reveal button targets one item: the answer is the whole checklist.
         response["HX-Retarget"] = "#setup"
         response["HX-Reswap"] = "outerHTML"
-    add_never_cache_headers(response)  # the ticks change: a reload must ask again
     return response
 
 

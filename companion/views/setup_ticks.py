@@ -2,7 +2,7 @@
 "The setup page's ticks"): ``POST /setup/ticks`` saves a tap once per write id, and an open page, poked through its
 stream (``/live/setup/<number>``), pulls ``GET /setup/ticks/state`` for the boxes that changed.
 
-Kept on the server (companion/models/setup_progress.py) under :func:`~companion.views.setup.ticks_key`. Nothing
+Kept on the server (companion/models/setup_progress.py) under :func:`~companion.setup_query.ticks_key`. Nothing
 here names a hidden draw: a tick is a step id, and a piece is a box or the tick count (issue 20).
 """
 
@@ -12,17 +12,17 @@ from collections.abc import Collection
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import render
 from django.template.loader import get_template
 from django.urls import path, reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
+from companion.errors import UserError
 from companion.live.engine import Answer, Pieces, held, mutation_id, once, pull_response
 from companion.live.kinds import key, setup_token
 from companion.models.setup_progress import Ticks, change_ticks, stream_of, ticks_of, version_of
-from companion.views.setup import (
+from companion.setup_query import (
     NO_TABLE,
-    QueryError,
     game_url,
     is_table,
     load_setup,
@@ -119,23 +119,17 @@ def _is_live(request: HttpRequest) -> bool:
     return request.headers.get("X-Live") == "1"
 
 
-def _refused(request: HttpRequest, message: str, status: int = 400) -> HttpResponse:
-    """400 (403 without the table's code): nothing was saved; the error page."""
-    response = render(request, "error.html", {"status": status, "message": message}, status=status)
-    response["Cache-Control"] = "no-store"
-    return response
-
-
-def _table_setup(request: HttpRequest, outcome: str) -> tuple[Options, Setup, int, bool] | HttpResponse:
+def _table_setup(request: HttpRequest, outcome: str) -> tuple[Options, Setup, int, bool]:
     """The options, the setup and the ticks' number of a ticks address (``?players=N&...&seed=CODE&table=TOKEN``);
-    or the refusal: 403 without a valid table code, 400 for bad options or seed (``outcome`` ends its message)."""
+    or :class:`UserError`: 403 without a valid table code, 400 for bad options or seed (``outcome`` ends its
+    message); nothing was saved."""
     table = request.GET.get("table", "")
     if not is_table(table):
-        return _refused(request, NO_TABLE.replace("Nothing was saved.", outcome), status=403)
+        raise UserError(NO_TABLE.replace("Nothing was saved.", outcome), status=403)
     try:
         options, setup, _ = load_setup(request.GET, seed_required=True)
-    except QueryError as exc:
-        return _refused(request, f"{sentence(str(exc))} {outcome}")
+    except UserError as exc:
+        raise UserError(f"{sentence(str(exc))} {outcome}") from None
     return options, setup, stream_of(ticks_key(table, setup)), True
 
 
@@ -151,10 +145,7 @@ def setup_ticks(request: HttpRequest) -> HttpResponse:
     page. Bad options, a bad seed or no table token: 400/403, nothing saved; an unknown step id: 400 (the live
     script gets the count line with the message).
     """
-    table_setup = _table_setup(request, "Nothing was saved.")
-    if isinstance(table_setup, HttpResponse):
-        return table_setup
-    options, setup, stream, _ = table_setup
+    options, setup, stream, _ = _table_setup(request, "Nothing was saved.")
     ticks_of_key = ticks_key(request.GET["table"], setup)
     steps = checklist(setup)
     titles = {step.id: step.title for step in steps}
@@ -166,7 +157,7 @@ def setup_ticks(request: HttpRequest) -> HttpResponse:
     if unknown:
         message = f"This setup has no step {quote(unknown[0])}; nothing was saved."
         if not _is_live(request):
-            return _refused(request, message)
+            raise UserError(message)
         now = ticks_of(stream)
         return _answer(request, steps, now, progress(steps, now.done, message, "error"), (), 400).response()
     if step_id is not None:
@@ -192,6 +183,7 @@ def setup_ticks(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+@never_cache
 def setup_ticks_state(request: HttpRequest) -> HttpResponse:
     """``GET /setup/ticks/state?players=N&...&seed=CODE&(table=TOKEN|watch=CODE)&v=N[&h=DIGESTS][&lc=IDS]``: the
     pull of an open page, its edit page (``table``) or its view-only page (``watch``; docs/sync.md "Pieces").
@@ -199,14 +191,12 @@ def setup_ticks_state(request: HttpRequest) -> HttpResponse:
     count whose digests the page does not hold. Bad options or seed, or a bad ``v``: 400; no valid table or
     view-only code: 403."""
     found = _watched_setup(request) if "watch" in request.GET else _table_setup(request, "Reload the page.")
-    if isinstance(found, HttpResponse):
-        return found
     _, setup, stream, can_tick = found
     raw = request.GET.get("v", "")
     if raw and (not raw.isascii() or not raw.isdigit() or len(raw) > 10):
-        return _refused(request, "The version (v=) must be a whole number. Reload the page.")
+        raise UserError("The version (v=) must be a whole number. Reload the page.")
     if raw and version_of(stream) == int(raw):
-        return HttpResponse(status=204, headers={"Cache-Control": "no-store"})
+        return HttpResponse(status=204)
     ticks = ticks_of(stream)
     steps = checklist(setup)
     # No message: a new line above the list would move the steps under a thumb (the count keeps its height).
@@ -214,15 +204,15 @@ def setup_ticks_state(request: HttpRequest) -> HttpResponse:
     return pull_response(request, key(KIND, stream), pieces, ticks.version)
 
 
-def _watched_setup(request: HttpRequest) -> tuple[Options, Setup, int, bool] | HttpResponse:
+def _watched_setup(request: HttpRequest) -> tuple[Options, Setup, int, bool]:
     """The options, the setup and the ticks' number of a view-only address (``watch=CODE``); or the refusal."""
     try:
         options, setup, _ = load_setup(request.GET, seed_required=True)
-    except QueryError as exc:
-        return _refused(request, f"{sentence(str(exc))} Reload the page.")
+    except UserError as exc:
+        raise UserError(f"{sentence(str(exc))} Reload the page.") from None
     stream = watched(request.GET["watch"], setup)
     if stream is None:
-        return _refused(request, NOT_WATCH, status=403)
+        raise UserError(NOT_WATCH, status=403)
     return options, setup, stream, False
 
 

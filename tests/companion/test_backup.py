@@ -15,6 +15,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 
+from companion.errors import UserError
 from companion.models.results import Group, Result
 from companion.services.backup import _checksum, restore_server, server_backup
 from companion.services.result_export import result_json
@@ -96,7 +97,7 @@ def test_a_broken_backup_with_a_right_checksum_restores_nothing() -> None:
     backup["objects"][-1]["model"] = "companion.nosuchmodel"
     backup["checksum"] = _checksum(backup)
     _delete_everything()
-    with pytest.raises(ValueError, match="nothing was restored"):
+    with pytest.raises(UserError, match="nothing was restored"):
         restore_server(backup)
     assert all(not rows for rows in db_snapshot().values())
 

@@ -31,7 +31,7 @@ from companion.services.osaka import NewPlayer
 from companion.services.osaka import create_game as create_osaka_game
 from companion.services.results import file_result, record_result
 from companion.services.tracker.changes import apply_change
-from companion.views.setup import new_table
+from companion.setup_query import new_table
 from scoring.examples import WORKED_EXAMPLE
 from scoring.osaka.examples import CONTRACT_PAYDAY, RANKING
 from scoring.reading import MAX_NUMBER

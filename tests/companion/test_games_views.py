@@ -506,7 +506,7 @@ def test_a_game_made_from_a_setup_page_takes_its_ticks(client: Client) -> None:
     """Issue 13, item 4: the setup's ticks move into the game, behind its edit token."""
     import re
 
-    from companion.views.setup import new_table
+    from companion.setup_query import new_table
 
     table = new_table()
     query = f"players=3&akebono=1&seed=K7MX2QPA&table={table}"

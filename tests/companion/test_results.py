@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from companion.models.results import RESTORE_DAYS, Group, Result
 from companion.models.scoresheets import ScoreSheet
-from companion.scorepad.entries import Change
+from companion.scorepad.entries import EntryChange
 from companion.scorepad.services import record_entries
 from companion.services.result_export import BGSTATS_PUSH, bgstats_url
 from companion.services.results import keep_checked_pad
@@ -67,7 +67,7 @@ def test_a_sheet_with_errors_is_not_kept(client: Client) -> None:
 def test_editing_the_sheet_later_updates_its_result(client: Client) -> None:
     sheet = sheet_of()
     visit_result(client, sheet)
-    record_entries(token=sheet.token, changes=[Change("set", 1, "score_track", value=50)])
+    record_entries(token=sheet.token, changes=[EntryChange("set", 1, "score_track", value=50)])
     visit_result(client, sheet)
     result = Result.objects.get()
     assert [p["total"] for p in result.players] == [100, 51]
@@ -92,7 +92,7 @@ def test_a_removed_result_stays_removed(client: Client) -> None:
     sheet = sheet_of()
     visit_result(client, sheet)
     assert client.post(f"/results/{sheet.token}/remove").status_code == 302
-    record_entries(token=sheet.token, changes=[Change("set", 1, "score_track", value=50)])
+    record_entries(token=sheet.token, changes=[EntryChange("set", 1, "score_track", value=50)])
     html = visit_result(client, sheet)
     assert Result.objects.get().removed
     assert "This result was removed" in html
@@ -298,7 +298,7 @@ def test_a_merge_is_suggested_and_survives_a_later_edit(client: Client) -> None:
     html = client.get(group.get_absolute_url()).content.decode()
     assert "Merge" not in html  # "Anaïs" is Anaïs already
     client.post(f"/groups/{group.token}/rename", {"old": "Ulric", "new": "Ulrich"})
-    record_entries(token=sheet.token, changes=[Change("set", 3, "score_track", value=67)])
+    record_entries(token=sheet.token, changes=[EntryChange("set", 3, "score_track", value=67)])
     visit_result(client, sheet)
     names = [p["name"] for p in Result.objects.get(sheet=sheet).players]
     assert "Ulrich" in names and "Ulric" not in names
@@ -408,7 +408,7 @@ def test_a_filed_sheet_edited_later_reads_its_new_numbers_everywhere(client: Cli
     group = Group.objects.create(name="Ours")
     client.post(f"/results/{sheet.token}/group", {"group": group.get_absolute_url()})
     record_entries(
-        token=sheet.token, changes=[Change("set", 1, "score_track", value=90)]
+        token=sheet.token, changes=[EntryChange("set", 1, "score_track", value=90)]
     )  # no visit to the result page
     before = Result.objects.get().updated
     totals = [p["total"] for p in client.get(f"/api/v1/results/{sheet.view_token}").json()["players"]]

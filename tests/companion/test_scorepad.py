@@ -20,7 +20,7 @@ from django.utils import timezone
 from pypdf import PdfReader
 
 from companion.models.scoresheets import ScoreSheet
-from companion.scorepad.entries import Change, EntryKey
+from companion.scorepad.entries import EntryChange, EntryKey
 from companion.scorepad.problems import place
 from companion.scorepad.services import (
     MAX_TRIES,
@@ -894,7 +894,7 @@ def test_the_poll_answers_204_while_nobody_wrote(client: Client, query: str, sta
     r = client.get(f"{step(sheet, 'fish')}?{query}", **HX)
     assert r.status_code == status
     if status == 204:
-        assert r["Cache-Control"] == "no-store"
+        assert "no-store" in r["Cache-Control"]
         assert r.content == b""
 
 
@@ -958,11 +958,11 @@ def test_an_entry_written_between_the_read_and_the_write_is_kept() -> None:
     sheet = sheet_of()
     reads = []
 
-    def changes(read: ScoreSheet) -> list[Change]:
+    def changes(read: ScoreSheet) -> list[EntryChange]:
         reads.append(read.version)
         if len(reads) == 1:  # the other phone, in between
-            record_entries(token=sheet.token, changes=[Change("set", 1, "mon", value=7)])
-        return [Change("bump", 0, "mon", value=2)]
+            record_entries(token=sheet.token, changes=[EntryChange("set", 1, "mon", value=7)])
+        return [EntryChange("bump", 0, "mon", value=2)]
 
     saved = record_entries(token=sheet.token, changes=changes)
     assert reads == [1, 2]
@@ -975,9 +975,9 @@ def test_an_entry_written_between_the_read_and_the_write_is_kept() -> None:
 def test_an_entry_that_never_gets_a_quiet_moment_saves_nothing(client: Client) -> None:
     sheet = sheet_of()
 
-    def changes(read: ScoreSheet) -> list[Change]:
-        record_entries(token=sheet.token, changes=[Change("bump", 1, "koban", value=1)])
-        return [Change("set", 0, "mon", value=5)]
+    def changes(read: ScoreSheet) -> list[EntryChange]:
+        record_entries(token=sheet.token, changes=[EntryChange("bump", 1, "koban", value=1)])
+        return [EntryChange("set", 0, "mon", value=5)]
 
     with pytest.raises(SheetBusy):
         record_entries(token=sheet.token, changes=changes)
@@ -991,7 +991,7 @@ def test_an_entry_stamps_the_sheet_with_the_time_of_its_write() -> None:
     sheet = sheet_of()
     long_ago = datetime(2020, 1, 1, tzinfo=UTC)
     ScoreSheet.objects.filter(pk=sheet.pk).update(updated=long_ago, version=F("version") + 1)
-    saved = record_entries(token=sheet.token, changes=[Change("set", 0, "mon", value=3)])
+    saved = record_entries(token=sheet.token, changes=[EntryChange("set", 0, "mon", value=3)])
     assert abs(saved.updated - timezone.now()) < timedelta(minutes=1)
     sheet.refresh_from_db()
     assert sheet.updated == saved.updated and sheet.updated.tzinfo is not None
@@ -1024,7 +1024,7 @@ def _other_process_sets(sheet: ScoreSheet, player: int, field: str, value: int) 
 def test_an_entry_reads_the_row_then_writes_only_the_version_it_read() -> None:
     sheet = sheet_of()
     with CaptureQueriesContext(connection) as queries:
-        saved = record_entries(token=sheet.token, changes=[Change("set", 0, "mon", value=3)])
+        saved = record_entries(token=sheet.token, changes=[EntryChange("set", 0, "mon", value=3)])
     assert [q["sql"].split()[0] for q in queries] == ["SELECT", "UPDATE"]
     assert saved.version == 2
 
@@ -1033,11 +1033,11 @@ def test_an_entry_made_while_another_phone_wrote_is_made_again_on_the_new_row() 
     sheet = sheet_of()
     calls = []
 
-    def form(read: ScoreSheet) -> list[Change]:
+    def form(read: ScoreSheet) -> list[EntryChange]:
         calls.append(read.version)
         if len(calls) == 1:  # another phone writes between this entry's read and its write
             _other_process_sets(sheet, 1, "wood", 4)
-        return [Change("bump", 0, "koban", value=1)]
+        return [EntryChange("bump", 0, "koban", value=1)]
 
     saved = record_entries(token=sheet.token, changes=form)
     assert calls == [1, 2]
@@ -1048,7 +1048,7 @@ def test_an_entry_made_while_another_phone_wrote_is_made_again_on_the_new_row() 
 
 def test_a_post_without_entries_shows_the_row_as_it_is_now() -> None:
     sheet = sheet_of()
-    record_entries(token=sheet.token, changes=[Change("set", 0, "mon", value=3)])
+    record_entries(token=sheet.token, changes=[EntryChange("set", 0, "mon", value=3)])
     _other_process_sets(sheet, 1, "mon", 8)
     saved = record_entries(token=sheet.token, changes=[])
     assert (saved.version, [p["mon"] for p in saved.table["players"]]) == (3, [3, 8])

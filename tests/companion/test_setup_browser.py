@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from companion.views.setup import new_table
+from companion.setup_query import new_table
 from setupgen import Options, generate
 from tests.setupgen.helpers import named_hidden_draws
 

@@ -16,7 +16,7 @@ from django.test import Client
 from benchmarks.polling import Browserless, served
 from companion.models.live import Mutation
 from companion.models.setup_progress import SetupProgress, change_ticks, stream_of, tick, ticked
-from companion.views.setup import new_table, ticks_key
+from companion.setup_query import new_table, ticks_key
 from setupgen import GENERATOR_VERSION, Options, checklist, generate
 from tests.concurrency import THREADS, at_once, gunicorn_database_url
 from tests.setupgen.helpers import named_hidden_draws
@@ -169,7 +169,7 @@ def test_a_tap_saves_one_step_and_answers_only_its_pieces(client: Client, step: 
     response = tap(client, step, True, page)
     assert response.status_code == 200
     assert response["X-Live-Version"] == "1"
-    assert response["Cache-Control"] == "no-store"
+    assert "no-store" in response["Cache-Control"]
     body = html(response)
     assert pieces(body) == [f"box-{step}", "setup-progress"]  # the box and the count, never the page
     assert len(body) < 2048
@@ -261,7 +261,7 @@ def test_pull_answers_204_while_the_version_is_the_same(client: Client) -> None:
     tick(GM_KEY, "akebono-tokens", True)
     response = client.get(f"{POLL}&v=2&h=abc", **LIVE)
     assert response.status_code == 204
-    assert response["Cache-Control"] == "no-store"
+    assert "no-store" in response["Cache-Control"]
 
 
 def test_pull_answers_only_the_pieces_the_page_lacks(client: Client) -> None:

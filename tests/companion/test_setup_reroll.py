@@ -18,7 +18,7 @@ from django.test import Client
 from companion import links
 from companion.models.games import Game
 from companion.models.scoresheets import ScoreSheet
-from companion.views.setup import new_table
+from companion.setup_query import new_table
 from setupgen import Options, applicable_parts, generate, parse_code
 from tests.companion.test_checks_views import RULEBOOK_PAD
 from tests.companion.test_links import LAN, LOCAL, decode_qr

@@ -18,8 +18,8 @@ from django.test import Client
 from companion.models.games import Game
 from companion.models.scoresheets import ScoreSheet
 from companion.models.setup_progress import SetupProgress
+from companion.setup_query import new_table
 from companion.tokens import TOKEN_RE
-from companion.views.setup import new_table
 from scoring.examples import WORKED_EXAMPLE
 from tests.factories import db_snapshot, make_game
 

@@ -25,7 +25,7 @@ from scoring.calendar import (
     clockwise_from,
     due_reveals,
     fire_of,
-    firefighting_order,
+    firefighting_seats,
     initial_markers,
     month_events,
     move_marker,
@@ -386,7 +386,7 @@ def test_initial_stack_is_clockwise_from_the_first_player(
 ) -> None:
     """Base "PLAYER SETUP": the first player's marker on top, then clockwise down to the bottom."""
     markers = initial_markers(players, first)
-    assert firefighting_order(markers) == order
+    assert firefighting_seats(markers) == order
     assert clockwise_from(first, players) == order
     assert phase_a_order(1, markers, first) == order
 
@@ -401,9 +401,9 @@ def test_moving_onto_an_occupied_space_puts_the_marker_on_top() -> None:
     """RULINGS R11/R12; base "Fire tower": on top of the stack; at 10 again, on top."""
     markers = (Marker(1, 4, 1), Marker(2, 3, 2), Marker(3, 10, 3), Marker(4, 10, 4))
     moved = move_marker(markers, 2, 4)
-    assert firefighting_order(moved) == (4, 3, 2, 1)
+    assert firefighting_seats(moved) == (4, 3, 2, 1)
     again = move_marker(moved, 3, 10)
-    assert firefighting_order(again) == (3, 4, 2, 1)
+    assert firefighting_seats(again) == (3, 4, 2, 1)
 
 
 @pytest.mark.parametrize("position", [-1, 11])
@@ -439,7 +439,7 @@ def test_firefighting_order_stays_a_ranking_of_the_stacks(first: int, steps: lis
     markers = initial_markers(4, first)
     for seat, position in steps:
         markers = move_marker(markers, seat, position)
-        order = firefighting_order(markers)
+        order = firefighting_seats(markers)
         assert sorted(order) == [1, 2, 3, 4]
         by_seat = {m.seat: m for m in markers}
         positions = [by_seat[s].position for s in order]

@@ -11,8 +11,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from companion.errors import UserError
 from companion.management.commands._json_command import read_input
-from companion.services.backup import BackupError, read_json, restore_server, rows_present
+from companion.services.backup import read_json, restore_server, rows_present
 
 
 class Command(BaseCommand):
@@ -33,6 +34,6 @@ class Command(BaseCommand):
             )
         try:
             count = restore_server(read_json(raw))
-        except BackupError as exc:
+        except UserError as exc:
             raise CommandError(str(exc), returncode=2) from None
         self.stderr.write(f"Restored {count} rows from {name}.")

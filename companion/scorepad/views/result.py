@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import get_template
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_safe
 
 from companion.links import shared
@@ -84,7 +85,9 @@ def _result_page(request: HttpRequest, sheet: ScoreSheet, *, can_edit: bool) -> 
     if not is_live(request):
         return render(request, "scorepad_result.html", _result_context(request, sheet, can_edit=can_edit))
     if request.GET.get("v") == str(sheet.version):
-        return HttpResponse(status=204, headers={"Cache-Control": "no-store"})
+        response = HttpResponse(status=204)
+        add_never_cache_headers(response)
+        return response
     pieces = Pieces()
     context = {**_result_context(request, sheet, can_edit=can_edit), "live_pieces": pieces}
     get_template("scorepad_result.html#result").render(context, request)

@@ -4,14 +4,14 @@ the shown player, the open groups; and where a step is."""
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import Final, NoReturn
 from urllib.parse import urlencode
 
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.http import Http404, HttpRequest
 from django.urls import register_converter, reverse
 
+from companion.errors import UserError
 from companion.forms import whole_number
 from companion.models.scoresheets import ScoreSheet
 from companion.scorepad.steps import STEP_BY_SLUG, Step, steps_for
@@ -88,5 +88,6 @@ def is_live(request: HttpRequest) -> bool:
     return request.headers.get("X-Live") == "1"
 
 
-def error_page(request: HttpRequest, status: int, message: str) -> HttpResponse:
-    return render(request, "error.html", {"status": status, "message": message}, status=status)
+def error_page(request: HttpRequest, status: int, message: str) -> NoReturn:
+    """Refuse with ``message`` and ``status``: handler400 answers the error page (companion/errors.py)."""
+    raise UserError(message, status=status)

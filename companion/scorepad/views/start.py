@@ -14,7 +14,7 @@ from companion.models.scoresheets import NAME_MAX
 from companion.scorepad import services
 from companion.scorepad.services import SheetError
 from companion.services.group_names import group_context
-from companion.views.setup import setup_names
+from companion.setup_query import setup_names
 from scoring import catalogue as cat
 from scoring.components import SEASONS, Expansion
 from setupgen import CODE_MAX

@@ -13,9 +13,10 @@ from typing import Any, Final
 from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import render
 from django.template.loader import get_template
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation, reswap
 
@@ -23,7 +24,14 @@ from companion.forms import whole_number
 from companion.live.engine import Answer, Pieces, mutation_id, once, pull_response
 from companion.models.scoresheets import ScoreSheet
 from companion.scorepad import services
-from companion.scorepad.entries import NUMBER_LABELS, BadEntry, Change, EntryKey, entries_of, parse_entries
+from companion.scorepad.entries import (
+    NUMBER_LABELS,
+    BadEntry,
+    EntryChange,
+    EntryKey,
+    entries_of,
+    parse_entries,
+)
 from companion.scorepad.offers import TYPE_CHOICES, group_of
 from companion.scorepad.presenter import StepView
 from companion.scorepad.reply import pieces_for
@@ -40,6 +48,7 @@ from companion.scorepad.views.sheets import (
     step_url,
 )
 from companion.tokens import new_token
+from companion.views.answers import page_or_partial
 
 BUSY: Final = "Other phones kept changing this sheet at the same moment; make the entry again."
 
@@ -66,9 +75,8 @@ def _step_context(view: StepView) -> dict[str, Any]:
 
 def _render_step(request: HttpRequest, view: StepView, status: int = 200) -> HttpResponse:
     context = _step_context(view)
-    template = "scorepad_step.html#step" if request.htmx else "scorepad_step.html"
-    response = render(request, template, context, status=status)
-    response["Cache-Control"] = "no-store"
+    response = page_or_partial(request, "scorepad_step.html", "step", context, status=status)
+    add_never_cache_headers(response)
     return response
 
 
@@ -79,7 +87,7 @@ def _title(view: StepView, there: tuple[Step, int]) -> str:
 
 
 def _pieces(
-    before: StepView, after: StepView, changes: list[Change], refused: bool, status: int = 200
+    before: StepView, after: StepView, changes: list[EntryChange], refused: bool, status: int = 200
 ) -> HttpResponse:
     base = {"view": after, "types": TYPE_CHOICES, "oob": True}
     body = "".join(
@@ -98,6 +106,7 @@ def sheet_start(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_safe
+@never_cache
 def step(request: HttpRequest, token: str, slug: str) -> HttpResponse:
     """A step for one player (``?p=``); ``?v=N``, the poll: 204 while the sheet is at version N."""
     if (raw := request.GET.get("v")) is not None:
@@ -105,9 +114,7 @@ def step(request: HttpRequest, token: str, slug: str) -> HttpResponse:
         if seen is None:
             return error_page(request, 400, "The version (?v=) must be a whole number.")
         if ScoreSheet.objects.filter(token=token, version=seen).exists():
-            response = HttpResponse(status=204)
-            response["Cache-Control"] = "no-store"
-            return response
+            return HttpResponse(status=204)
     sheet = edit_sheet(token)
     view = StepView(
         sheet,
@@ -146,10 +153,10 @@ def entry(request: HttpRequest, token: str, slug: str) -> HttpResponse:
 def _entry(
     request: HttpRequest, token: str, slug: str, post: dict[str, str], version: list[int]
 ) -> HttpResponse:
-    made: list[Change] = []
+    made: list[EntryChange] = []
     read: list[ScoreSheet] = []
 
-    def changes(sheet: ScoreSheet) -> list[Change]:
+    def changes(sheet: ScoreSheet) -> list[EntryChange]:
         step_of(slug, sheet.akebono)
         made[:] = parse_entries(post, sheet.names)  # again if another phone wrote meanwhile
         read[:] = [_as_read(sheet)]
@@ -196,7 +203,7 @@ class Stale(Exception):
     """A typed number replaces a value another phone changed since this page showed it: a conflict (409)."""
 
 
-def _check_stale(sheet: ScoreSheet, made: list[Change], post: Mapping[str, str]) -> None:
+def _check_stale(sheet: ScoreSheet, made: list[EntryChange], post: Mapping[str, str]) -> None:
     """A live "set" carries the value it replaces (``was-``): when the sheet holds neither that nor the new value,
     another phone changed it first, and the person decides (docs/sync.md "Conflicts")."""
     for change in made:
@@ -236,7 +243,7 @@ def _go(request: HttpRequest, view: StepView, go: str, kept: Mapping[str, str]) 
 
 
 def _back_to_entry(
-    view: StepView, made: list[Change], opened: list[str], kept: Mapping[str, str]
+    view: StepView, made: list[EntryChange], opened: list[str], kept: Mapping[str, str]
 ) -> HttpResponse:
     """Without JavaScript: the same step again, the tapped card's group open, scrolled to the entry."""
     keys = entries_of(made)

@@ -15,7 +15,7 @@ from scoring.calendar import (
     NEW_YEAR,
     CalendarOptions,
     Phase,
-    firefighting_order,
+    firefighting_seats,
     initial_markers,
     phase_a_order,
 )
@@ -130,4 +130,4 @@ def turn_order(game: Game, seats: Sequence[Seat]) -> tuple[int, ...] | None:
         return None
     if game.phase_enum is Phase.A:
         return phase_a_order(game.month, markers, game.first_player)
-    return firefighting_order(markers)
+    return firefighting_seats(markers)

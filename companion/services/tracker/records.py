@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from companion.errors import UserError
 from companion.models.games import SCORE_MAX, Seat
 from scoring.calendar import TRACK_MAX, move_marker
 from scoring.catalogue import (
@@ -115,7 +116,7 @@ DOCTOR: Final = "doctor"
 """The Doctor token (RULINGS R29): discarded, a character that would leave the game retires instead."""
 
 
-class RecordRefused(ValueError):
+class RecordRefused(UserError):
     """An entry that names no component of its kind; the message is for a person. Nothing was changed."""
 
 

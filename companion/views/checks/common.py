@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import render
+from django.http import HttpRequest, QueryDict
 
+from companion.errors import UserError
 from companion.models.scoresheets import NAME_MAX
 from companion.views.checks.forms import PIPE_CHOICES, CheckStartForm, WrittenPadForm
 from scoring.names import short_labels
@@ -124,9 +124,9 @@ def kept_players(form: WrittenPadForm, check: PadCheck, typed: Sequence[Any]) ->
     ]  # fmt: skip
 
 
-def refused(request: HttpRequest) -> HttpResponse:
-    message = (
+def refused() -> UserError:
+    """A keep of a pad that is not checked clean: 400, nothing kept."""
+    return UserError(
         "This pad still has numbers that cannot be right, or a player without a total: check it again and "
         "fix them first."
     )
-    return render(request, "error.html", {"status": 400, "message": message}, status=400)

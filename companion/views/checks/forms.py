@@ -13,8 +13,8 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from companion.forms import PlayersForm, whole_number
+from companion.setup_query import FALSE_WORDS, TRUE_WORDS
 from companion.views.checks.editions import PAD_EDITIONS, ROW_LABELS, ROW_LABELS_2015, PadEdition
-from companion.views.setup import FALSE_WORDS, TRUE_WORDS
 from scoring.errors import quote
 from scoring.first_edition import (
     CONSTRUCTIONS_2015,

@@ -7,18 +7,19 @@ from typing import Any, Final
 from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
-from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
+from companion.errors import UserError
 from companion.scorepad.services import SheetError, start_sheet
 from companion.scorepad.steps import STEP_TITLES
 from companion.services.group_names import group_context
 from companion.services.results import file_result, keep_checked_pad
+from companion.setup_query import TRUE_WORDS
+from companion.views.answers import page_or_partial
 from companion.views.checks import common
 from companion.views.checks.editions import ROW_LABELS
 from companion.views.checks.forms import CheckStartForm, PadForm
-from companion.views.setup import TRUE_WORDS
 from scoring.padcheck import PadProblem, check_pad, facts_of, possible_lines
 from scoring.table import Setup
 
@@ -88,9 +89,9 @@ def _doubt(problem: PadProblem, pad: PadForm) -> dict[str, Any]:
 def check_page(request: HttpRequest) -> HttpResponse:
     """``GET /check/``: the players first; then one tab per player with the pad's lines, and the verdict."""
     context, status = _context(request)
-    if request.htmx and context["started"]:
-        return render(request, "check.html#live", context, status=status)
-    return render(request, "check.html", context, status=status)
+    return page_or_partial(
+        request, "check.html", "live" if context["started"] else None, context, status=status
+    )
 
 
 def walk_target(line: str, value: int | None, who: str) -> str:
@@ -110,10 +111,6 @@ def setup_json(setup: Setup | None) -> dict[str, Any] | None:
     return out
 
 
-def _bad(request: HttpRequest, message: str) -> HttpResponse:
-    return render(request, "error.html", {"status": 400, "message": message}, status=400)
-
-
 @require_POST
 def walk(request: HttpRequest) -> HttpResponse:
     """``POST /check/walk/``: start a score sheet from the checked pad's players (their score track and
@@ -122,10 +119,10 @@ def walk(request: HttpRequest) -> HttpResponse:
     start, pad = _forms(query)
     seat, _, line = request.POST.get("line", "").partition(":")
     if pad is None or not pad.is_valid() or line not in LINE_STEPS or not seat.isdigit():
-        return _bad(request, "This pad cannot be opened in the walk-through: check it again first.")
+        raise UserError("This pad cannot be opened in the walk-through: check it again first.")
     seats = {str(i): (name, colour) for i, name, colour in pad.seats}
     if seat not in seats:
-        return _bad(request, "No such player on this pad.")
+        raise UserError("No such player on this pad.")
     data = pad.cleaned_data
     prefill = {
         name: {
@@ -144,7 +141,7 @@ def walk(request: HttpRequest) -> HttpResponse:
             seed=start.cleaned_data["seed"] or None,
         )
     except SheetError as exc:
-        return _bad(request, exc.message)
+        raise UserError(exc.message) from None
     name = seats[seat][0]
     value = data.get(f"p{seat}-{line}")
     url = reverse("scorepad-step", args=[sheet.token, LINE_STEPS[line][0]])
@@ -160,7 +157,7 @@ def keep(request: HttpRequest) -> HttpResponse:
     typed = pad.pad() if pad is not None and pad.is_valid() else None
     check = check_pad(typed) if typed is not None else None
     if pad is None or typed is None or check is None or not check.ok or not check.complete:
-        return common.refused(request)
+        raise common.refused()
     result = keep_checked_pad(
         edition=start.pad_edition.result,
         players=common.kept_players(pad, check, typed.players),

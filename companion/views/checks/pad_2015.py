@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from companion.models.scoresheets import NAME_MAX
 from companion.services.results import keep_checked_pad
+from companion.views.answers import page_or_partial
 from companion.views.checks import common
 from companion.views.checks.editions import PAD_EDITIONS, ROW_LABELS_2015
 from companion.views.checks.forms import (
@@ -91,9 +92,9 @@ def check_2015(request: HttpRequest) -> HttpResponse:
         )  # fmt: skip
         for row in context["rows"]:
             row["counts"] = [(key, label, form[f"p{row['index']}-{key}"]) for key, label in COUNTS_2015]
-    if request.htmx and form is not None:
-        return render(request, "check_2015.html#live", context, status=status)
-    return render(request, "check_2015.html", context, status=status)
+    return page_or_partial(
+        request, "check_2015.html", "live" if form is not None else None, context, status=status
+    )
 
 
 def _scored_2015(
@@ -168,14 +169,14 @@ def keep_2015(request: HttpRequest) -> HttpResponse:
     if _worked(query):
         start, worked, scores, _ = _scored_2015(query)
         if worked is None or scores is None:
-            return common.refused(request)
+            raise common.refused()
         colours = {name: colour for _, name, colour in start.seats()}
         players = [common.kept_player(s.name, colours[s.name], s.lines, s.total, s.rank) for s in scores]
     else:
         start, form = _forms_2015(query)
         check, pad, _ = _checked_2015(form)
         if form is None or pad is None or check is None or not check.ok or not check.complete:
-            return common.refused(request)
+            raise common.refused()
         players = common.kept_players(form, check, pad.players)
     result = keep_checked_pad(
         edition=PAD_EDITIONS["2015"].result, players=players, query=common.without_result(query), token=token

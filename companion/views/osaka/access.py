@@ -6,28 +6,28 @@ A view-only link never leads to a write: every POST with it answers 403 with a s
 
 from __future__ import annotations
 
-import re
 import secrets
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 
+from companion.errors import UserError
 from companion.models.osaka import OsakaSeat
 from companion.services.osaka import Opened, open_token
+from companion.tokens import TOKEN_RE
 from scoring.osaka.rules import Standing, rank
 
-TOKEN_RE: Final = re.compile(r"[A-Za-z0-9_-]{22,64}")
 NO_GAME: Final = "There is no game at this address. Check the link you were given."
 VIEW_ONLY: Final = "This is the view-only link: it cannot change the game. Ask the table for the edit link."
 
 GameView = Callable[[HttpRequest, Opened], HttpResponse]
 
 
-def error(request: HttpRequest, status: int, message: str) -> HttpResponse:
-    return render(request, "error.html", {"status": status, "message": message}, status=status)
+def error(request: HttpRequest, status: int, message: str) -> NoReturn:
+    """Refuse with ``message`` and ``status``: handler400 answers the error page (companion/errors.py)."""
+    raise UserError(message, status=status)
 
 
 def opened_by_token(*, edit: bool) -> Callable[[GameView], Callable[[HttpRequest, str], HttpResponse]]:

@@ -6,7 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import path
 from django.views.decorators.csrf import csrf_exempt
 
-from companion.views.api import evaluated
+from companion.views.answers import evaluated
 from scoring.osaka import evaluate_payday, evaluate_ranking
 
 

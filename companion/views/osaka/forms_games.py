@@ -25,7 +25,7 @@ def cid_field() -> forms.RegexField:
     return forms.RegexField(CID_PATTERN, required=False, max_length=64)
 
 
-class NewGameForm(forms.Form):
+class NewOsakaGameForm(forms.Form):
     """2-4 players in seating order (clockwise), each with a Trader colour (RULINGS O1)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -15,9 +15,9 @@ from companion.links import shared
 from companion.models.osaka import OsakaSeat
 from companion.pdf.osaka_sheet import PAGE_SIZES, Tally, TallyPayday, TallyPlayer, tally_sheet
 from companion.services.osaka import ENTRY_KINDS, Opened, Refused, renew_link
+from companion.views.answers import pdf_response
 from companion.views.osaka.access import error, new_cid, opened_by_token, ranking, token_of
 from companion.views.osaka.forms_games import RenewForm
-from companion.views.pads import pdf_response
 
 
 @require_safe

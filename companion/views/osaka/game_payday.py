@@ -8,6 +8,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 
 from companion.services.osaka import Conflict, Opened, Refused, payday_data, record
 from companion.views.osaka.access import new_cid, opened_by_token, token_of
@@ -104,5 +105,5 @@ def _payday_response(
         )
     bad = any(f.errors for f in (worked.ships, *[p.form for p in worked.players]))
     response = render(request, template, context, status=400 if bad and status == 200 else status)
-    response["Cache-Control"] = "no-store"
+    add_never_cache_headers(response)
     return response

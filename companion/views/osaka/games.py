@@ -23,6 +23,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import get_template
 from django.urls import path, reverse
+from django.utils.cache import add_never_cache_headers
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from companion.forms import messages_of
@@ -38,8 +40,17 @@ from companion.services.osaka import (
     record,
     version_of,
 )
-from companion.views.osaka.access import TOKEN_RE, error, new_cid, opened_by_token, ranking, token_of
-from companion.views.osaka.forms_games import CARD_COUNTS, TOTALS, NewGameForm, StartForm, TokenForm, UndoForm
+from companion.tokens import TOKEN_RE
+from companion.views.answers import page_or_partial
+from companion.views.osaka.access import error, new_cid, opened_by_token, ranking, token_of
+from companion.views.osaka.forms_games import (
+    CARD_COUNTS,
+    TOTALS,
+    NewOsakaGameForm,
+    StartForm,
+    TokenForm,
+    UndoForm,
+)
 from companion.views.osaka.game_links import game_log, game_renew, game_share, game_sheet
 from companion.views.osaka.game_payday import game_payday
 from scoring.osaka.components import COLOURS, END_TOKENS
@@ -114,9 +125,8 @@ def _state_response(
     request: HttpRequest, opened: Opened, *, status: int = 200, message: str = "", level: str = ""
 ) -> HttpResponse:
     context = _state_context(request, opened, message, level)
-    template = "osaka_game.html#state" if request.htmx else "osaka_game.html"
-    response = render(request, template, context, status=status)
-    response["Cache-Control"] = "no-store"
+    response = page_or_partial(request, "osaka_game.html", "state", context, status=status)
+    add_never_cache_headers(response)
     return response
 
 
@@ -127,15 +137,16 @@ def games_new(request: HttpRequest) -> HttpResponse:
     """``/osaka/games/new/``: the players in seating order and their Trader colours; POST creates the game."""
     if request.method not in ("GET", "HEAD", "POST"):
         return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
-    form = NewGameForm(request.POST if request.method == "POST" else None)
+    form = NewOsakaGameForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         game = create_game(players=form.players)
         share = reverse("osaka-game-share", args=[game.edit_token])
         if request.htmx:
             return HttpResponse(status=204, headers={"HX-Redirect": share})
         return redirect(share)
-    template = "osaka_game_new.html#form" if request.htmx else "osaka_game_new.html"
-    return render(request, template, {"form": form}, status=400 if form.is_bound else 200)
+    return page_or_partial(
+        request, "osaka_game_new.html", "form", {"form": form}, status=400 if form.is_bound else 200
+    )
 
 
 # --- the game -----------------------------------------------------------------------------------------------------
@@ -150,6 +161,7 @@ def game_page(request: HttpRequest, opened: Opened) -> HttpResponse:
 
 
 @require_safe
+@never_cache
 def game_state(request: HttpRequest, token: str) -> HttpResponse:
     """The polled partial. ``?v=N``: 204 (no body) while the game is at version N, else the fresh partial."""
     raw = request.GET.get("v")
@@ -157,7 +169,7 @@ def game_state(request: HttpRequest, token: str) -> HttpResponse:
     if raw is not None and seen is None:
         return error(request, 400, "The version (?v=) must be a whole number.")
     if seen is not None and TOKEN_RE.fullmatch(token) and version_of(token) == seen:
-        return HttpResponse(status=204, headers={"Cache-Control": "no-store"})
+        return HttpResponse(status=204)
     return _fresh_state(request, token)
 
 
@@ -168,9 +180,7 @@ def _fresh_state(request: HttpRequest, opened: Opened) -> HttpResponse:
         since = int(raw) if raw and request.GET.get("h") else None  # a page holding no piece gets them all
         pieces = _pieces(request, opened, only=_changed_since(opened.game, since))
         return pull_response(request, f"osaka:{opened.game.pk}", pieces, opened.game.version)
-    response = render(request, "osaka_game.html#state", _state_context(request, opened))
-    response["Cache-Control"] = "no-store"
-    return response
+    return render(request, "osaka_game.html#state", _state_context(request, opened))
 
 
 def _changed_since(game: OsakaGame, seen: int | None) -> frozenset[str] | None:

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_safe
 
 from companion.forms import ChoiceField, TypedChoiceField, messages_of
 from companion.pdf.osaka_sheet import PAGE_SIZES, blank_sheet
-from companion.views.pads import pdf_response
+from companion.views.answers import pdf_response
 from scoring.osaka.components import MAX_PLAYERS, MIN_PLAYERS
 
 

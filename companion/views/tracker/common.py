@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
+from typing import NoReturn
 from urllib.parse import quote, unquote
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 
+from companion.errors import UserError
 from companion.forms import clean_text
 from companion.models.games import Game
 from companion.models.scoresheets import NAME_MAX
@@ -29,8 +30,9 @@ WHO_DEFAULT = "a phone"
 LOG_ON_PAGE = 8
 
 
-def error_page(request: HttpRequest, status: int, message: str) -> HttpResponse:
-    return render(request, "error.html", {"status": status, "message": message}, status=status)
+def error_page(request: HttpRequest, status: int, message: str) -> NoReturn:
+    """Refuse with ``message`` and ``status``: handler400 answers the error page (companion/errors.py)."""
+    raise UserError(message, status=status)
 
 
 NO_GAME = "There is no game at this address. Check the link you were given."

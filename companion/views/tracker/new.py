@@ -8,10 +8,11 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from companion.errors import UserError
 from companion.forms import NewGameForm, whole_number
 from companion.models.scoresheets import NAME_MAX
 from companion.models.setup_progress import ticked
@@ -19,8 +20,7 @@ from companion.services.tracker.games import (
     NewPlayer,
     create_game,
 )
-from companion.views.setup import (
-    QueryError,
+from companion.setup_query import (
     house_query,
     house_summary,
     is_table,
@@ -32,6 +32,7 @@ from companion.views.setup import (
     spaced_seed,
     ticks_key,
 )
+from companion.views.answers import page_or_partial
 from companion.views.tracker.common import (
     remember_who,
 )
@@ -89,8 +90,7 @@ def _new_form(
         "name_max": NAME_MAX,
         "errors": [error] if error else form.messages() if form.is_bound else [],
     }
-    template = "games_new.html#form" if request.htmx else "games_new.html"
-    return render(request, template, context, status=status)
+    return page_or_partial(request, "games_new.html", "form", context, status=status)
 
 
 def _made_for(data: Mapping[str, str]) -> int | None:
@@ -130,7 +130,7 @@ def games_new(request: HttpRequest) -> HttpResponse:
         try:
             options, _ = parse_request(request.GET)
             seed = str(parse_code(initial["seed"]))
-        except (QueryError, SeedError) as exc:
+        except (UserError, SeedError) as exc:
             message = f"This link to a setup cannot be used: {sentence(str(exc))} Fill in the game below."
             return _new_form(request, NewGameForm(initial=initial), status=400, error=message)
         initial.update(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from companion.forms import PlayersForm, WhoForm
@@ -45,6 +46,7 @@ def game_page(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
 
 
 @require_safe
+@never_cache
 def game_state(request: HttpRequest, token: str) -> HttpResponse:
     """The polled partial. ``?v=N``: 204 (no body) while the game is at version N, else the fresh partial."""
     query = PullForm(request.GET)
@@ -52,9 +54,7 @@ def game_state(request: HttpRequest, token: str) -> HttpResponse:
     if "v" in request.GET and seen is None:
         return error_page(request, 400, "The version (?v=) must be a whole number.")
     if seen is not None and is_token(token) and version_of(token) == seen:
-        response = HttpResponse(status=204)  # the fast path of every poll: one indexed query, no game loaded
-        response["Cache-Control"] = "no-store"
-        return response
+        return HttpResponse(status=204)  # the fast path of every poll: one indexed query, no game loaded
     return _fresh_state(request, token)
 
 
@@ -65,9 +65,7 @@ def _fresh_state(request: HttpRequest, game: Game, can_edit: bool) -> HttpRespon
             request, f"game:{game.pk}", state_pieces(request, game, can_edit, {}), game.version
         )
     context = state_context(request, game, can_edit)
-    response = render(request, "games.html#state", context)
-    response["Cache-Control"] = "no-store"
-    return response
+    return render(request, "games.html#state", context)
 
 
 @require_POST

@@ -8,9 +8,9 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.template.loader import get_template
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 
 from companion.live.engine import (
     Pieces,
@@ -23,6 +23,7 @@ from companion.services.tracker.games import (
     setup_steps,
     turn_order,
 )
+from companion.views.answers import page_or_partial
 from companion.views.tracker.common import (
     LOG_ON_PAGE,
     WHO_DEFAULT,
@@ -36,7 +37,7 @@ from scoring.calendar import (
     TRACK_MAX,
     Phase,
     due_reveals,
-    firefighting_order,
+    firefighting_seats,
     month_events,
     overdue_reveals,
     personality_names,
@@ -144,7 +145,7 @@ def state_context(
     events = month_events(game.month, game.options, game.setup, reached=phase, revealed=revealed)
     played = turn_order(game, seats)
     order = [by_seat[n] for n in played] if played is not None else []
-    fire_order = [by_seat[n] for n in firefighting_order(s.marker for s in seats)]
+    fire_order = [by_seat[n] for n in firefighting_seats(s.marker for s in seats)]
     shared = {s.firefighting for s in seats if sum(1 for t in seats if t.firefighting == s.firefighting) > 1}
     season = season_of(game.month) if game.month < NEW_YEAR else None
     bridge: tuple[str, ...] = ()
@@ -254,11 +255,10 @@ def state_response(
     context |= {"question": question, "answer_at": answer_at, "undo_entry": undo_entry}
     if record_seat is not None:
         context["record_seat"] = record_seat
-    template = "games.html#state" if request.htmx else "games.html"
     if not request.htmx:
         context.update(page_context(request, game, can_edit))
-    response = render(request, template, context, status=status)
-    response["Cache-Control"] = "no-store"
+    response = page_or_partial(request, "games.html", "state", context, status=status)
+    add_never_cache_headers(response)
     return response
 
 

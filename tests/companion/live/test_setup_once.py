@@ -11,7 +11,7 @@ import secrets
 
 import pytest
 
-from companion.views.setup import new_table
+from companion.setup_query import new_table
 from tests.companion.live.conftest import Table
 from tests.companion.live.test_exactly_once import _again
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from companion.views.setup import new_table
+from companion.setup_query import new_table
 from setupgen import Options, checklist, generate
 from tests.companion.live.conftest import Table
 from tests.setupgen.helpers import named_hidden_draws

@@ -1,8 +1,9 @@
 """The setup generator's addresses (issue 3): what a setup page's query string says, and the links made from it.
 
 Every address carries the options and the seed in its query string, so a link reproduces its setup (RULINGS R19);
-the table's own code (``table=``, :func:`new_table`) keys the shared ticks (:func:`ticks_key`). The views are
-beside this module, one module a job:
+the table's own code (``table=``, :func:`new_table`) keys the shared ticks (:func:`ticks_key`). A floor below the
+views, so every feature reading a setup's query (the tracker's new game, the pad check, the walk-through's start)
+imports it without importing another feature's views. The setup's views, one module a job:
 
 - :mod:`companion.views.setup_options`: the options page (``GET /setup/``);
 - :mod:`companion.views.setup_page`: the open checklist (``GET /setup/game``);
@@ -19,7 +20,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.core import signing
@@ -27,6 +27,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare
 
+from companion.errors import UserError
 from companion.forms import clean_text
 from companion.models.scoresheets import NAME_MAX
 from companion.models.setup_progress import stream_of
@@ -55,16 +56,10 @@ PLAYER_CHOICES = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
 DEFAULT_PLAYERS = 4
 
 
-@dataclass(frozen=True)
-class QueryError(Exception):
-    """Bad input in the query string: ``field`` names it, ``message`` says what is wrong, for a person."""
-
-    field: str
-    message: str
-    code: str = "invalid"
-
-    def __str__(self) -> str:
-        return self.message
+def query_error(field: str, message: str, code: str = "invalid") -> UserError:
+    """Bad input in the query string: ``field`` names it, ``message`` says what is wrong, for a person (a
+    fragment: the pages make it a sentence with :func:`sentence`, the API answers it as it is)."""
+    return UserError(message, field=field, code=code)
 
 
 def _flag(query: Mapping[str, str], name: str) -> bool:
@@ -73,20 +68,20 @@ def _flag(query: Mapping[str, str], name: str) -> bool:
         return True
     if value in FALSE_WORDS:
         return False
-    raise QueryError(name, f"{name} must be 1 or 0 (or true/false), not {quote(query.get(name, ''))}")
+    raise query_error(name, f"{name} must be 1 or 0 (or true/false), not {quote(query.get(name, ''))}")
 
 
 def parse_options(query: Mapping[str, str]) -> Options:
-    """``players``, ``akebono``, ``grand_master`` from a query string; :class:`QueryError` if anything is wrong."""
+    """``players``, ``akebono``, ``grand_master`` from a query string; :class:`~companion.errors.UserError` if anything is wrong."""
     raw = query.get("players", "").strip()
     if not raw:
-        raise QueryError(
+        raise query_error(
             "players", f"say how many players: players={MIN_PLAYERS} to {MAX_PLAYERS}", "missing"
         )
     try:
         players = int(raw)
     except ValueError:
-        raise QueryError(
+        raise query_error(
             "players", f"players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, not {quote(raw)}"
         ) from None
     akebono, grand_master = _flag(query, "akebono"), _flag(query, "grand_master")
@@ -94,7 +89,7 @@ def parse_options(query: Mapping[str, str]) -> Options:
         return Options(players=players, akebono=akebono, grand_master=grand_master)
     except OptionsError as exc:
         field = "grand_master" if grand_master and MIN_PLAYERS <= players <= MAX_PLAYERS else "players"
-        raise QueryError(field, str(exc)) from None
+        raise query_error(field, str(exc)) from None
 
 
 def parse_request(query: Mapping[str, str], *, seed_required: bool = False) -> tuple[Options, str | None]:
@@ -102,7 +97,7 @@ def parse_request(query: Mapping[str, str], *, seed_required: bool = False) -> t
     options = parse_options(query)
     seed = query.get("seed", "").strip() or None
     if seed is None and seed_required:
-        raise QueryError("seed", "give the setup code: seed= and the code (such as K7MX2QPA)", "missing")
+        raise query_error("seed", "give the setup code: seed= and the code (such as K7MX2QPA)", "missing")
     return options, seed
 
 
@@ -121,25 +116,25 @@ def _getlist(query: Mapping[str, str], name: str) -> list[str]:
 
 def parse_house(query: Mapping[str, str]) -> HouseRules:
     """``ban=`` and ``require=`` (repeated or comma-separated building or personality ids, docs/api.md);
-    :class:`QueryError` naming the field for an unknown card."""
+    :class:`~companion.errors.UserError` naming the field for an unknown card."""
     try:
         return house_rules(_getlist(query, "ban")[:60], _getlist(query, "require")[:60])
     except HouseRuleError as exc:
-        raise QueryError(exc.field, str(exc)) from None
+        raise query_error(exc.field, str(exc)) from None
 
 
 def load_setup(query: Mapping[str, str], *, seed_required: bool = False) -> tuple[Options, Setup, bool]:
     """The options, the setup and whether the query gave a code, from ``?players=N[&akebono=1][&grand_master=1]
     [&seed=CODE][&ban=ID...][&require=ID...]``: the house rules of ``ban``/``require`` are added to the code's.
-    :class:`QueryError` naming the field (``seed``, ``ban``, ``require``, ...) for anything wrong."""
+    :class:`~companion.errors.UserError` naming the field (``seed``, ``ban``, ``require``, ...) for anything wrong."""
     options, seed = parse_request(query, seed_required=seed_required)
     house = parse_house(query)
     try:
         setup = generate(options, seed or new_seed(), house)
     except HouseRuleError as exc:
-        raise QueryError(exc.field, str(exc)) from None
+        raise query_error(exc.field, str(exc)) from None
     except (SeedError, OptionsError) as exc:
-        raise QueryError("seed", str(exc)) from None
+        raise query_error("seed", str(exc)) from None
     return options, setup, seed is not None
 
 

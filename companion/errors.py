@@ -1,0 +1,31 @@
+"""The one error a person's request can meet: :class:`UserError`, a sentence to read and the answer's status.
+
+Views and services raise it; Django hands it to ``handler400`` (``companion/urls.py``,
+``companion.views.errors.bad_request``), which answers with its status: the error page (``templates/error.html``),
+or JSON under ``/api/``. Raised inside a transaction it rolls it back, so nothing is saved. The rules core keeps
+its own ``scoring.errors.InputError`` (no Django there).
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import BadRequest
+
+
+class UserError(BadRequest):
+    """What was asked cannot be done. ``message`` is the sentence the person reads (plain English, ending with a
+    full stop); ``status`` the answer's code: 400 (bad input, refused by the rules), 403 (a view-only link), 404
+    (no such thing), 409 (changed meanwhile). ``field`` names the input at fault and ``code`` is the API's stable
+    error code, where an API answers it."""
+
+    def __init__(self, message: str, *, status: int = 400, field: str = "", code: str = "invalid") -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.field = field
+        self.code = code
+
+    def __str__(self) -> str:
+        return self.message
+
+
+__all__ = ["UserError"]
