@@ -16,7 +16,7 @@ from django.test import Client
 from companion.models.games import Game, Seat
 from companion.services.tracker.changes import apply_change
 from companion.services.tracker.errors import Asked
-from scoring.calendar import firefighting_order
+from scoring.calendar import firefighting_seats
 from tests.companion.test_games_record_taps import LIVE, _phone, _post
 from tests.factories import db_snapshot, make_game
 
@@ -194,7 +194,7 @@ def test_undoing_a_move_puts_the_marker_back_in_its_place_in_the_stack() -> None
     assert answer.status_code == 200
     markers = [s.marker for s in Seat.objects.filter(game=game)]
     assert _seat(game, 1).firefighting == 0 and _seat(game, 2).firefighting == 3
-    assert firefighting_order(markers) == (2, 3, 1)  # Chie put on top of space 0 after Anaïs left it
+    assert firefighting_seats(markers) == (2, 3, 1)  # Chie put on top of space 0 after Anaïs left it
 
 
 def test_a_change_logged_before_changes_carried_their_inverse_is_undone_per_player() -> None:
