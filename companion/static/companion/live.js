@@ -1,59 +1,37 @@
-/* The live-table client (issue 21, docs/sync.md): one script for every shared thing (a score sheet, an Osaka game,
-   a tracked IKI game).
-
-   The page's live root ([data-live="<thing>"]) names its stream (data-live-stream), its pull address
-   (data-live-pull) and the version it shows (data-live-version); every part a change may alter is a piece: an
-   element with an id and a digest (data-h).
-
-   Push: a tap on a [data-live-form] (or a change inside [data-live-change]; a changed field with data-live-as="x"
-   also sends its value as x) becomes a write with this page's client id and the next counter (lc, ln; cid too), kept in an outbox (localStorage, one key per thing) until the server
-   answers, sent in order. Additive taps (data-bump, data-by) show their new value at once, marked waiting.
-   A 409 (someone changed it first) waits alone for "Apply it anyway" (or the form's data-live-force, saying what
-   it does) / "Drop it"; later taps go on.
-   Poke and pull: the stream says the thing's version; when it moved, the page asks for the pieces it lacks
-   (h = the digests it holds). No stream (a proxy, a WSGI server): the page polls every 1.5 s by itself.
-   A piece holding a focused or unsaved field is not replaced: the bar offers the other phone's value. The tapped
-   element (or the topmost one) stays where it stood on the screen. */
+/* The live-table client (issue 21; docs/sync.md describes it): one script for every shared thing. The live root
+   ([data-live="<thing>"], data-live-stream, -pull, -version) holds pieces (an id and a digest, data-h). A tap is a
+   write with this page's client id and counter (lc, ln), kept in the thing's outbox until answered, sent in order;
+   an additive tap (data-bump, data-by) shows at once, waiting. The stream pokes, the page pulls the pieces it lacks
+   (no stream: it polls). A conflict waits alone; a field being typed in is never replaced; nothing moves. */
 (() => {
   "use strict";
-  const POLL_MS = 1500, RETRY_MS = 2000, WAIT_SAY_MS = 800;
+  const POLL_MS = 1500, RETRY_MS = 2000, WAIT_SAY_MS = 800, LAST = "live-last";
+  const int = (text) => parseInt(text, 10) || 0;
+  const inside = (scope, id) => scope.querySelector("#" + CSS.escape(id));
+  const make = (tag, properties) => Object.assign(document.createElement(tag), properties);
   const root = () => document.querySelector("[data-live]");
-  // Offline (issue 25, docs/sync.md "Offline"): in a secure context a service worker keeps the pages and static
-  // files, so a reload with the server unreachable shows its copy; the last state this phone saw of this page,
-  // kept when it was left (without its waiting taps), is newer: it is put back. Plain HTTP has no worker.
-  const worker = window.isSecureContext && "serviceWorker" in navigator, LAST = "live-last";
+  // Offline (docs/sync.md "Offline"): a page the service worker answered from its copy is older than the last state
+  // this phone saw of it, kept when it was left (less its waiting taps): that is put back. Plain HTTP has no worker.
+  const worker = window.isSecureContext && "serviceWorker" in navigator;
   const lastSeen = () => { try { return JSON.parse(localStorage.getItem(LAST) || "{}"); } catch (e) { return {}; } };
-  if (worker) {
-    const r = root(), was = r && lastSeen()[location.pathname];
-    if (was && was.v > (parseInt(r.dataset.liveVersion, 10) || 0)) r.outerHTML = was.html;
-  }
-  const first = root();
-  if (!first || !window.fetch) return;
-  const thing = first.dataset.live;
-  const KEY = "live-outbox:" + thing;
+  const was = worker && root() && lastSeen()[location.pathname];
+  if (was && was.v > int(root().dataset.liveVersion)) root().outerHTML = was.html;
+  const live = root(); // pieces are put in inside it, never in its place
+  if (!live) return;
+  const KEY = "live-outbox:" + live.dataset.live;
   const client = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => (b % 36).toString(36)).join("");
-  let counter = 0, sending = false, pulling = false, again = false, offline = false, kept = true;
-  let streamOpen = false, lastTap = null;
-  // The newest version a poke announced while a write was on its way: the write's answer usually brings the page
-  // there itself (on SQLite the poke of one's own tap can arrive before its answer), so pull only if it did not.
-  let heard = 0;
-  const conflicts = [];
-  let outbox = [];
+  let counter = 0, sending = false, pulling = false, again = false, offline = false, kept = true, lastTap = null;
+  // heard: the newest version a poke announced while a write was on its way; pull only if its answer did not get there.
+  let heard = 0, outbox = [];
   try { outbox = JSON.parse(localStorage.getItem(KEY) || "[]"); } catch (e) { kept = false; }
 
   // --- the bar: waiting taps, conflicts, notes (fixed: it never moves the page) -------------------------------
-  const bar = document.createElement("div");
-  bar.className = "live-bar";
-  bar.setAttribute("aria-live", "polite");
-  const status = document.createElement("p");
-  status.className = "message warning live-status";
-  status.hidden = true;
-  bar.append(status);
-  document.body.append(bar);
+  document.body.insertAdjacentHTML("beforeend",
+    '<div class="live-bar" aria-live="polite"><p class="message warning live-status" hidden></p></div>');
+  const bar = document.body.lastElementChild, status = bar.firstChild;
   let waitTimer = 0;
   function show() {
-    const n = outbox.length;
-    const lines = [];
+    const n = outbox.length, lines = [];
     if (n && (offline || Date.now() - outbox[0].at > WAIT_SAY_MS)) lines.push(`Not saved yet: ${n} waiting.`);
     if (!kept) lines.push("This phone cannot keep taps while offline: each tap is sent at once.");
     status.textContent = lines.join(" ");
@@ -61,19 +39,14 @@
     clearTimeout(waitTimer);
     if (n && !offline) waitTimer = setTimeout(show, WAIT_SAY_MS);
   }
+  // A note with its buttons ([label, what it does]); any of them puts the note away.
   function note(text, buttons) {
-    const box = document.createElement("div");
-    box.className = "message warning live-note";
+    const box = make("div", { className: "message warning live-note" });
     box.setAttribute("role", "alert");
-    const p = document.createElement("p");
-    p.textContent = text;
-    box.append(p);
+    box.append(make("p", { textContent: text }));
     for (const [label, act] of buttons) {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.textContent = label;
-      b.addEventListener("click", () => { box.remove(); act(); });
-      box.append(b, " ");
+      const onclick = () => { box.remove(); act(); };
+      box.append(make("button", { type: "button", textContent: label, onclick }), " ");
     }
     bar.append(box);
     return box;
@@ -84,87 +57,64 @@
   }
 
   // --- pieces --------------------------------------------------------------------------------------------------
-  const version = () => parseInt((root() || first).dataset.liveVersion, 10) || 0;
-  const setVersion = (v) => { const r = root(); if (r) r.dataset.liveVersion = String(v); };
-  const held = () => Array.from((root() || first).querySelectorAll("[data-h]"), (e) => e.dataset.h).join(".");
-  const opened = () => Array.from(document.querySelectorAll("[data-live] details[open][id]"), (d) => d.id).join(" ");
+  const version = () => int(live.dataset.liveVersion);
+  const held = () => Array.from(live.querySelectorAll("[data-h]"), (e) => e.dataset.h).join(".");
+  // The page's open <details>, for a render that keeps them open (only where it has any).
+  function keepOpen(params) {
+    if (!live.querySelector("details")) return;
+    params.set("open", Array.from(live.querySelectorAll("details[open][id]"), (d) => d.id).join(" "));
+  }
   const fields = (el) => el.querySelectorAll("input:not([type=hidden]), select, textarea");
-  const dirty = (f) => f.tagName === "SELECT"
-    ? Array.from(f.options).some((o) => o.selected !== o.defaultSelected)
-    : (f.type === "checkbox" || f.type === "radio") ? f.checked !== f.defaultChecked : f.value !== f.defaultValue;
+  const typed = (f) => "typed" in f.dataset; // changed on this phone since it came or was sent
   const shown = (f) => f.tagName === "SELECT" ? (f.selectedOptions[0] || {}).text || "" : f.value;
-  const labelOf = (f) => {
-    const l = f.id && document.querySelector(`label[for="${f.id}"]`);
-    return ((l && l.textContent) || f.getAttribute("aria-label") || "this").trim();
-  };
-  const held_notes = {};
+  const labelOf = (f) => ((f.id && document.querySelector(`label[for="${f.id}"]`) || {}).textContent
+    || f.getAttribute("aria-label") || "this").trim();
 
+  // What stays where it stood on the screen: the tapped element while in view, else the first one with an id there.
   function anchorOf() {
-    const r = root();
-    let mark = lastTap && document.body.contains(lastTap) ? lastTap : null;
-    if (mark) {
-      const box = mark.getBoundingClientRect();
-      if (box.bottom < 0 || box.top > innerHeight) mark = null;
-    }
-    if (!mark && r) {
-      for (const el of r.querySelectorAll("[id]")) {
-        const box = el.getBoundingClientRect();
-        if (box.top >= 0 && box.height > 0) { mark = el; break; }
-      }
-    }
-    return mark ? { el: mark, id: mark.id, top: mark.getBoundingClientRect().top } : null;
+    const box = (el) => el.getBoundingClientRect();
+    const tapped = lastTap && lastTap.isConnected && box(lastTap).bottom >= 0 && box(lastTap).top <= innerHeight;
+    const top = (el) => box(el).top >= 0 && box(el).height > 0;
+    const mark = tapped ? lastTap : Array.from(live.querySelectorAll("[id]")).find(top);
+    return mark ? { el: mark, id: mark.id, top: box(mark).top } : null;
   }
 
-  // Put the pieces of an answer in place; returns the ids replaced.
+  // Put the pieces of an answer in place, with the waiting taps' changes on top.
   function apply(html) {
-    const t = document.createElement("template");
-    t.innerHTML = html;
-    const anchor = anchorOf();
-    const active = document.activeElement;
-    const replaced = [];
+    const t = make("template", { innerHTML: html });
+    const anchor = anchorOf(), active = document.activeElement;
     for (const fresh of Array.from(t.content.children)) {
       const old = fresh.id && document.getElementById(fresh.id);
       if (!old) continue;
-      fresh.removeAttribute("hx-swap-oob");
       keep(old, fresh);
-      const busy = Array.from(fields(old)).filter((f) => (f === active || dirty(f)) && !kept_here(f));
-      const clash = busy.find((f) => {
-        const twin = f.id && fresh.querySelector("#" + CSS.escape(f.id));
-        return twin && shown(twin) !== shown(f);
-      });
+      const busy = Array.from(fields(old)).filter((f) => (f === active || typed(f)) && !mine(f));
+      const clash = busy.find((f) => f.id && inside(fresh, f.id) && shown(inside(fresh, f.id)) !== shown(f));
       if (clash) { hold(old, fresh, clash); continue; }
-      for (const d of old.querySelectorAll("details[open][id]")) {
-        const twin = fresh.querySelector("#" + CSS.escape(d.id));
-        if (twin) twin.open = true;
-      }
       if (old.matches("details[open]")) fresh.open = true;
+      for (const d of old.querySelectorAll("details[open][id]")) {
+        if (inside(fresh, d.id)) inside(fresh, d.id).open = true;
+      }
       old.replaceWith(fresh);
-      replaced.push(fresh.id);
-      if (held_notes[fresh.id]) { held_notes[fresh.id].remove(); delete held_notes[fresh.id]; }
+      rebump(fresh); // in place: a number's form is outside its piece
+      unhold(fresh.id);
     }
-    if (active && active.id && !document.body.contains(active)) {
-      const back = document.getElementById(active.id);
-      if (back) back.focus({ preventScroll: true });
-    }
-    rebump(replaced);
-    if (anchor) {
-      const mark = document.body.contains(anchor.el) ? anchor.el : anchor.id && document.getElementById(anchor.id);
-      if (mark) window.scrollBy(0, mark.getBoundingClientRect().top - anchor.top);
-    }
-    return replaced;
+    const back = active && active.id && !active.isConnected && document.getElementById(active.id);
+    if (back) back.focus({ preventScroll: true }); // the focused field, put in anew
+    const mark = anchor && (anchor.el.isConnected ? anchor.el : anchor.id && document.getElementById(anchor.id));
+    if (mark) window.scrollBy(0, mark.getBoundingClientRect().top - anchor.top);
   }
 
   // A record's player (select[data-keep]) and its search (input[data-filter]) are this phone's choice, not shared
   // input: a fresh piece takes them over (issue 23: the player stays after Add whatever else changed).
-  const kept_here = (f) => f.matches("select[data-keep], input[data-filter]");
+  const MINE = "select[data-keep], input[data-filter]", mine = (f) => f.matches(MINE);
   function keep(old, fresh) {
-    for (const f of old.querySelectorAll("select[data-keep][id], input[data-filter][id]")) {
-      const twin = fresh.querySelector("#" + CSS.escape(f.id));
-      if (!twin) continue;
-      if (f.tagName === "SELECT") {
-        if (!Array.from(twin.options).some((o) => o.value === f.value)) continue;
-        for (const o of twin.options) o.selected = o.defaultSelected = o.value === f.value;
-      } else if (f.value) { twin.value = twin.defaultValue = f.value; narrow(twin); }
+    for (const f of old.querySelectorAll(MINE)) {
+      const twin = f.id && inside(fresh, f.id);
+      if (!twin || !f.value) continue;
+      const offered = twin.value;
+      twin.value = f.value;
+      if (twin.value !== f.value) twin.value = offered; // a player the fresh picker no longer offers
+      if (twin.dataset.filter) narrow(twin);
     }
   }
   // Search-as-you-type of a record's picker: only the choices whose name holds what is typed stay, the first
@@ -173,60 +123,64 @@
   function narrow(input) {
     // Its own form's picker first: a fresh piece is narrowed before it takes the old one's place.
     const form = input.closest("form");
-    const select = (form && form.querySelector("#" + CSS.escape(input.dataset.filter)))
-      || document.getElementById(input.dataset.filter);
+    const select = (form && inside(form, input.dataset.filter)) || document.getElementById(input.dataset.filter);
     if (!select) return;
     const want = plain(input.value.trim());
-    let firstShown = null;
-    for (const o of select.options) {
-      const show = !want || plain(o.text).includes(want);
-      o.hidden = o.disabled = !show;
-      if (show && !firstShown) firstShown = o;
-    }
+    for (const o of select.options) o.hidden = o.disabled = Boolean(want) && !plain(o.text).includes(want);
     for (const g of select.querySelectorAll("optgroup")) g.hidden = !Array.from(g.children).some((o) => !o.hidden);
-    if (firstShown && (select.selectedOptions[0] || {}).hidden !== false) firstShown.selected = true;
-    if (want && firstShown) firstShown.selected = true;
+    const firstShown = Array.from(select.options).find((o) => !o.hidden), chosen = select.selectedOptions[0];
+    if (firstShown && (want || !chosen || chosen.hidden)) firstShown.selected = true;
   }
-  window.addEventListener("input", (e) => { if (e.target.matches && e.target.matches("input[data-filter]")) narrow(e.target); });
+  window.addEventListener("input", (e) => {
+    e.target.dataset.typed = ""; // unsaved input, until it is sent
+    if (e.target.matches("input[data-filter]")) narrow(e.target);
+  });
 
   // A piece with a field being typed in: keep it, and offer the other phone's value.
+  const holding = {}; // piece id -> its note
+  function unhold(id) {
+    if (holding[id]) holding[id].remove();
+    delete holding[id];
+  }
   function hold(old, fresh, field) {
-    const twin = fresh.querySelector("#" + CSS.escape(field.id));
-    const value = shown(twin);
-    if (held_notes[old.id]) held_notes[old.id].remove();
-    held_notes[old.id] = note(`Another phone changed ${labelOf(field)} to ${value}.`, [
-      [`Use ${value}`, () => {
-        delete held_notes[old.id];
-        const now = document.getElementById(old.id);
-        if (now) { now.replaceWith(fresh); rebump([fresh.id]); }
-      }],
-    ]);
+    const value = shown(inside(fresh, field.id));
+    unhold(old.id);
+    holding[old.id] = note(`Another phone changed ${labelOf(field)} to ${value}.`, [[`Use ${value}`, () => {
+      unhold(old.id);
+      if (!old.isConnected) return; // a piece around it was put in anew meanwhile
+      old.replaceWith(fresh);
+      rebump(fresh);
+    }]]);
   }
 
   // --- optimistic additive taps ---------------------------------------------------------------------------------
-  function bumpOne(id, by) {
-    const el = document.getElementById(id);
+  // scope: the page, a fresh piece, or the copy of the live root kept when the page is left.
+  function bumpOne(id, by, scope = document) {
+    const el = inside(scope, id);
     if (!el) return;
     if ("value" in el && el.tagName !== "OUTPUT") {
-      el.value = String((parseInt(el.value, 10) || 0) + by);
+      el.value = String(int(el.value) + by);
       el.defaultValue = el.value;
       const twin = el.form && el.name && el.form.querySelector(`[name="was-${el.name}"]`);
       if (twin) twin.value = el.value; // the value this page now shows as its own
     } else {
-      el.textContent = el.textContent.replace(/-?\d+/, (n) => String(parseInt(n, 10) + by));
+      el.textContent = el.textContent.replace(/-?\d+/, (n) => String(int(n) + by));
     }
-    const piece = el.closest("[data-h]") || el;
-    piece.classList.add("live-waiting");
-    piece.setAttribute("aria-busy", "true");
+    waiting(el.closest("[data-h]") || el, true);
   }
-  const bump = (item, sign) => (item.bump || []).forEach(([id, by]) => bumpOne(id, by * sign));
-  const within = (replaced, id) => replaced.some((r) => {
-    const piece = document.getElementById(r);
-    return piece && (r === id || piece.querySelector("#" + CSS.escape(id)));
-  });
-  function rebump(replaced) {
-    if (!replaced.length) return;
-    for (const item of outbox) for (const [id, by] of item.bump || []) if (within(replaced, id)) bumpOne(id, by);
+  function waiting(piece, on) {
+    piece.classList.toggle("live-waiting", on);
+    if (on) piece.setAttribute("aria-busy", "true");
+    else piece.removeAttribute("aria-busy");
+  }
+  const bump = (bumps, sign, scope) => bumps.forEach(([id, by]) => bumpOne(id, by * sign, scope));
+  const rebump = (piece) => outbox.forEach((item) => bump(item.bump, 1, piece));
+  // The waiting mark goes once no tap in the outbox still counts on that element.
+  function settle(item) {
+    for (const [id] of item.bump) {
+      const el = document.getElementById(id);
+      if (el && !outbox.some((o) => o.bump.some(([b]) => b === id))) waiting(el.closest("[data-h]") || el, false);
+    }
   }
 
   // --- push ------------------------------------------------------------------------------------------------------
@@ -240,41 +194,40 @@
       if (!f || !("value" in f) || f.value === twin.value) continue;
       twins.push([twin.name, twin.value]);
       twin.value = f.value;
-      if (f.defaultValue !== undefined) f.defaultValue = f.value;
     }
-    // A record's search is done with once its choice is sent.
-    for (const f of form.querySelectorAll("input[data-filter]")) f.value = f.defaultValue = "";
-    // What was sent is no longer unsaved input: the tap's own answer may replace its form.
-    for (const f of fields(form)) {
-      if (f.tagName === "SELECT") for (const o of f.options) o.defaultSelected = o.selected;
-      else if (f.type === "checkbox" || f.type === "radio") f.defaultChecked = f.checked;
-      else f.defaultValue = f.value;
-    }
-    counter += 1;
-    const n = counter;
-    data.set("lc", client);
-    data.set("ln", String(n));
+    // A record's search is done with once its choice is sent; what was sent is no longer unsaved input (the tap's
+    // own answer may replace its form).
+    for (const f of form.querySelectorAll("input[data-filter]")) f.value = "";
+    for (const f of fields(form)) delete f.dataset.typed;
     if (field && field.dataset.liveAs) data.set(field.dataset.liveAs, field.value); // which box of a list changed
-    if (data.has("cid")) data.set("cid", `${client}-${n}`);
     // A form kept while another phone changed it (a held piece) still says the version it was made against.
     const piece = form.closest("[data-h]");
-    if (data.has("v") && !(piece && held_notes[piece.id])) data.set("v", String(version()));
-    if (document.querySelector("[data-live] details")) data.set("open", opened());
-    const spec = submitter && submitter.dataset.bump;
-    const by = submitter ? parseInt(submitter.dataset.by, 10) || 0 : 0;
-    const item = {
-      n, lc: client, at: Date.now(), url: form.action,
-      body: new URLSearchParams(data).toString(),
-      bump: spec && by ? spec.split(" ").map((id) => [id, by]) : [],
-      label: form.dataset.liveSet || (field ? labelOf(field) : ""),
-      force: form.dataset.liveForce || "",
-      twins,
-    };
+    if (data.has("v") && !(piece && holding[piece.id])) data.set("v", String(version()));
+    keepOpen(data);
+    const by = submitter ? int(submitter.dataset.by) : 0;
+    const bumps = by && submitter.dataset.bump ? submitter.dataset.bump.split(" ").map((id) => [id, by]) : [];
     lastTap = submitter || document.activeElement;
-    bump(item, 1);
-    outbox.push(item);
+    bump(bumps, 1);
+    const label = form.dataset.liveSet || (field ? labelOf(field) : "");
+    send({ url: form.action, bump: bumps, label, force: form.dataset.liveForce || "", twins }, data);
+  }
+
+  // Into the outbox with the next write id (lc, ln; Osaka's cid too), then sent in order.
+  function send(item, params) {
+    counter += 1;
+    params.set("lc", client);
+    params.set("ln", String(counter));
+    if (params.has("cid")) params.set("cid", `${client}-${counter}`);
+    const body = new URLSearchParams(params).toString();
+    outbox.push({ ...item, n: counter, lc: client, at: Date.now(), body });
     persist();
     flush();
+  }
+
+  // A request of this script (X-Live: 1): {response, html}, or null when the server cannot be reached.
+  function ask(url, init = {}) {
+    return fetch(url, { credentials: "same-origin", headers: { "X-Live": "1" }, ...init })
+      .then(async (response) => ({ response, html: await response.text() }), () => null);
   }
 
   async function flush() {
@@ -283,20 +236,12 @@
     try {
       while (outbox.length) {
         const item = outbox[0];
-        let response, html;
-        try {
-          response = await fetch(item.url, {
-            method: "POST", credentials: "same-origin",
-            headers: { "X-Live": "1", "Content-Type": "application/x-www-form-urlencoded" },
-            body: item.body + "&h=" + held(),
-          });
-          html = await response.text();
-        } catch (err) { offline = true; break; }
-        if (response.status >= 500) { offline = true; break; }
-        offline = false;
+        const got = await ask(item.url, { method: "POST", body: new URLSearchParams(`${item.body}&h=${held()}`) });
+        offline = !got || got.response.status >= 500;
+        if (offline) break;
         outbox = outbox.filter((o) => o !== item); // a pull may have dropped it already (X-Live-Done)
         persist();
-        answered(item, response, html);
+        answered(item, got.response, got.html);
       }
     } finally {
       sending = false;
@@ -306,52 +251,31 @@
   }
 
   function answered(item, response, html) {
-    const live = response.headers.has("X-Live-Version");
-    const v = parseInt(response.headers.get("X-Live-Version"), 10) || 0;
-    const replay = response.headers.has("X-Live-Replay");
+    const v = int(response.headers.get("X-Live-Version")), known = response.headers.has("X-Live-Version");
+    const fresh = known && !response.headers.has("X-Live-Replay"); // a replay's pieces are old: pull instead
+    const before = item.bump.map(([id]) => document.getElementById(id)); // a piece put in anew shows it undone
+    if (fresh) apply(html);
     if (response.status === 409) {
-      if (live && !replay) apply(html);
       conflict(item);
     } else if (response.status >= 400) {
-      const replaced = live && !replay ? apply(html) : [];
-      for (const [id, by] of item.bump || []) if (!within(replaced, id)) bumpOne(id, -by);
-      for (const [name, was] of item.twins || []) document.querySelectorAll(`[name="${name}"]`).forEach((t) => { t.value = was; });
-      if (!live) note("That tap was not saved: this link cannot change it.", [["OK", () => {}]]);
-    } else if (live && !replay) {
-      apply(html);
+      item.bump.forEach(([id, by], i) => { if (before[i] && before[i].isConnected) bumpOne(id, -by); });
+      for (const [name, was] of item.twins || []) {
+        for (const twin of document.querySelectorAll(`[name="${name}"]`)) twin.value = was;
+      }
+      if (!known) note("That tap was not saved: this link cannot change it.", [["OK", () => {}]]);
     }
     settle(item);
-    if (!live || replay || v !== version() + 1) pull();
-    else setVersion(v);
-  }
-
-  // The waiting mark goes once no tap in the outbox still counts on that element.
-  function settle(item) {
-    for (const [id] of item.bump || []) {
-      const el = document.getElementById(id);
-      const piece = el && (el.closest("[data-h]") || el);
-      if (piece && !outbox.some((o) => (o.bump || []).some(([b]) => b === id))) {
-        piece.classList.remove("live-waiting");
-        piece.removeAttribute("aria-busy");
-      }
-    }
+    if (!fresh || v !== version() + 1) pull();
+    else live.dataset.liveVersion = String(v);
   }
 
   function conflict(item) {
-    conflicts.push(item);
-    const what = item.label || "this";
-    note(`Another phone changed it first: ${what} was not saved.`, [
+    note(`Another phone changed it first: ${item.label || "this"} was not saved.`, [
       [item.force || "Apply it anyway", () => {
-        counter += 1;
-        const body = new URLSearchParams(item.body);
-        body.set("ln", String(counter));
-        body.set("lc", client);
-        if (body.has("cid")) body.set("cid", `${client}-${counter}`);
-        if (body.has("v")) body.set("v", String(version()));
-        body.set("force", "1");
-        outbox.push({ ...item, n: counter, lc: client, at: Date.now(), body: body.toString() });
-        persist();
-        flush();
+        const params = new URLSearchParams(item.body);
+        if (params.has("v")) params.set("v", String(version()));
+        params.set("force", "1");
+        send(item, params);
       }],
       ["Drop it", () => {}],
     ]);
@@ -359,65 +283,59 @@
 
   // --- poke and pull ---------------------------------------------------------------------------------------------
   async function pull() {
-    const r = root();
-    if (!r) return;
     if (pulling || sending) { again = true; return; }
     pulling = true;
     again = false;
     try {
-      const url = r.dataset.livePull;
-      const ids = [...new Set(outbox.map((o) => o.lc))].join(".");
-      const q = `v=${version()}&h=${held()}&lc=${ids}` + (r.querySelector("details") ? "&open=" + encodeURIComponent(opened()) : "");
-      const response = await fetch(url + (url.includes("?") ? "&" : "?") + q, { headers: { "X-Live": "1" }, credentials: "same-origin" });
-      if (response.status === 200) {
-        const html = await response.text();
-        done(response.headers.get("X-Live-Done") || "");
-        apply(html);
-        const v = parseInt(response.headers.get("X-Live-Version"), 10);
-        if (v) setVersion(v);
+      const clients = [...new Set(outbox.map((o) => o.lc))].join("."); // those with writes in the outbox
+      const query = new URLSearchParams({ v: version(), h: held(), lc: clients });
+      keepOpen(query);
+      const url = live.dataset.livePull;
+      const got = await ask(url + (url.includes("?") ? "&" : "?") + query); // null: the next poke or poll asks again
+      if (got && got.response.status === 200) {
+        done(got.response.headers.get("X-Live-Done") || "");
+        apply(got.html);
+        const v = int(got.response.headers.get("X-Live-Version"));
+        if (v) live.dataset.liveVersion = String(v);
       }
-    } catch (err) { /* offline: the next poke or poll asks again */ }
-    finally {
+    } finally {
       pulling = false;
       if (again) pull();
     }
   }
 
-  // Writes the server applied whose answers were lost: out of the outbox, not counted again on the screen.
+  // Writes the server applied whose answers were lost ("<client>:<last counter>,..."): out of the outbox, not
+  // counted again on the screen.
   function done(header) {
-    const last = Object.fromEntries(header.split(",").filter(Boolean).map((p) => { const [c, n] = p.split(":"); return [c, +n]; }));
-    const gone = outbox.filter((o) => o.n <= (last[o.lc] || 0));
+    const last = Object.fromEntries(header.split(",").filter(Boolean).map((p) => p.split(":")));
+    const gone = outbox.filter((o) => o.n <= int(last[o.lc]));
     if (!gone.length) return;
     outbox = outbox.filter((o) => !gone.includes(o));
     persist();
     gone.forEach(settle);
   }
 
-  function listen() {
-    const url = first.dataset.liveStream;
-    if (!url || !window.EventSource) return;
-    const source = new EventSource(url);
-    const mark = (how) => { document.documentElement.dataset.liveBy = how; };
-    mark("poll");
+  // The stream, while it answers (the page's data-live-by is "stream"); else the page polls.
+  const doc = document.documentElement.dataset;
+  if (live.dataset.liveStream && window.EventSource) {
+    const source = new EventSource(live.dataset.liveStream);
+    doc.liveBy = "poll";
     source.onmessage = (e) => {
-      streamOpen = true;
-      mark("stream");
-      const v = parseInt(e.data, 10) || 0;
+      doc.liveBy = "stream";
+      const v = int(e.data);
       if (sending) heard = Math.max(heard, v);
       else if (v !== version()) pull();
     };
-    source.onerror = () => { streamOpen = false; mark("poll"); };
+    source.onerror = () => { doc.liveBy = "poll"; };
   }
 
   // --- taps ------------------------------------------------------------------------------------------------------
   window.addEventListener("submit", (e) => {
-    const form = e.target;
-    if (!form.matches("[data-live] form[data-live-form], form[data-live-form]") || !root()) return;
-    const sub = e.submitter;
+    const form = e.target, sub = e.submitter;
+    if (!form.matches("form[data-live-form]")) return;
     if (sub && sub.name === "go" && sub.value !== "stay") {
       counter += 1; // navigation: a plain (or htmx) request, with a write id of its own
-      form.querySelectorAll("[name=lc]").forEach((f) => { f.value = client; });
-      form.querySelectorAll("[name=ln]").forEach((f) => { f.value = String(counter); });
+      for (const f of form.querySelectorAll("[name=lc], [name=ln]")) f.value = f.name === "lc" ? client : counter;
       return;
     }
     e.preventDefault();
@@ -431,36 +349,44 @@
     e.stopImmediatePropagation();
     tap(form, null, e.target);
   }, true);
+  // An answer floating under its control (.answer[data-answer]) goes when it has faded, at the next touch anywhere
+  // else, or when it is tapped itself (at its click, so the tap never reaches a control it hid): it never stands in
+  // the way of the next tap. The page then no longer holds it, so the same answer to a later tap comes again.
+  const answerOf = (e) => e.target.closest(".answer[data-answer]");
+  function putAway(answer) {
+    answer.classList.add("answer-gone");
+    answer.removeAttribute("data-h");
+  }
+  window.addEventListener("pointerdown", (e) => {
+    if (!answerOf(e)) document.querySelectorAll(".answer[data-answer]:not(:empty)").forEach(putAway);
+  }, true);
+  window.addEventListener("click", (e) => { if (answerOf(e)) putAway(answerOf(e)); }, true);
+  document.addEventListener("animationend", (e) => { if (answerOf(e)) putAway(answerOf(e)); });
 
   window.addEventListener("online", flush);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) { pull(); flush(); } });
-  setInterval(() => { if (outbox.length) flush(); }, RETRY_MS);
-  setInterval(() => { if (!streamOpen && !document.hidden) pull(); }, POLL_MS);
+  setInterval(flush, RETRY_MS);
+  setInterval(() => { if (doc.liveBy !== "stream" && !document.hidden) pull(); }, POLL_MS);
   if (worker) {
+    // Left: keep the live root as it shows, less the waiting taps' optimistic changes (put back on top at load).
     window.addEventListener("pagehide", () => {
-      const copy = (root() || first).cloneNode(true);
-      for (const item of outbox) for (const [id, by] of item.bump || []) {
-        const el = copy.querySelector("#" + CSS.escape(id));
-        if (el && el.tagName === "INPUT") el.setAttribute("value", String((parseInt(el.getAttribute("value"), 10) || 0) - by));
-        else if (el) el.textContent = el.textContent.replace(/-?\d+/, (n) => String(parseInt(n, 10) - by));
-      }
-      copy.querySelectorAll(".live-waiting").forEach((e) => { e.classList.remove("live-waiting"); e.removeAttribute("aria-busy"); });
-      const all = lastSeen();
-      delete all[location.pathname];
-      Object.keys(all).slice(0, -3).forEach((k) => { delete all[k]; }); // this page and the last 3 others
-      all[location.pathname] = { v: version(), html: copy.outerHTML };
+      const copy = live.cloneNode(true);
+      for (const item of outbox) bump(item.bump, -1, copy);
+      copy.querySelectorAll(".live-waiting").forEach((piece) => waiting(piece, false));
+      const others = Object.entries(lastSeen()).filter(([path]) => path !== location.pathname).slice(-3);
+      const all = Object.fromEntries([...others, [location.pathname, { v: version(), html: copy.outerHTML }]]);
       try { localStorage.setItem(LAST, JSON.stringify(all)); } catch (e) { /* full: the worker's copy shows */ }
     });
     window.addEventListener("load", () => {
       const fresh = !navigator.serviceWorker.controller; // this load was not seen by a worker: name its parts
       navigator.serviceWorker.register("/sw.js").then(() => navigator.serviceWorker.ready).then((reg) => {
         const parts = document.querySelectorAll("link[rel=stylesheet], link[rel=manifest], script[src]");
-        if (fresh && reg.active) reg.active.postMessage({ keep: [location.href, ...Array.from(parts, (e) => e.href || e.src)] });
+        const keep = [location.href, ...Array.from(parts, (e) => e.href || e.src)];
+        if (fresh && reg.active) reg.active.postMessage({ keep });
       }).catch(() => {});
     });
   }
-  outbox.forEach((item) => bump(item, 1));
+  outbox.forEach((item) => bump(item.bump, 1));
   show();
-  listen();
   flush();
 })();
