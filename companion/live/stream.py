@@ -8,8 +8,9 @@ the loop's shared pool), and no database query while it waits:
 - PostgreSQL: one ``LISTEN live`` connection per process (psycopg 3, async) hears every write's ``NOTIFY``
   (companion.live.engine.poke) and wakes the streams of that thing.
 - SQLite (one machine): a write wakes the streams of its own process as it commits (:func:`local_poke`, no
-  query); one task per process reads the versions of every thing with an open stream, one query per kind every
-  :data:`CHECK_S`, and wakes the streams whose thing moved in another process.
+  query); one task per process asks every :data:`CHECK_S` whether anything was committed (``PRAGMA
+  data_version``), and only then reads the versions of every thing with an open stream, one query per kind, and
+  wakes the streams whose thing moved in another process.
 
 Served by a WSGI server (``runserver``), the view answers 204: the browser stops trying and the page polls.
 """
@@ -21,6 +22,7 @@ import contextlib
 import contextvars
 import logging
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final
 
 from asgiref.sync import SyncToAsync, sync_to_async
@@ -31,6 +33,7 @@ from django.urls import path
 
 from companion.live.engine import CHANNEL
 from companion.live.kinds import KINDS, key
+from companion.live.threads import has_lease, release
 
 log = logging.getLogger(__name__)
 KEEPALIVE_S: Final = 20.0
@@ -46,6 +49,8 @@ class Hub:
         self.queues: dict[str, set[asyncio.Queue[int]]] = {}
         self.versions: dict[str, int] = {}
         self.task: asyncio.Task[None] | None = None
+        #: A stream opened since the version check last looked (SQLite: it then reads the versions again).
+        self.fresh = False
 
     def publish(self, thing: str, version: int, *, again: bool = False) -> None:
         """Wake the streams of ``thing`` (``again``: even when they were told of ``version`` already)."""
@@ -60,6 +65,7 @@ class Hub:
         queue: asyncio.Queue[int] = asyncio.Queue()
         self.queues.setdefault(thing, set()).add(queue)
         self.versions.setdefault(thing, version)
+        self.fresh = True
         if self.task is None or self.task.done():
             # Its own context: not the request's that opened it (asgiref ties that one's sync calls to the request).
             work = self._listen() if _postgres() else self._check()
@@ -74,22 +80,28 @@ class Hub:
                 self.versions.pop(thing, None)
 
     async def _check(self) -> None:
-        """SQLite: every CHECK_S, one query per kind for every thing with an open stream; stops when none is."""
-        while self.queues:
-            by_kind: dict[str, list[int]] = {}
-            for thing in list(self.queues):
-                kind, _, pk = thing.partition(":")
-                by_kind.setdefault(kind, []).append(int(pk))
-            for kind, pks in by_kind.items():
+        """SQLite: every CHECK_S, ask the database whether anything was committed since the last look (``PRAGMA
+        data_version``, no table read), and only then read the versions of every thing with an open stream, one
+        query per kind; stops when no stream is open. An idle table costs a pragma 20 times a second."""
+        loop = asyncio.get_running_loop()
+        checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-check")  # one connection, kept
+        seen: tuple[int, int] | None = None
+        try:
+            while self.queues:
+                things, self.fresh = list(self.queues), False
                 try:
-                    found = await sync_to_async(KINDS[kind].versions, thread_sensitive=False)(pks)
+                    seen, found = await loop.run_in_executor(checker, _moved, seen, things)
                 except DatabaseError as exc:  # a locked or lost database: the next check asks again
                     log.warning("live: version check failed (%s)", exc)
-                    continue
-                for number, now in found.items():
-                    if now != self.versions.get(key(kind, number)):
-                        self.publish(key(kind, number), now)
-            await asyncio.sleep(CHECK_S)
+                    seen, found = None, {}
+                for thing, now in found.items():
+                    if now != self.versions.get(thing):
+                        self.publish(thing, now)
+                await asyncio.sleep(CHECK_S)
+                if self.fresh:
+                    seen = None  # a stream opened since: its version was read before that look, so read again
+        finally:
+            checker.shutdown(wait=False)
 
     async def _listen(self) -> None:
         """PostgreSQL: LISTEN on one connection; on a lost connection, connect again and wake every stream
@@ -108,6 +120,29 @@ class Hub:
             except (psycopg.Error, OSError, ValueError) as exc:
                 log.warning("live: LISTEN connection lost (%s); again in 1 s", exc)
                 await asyncio.sleep(1)
+
+
+def _moved(seen: tuple[int, int] | None, things: list[str]) -> tuple[tuple[int, int] | None, dict[str, int]]:
+    """(what the database says now, the versions of ``things`` when it says something was committed since
+    ``seen``: by this process or another; else none). Runs on the check's own thread: ``data_version`` is per
+    connection, so the same connection is asked each time (a new one answers anew: read then)."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA data_version")
+            now = (id(connection.connection), int(cursor.fetchone()[0]))
+        if now == seen:
+            return now, {}
+        by_kind: dict[str, list[int]] = {}
+        for thing in things:
+            kind, _, pk = thing.partition(":")
+            by_kind.setdefault(kind, []).append(int(pk))
+        found: dict[str, int] = {}
+        for kind, pks in by_kind.items():
+            found.update((key(kind, number), v) for number, v in KINDS[kind].versions(pks).items())
+        return now, found
+    except DatabaseError:
+        connection.close()  # the next look connects again
+        raise
 
 
 def _postgres() -> bool:
@@ -147,7 +182,11 @@ def _release_request_thread() -> None:
     """Let go of the thread this request was given for its sync middleware (csp, the host check, WhiteNoise, the
     create limit): under Django's ASGI handler each request's thread-sensitive calls run on a thread of its own,
     kept until the request ends, so every open stream held an idle thread (1,230 threads for 1,200 streams). The
-    middleware is done once the body is sent; asgiref makes a new thread if the request needs one again."""
+    middleware is done once the body is sent; asgiref makes a new thread if the request needs one again. Under
+    ``companion.asgi`` (companion.live.threads) the thread goes back to the pool of request threads."""
+    if has_lease():
+        release()
+        return
     context = SyncToAsync.thread_sensitive_context.get(None)
     executor = SyncToAsync.context_to_thread_executor.pop(context, None) if context is not None else None
     if executor is not None:
@@ -178,13 +217,14 @@ async def stream(request: HttpRequest, kind: str, token: str) -> HttpResponse:
     """The stream of the thing ``token`` opens (any of its links: a stream only says a version)."""
     if kind not in KINDS or not 16 <= len(token) <= 64:
         return HttpResponse("No such game or sheet.", status=404, content_type="text/plain")
-    if isinstance(request, ASGIRequest):
+    if has_lease() or not isinstance(request, ASGIRequest):
+        # companion.asgi: the request's own thread, borrowed from the pool and given back once the body starts.
+        found = await sync_to_async(KINDS[kind].find)(token)
+    else:
         # Not thread-sensitive: under Django's ASGI handler each request gets its own thread for thread-sensitive
         # calls, kept until the request ends, so an open stream would hold an idle thread for hours. The loop's
         # shared pool runs this one query instead (as it runs the SQLite version check).
         found = await sync_to_async(_pooled_find, thread_sensitive=False)(kind, token)
-    else:
-        found = await sync_to_async(KINDS[kind].find)(token)
     if found is None:
         return HttpResponse("No such game or sheet.", status=404, content_type="text/plain")
     if not isinstance(request, ASGIRequest):
