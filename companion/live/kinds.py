@@ -16,7 +16,6 @@ from companion.models.osaka import OsakaGame, OsakaSeat
 from companion.models.scoresheets import ScoreSheet
 from companion.models.setup_progress import SetupProgress
 
-
 #: The most numbers in one statement of :meth:`Kind.versions` (SQLite's limit on parameters is 32,766 today, 999 in
 #: old builds).
 BATCH = 900

@@ -208,6 +208,17 @@ async def events(thing: str, version: int) -> AsyncIterator[str]:
             yield f"data: {moved}\n\n"
 
 
+_LOOKUP_THREADS: Final = 2
+_lookup_pool: list[ThreadPoolExecutor] = []
+
+
+def _lookups() -> ThreadPoolExecutor:
+    """The threads that look a stream's token up (made at the first stream)."""
+    if not _lookup_pool:
+        _lookup_pool.append(ThreadPoolExecutor(_LOOKUP_THREADS, thread_name_prefix="live-lookup"))
+    return _lookup_pool[0]
+
+
 def _pooled_find(kind: str, token: str) -> tuple[int, int] | None:
     close_old_connections()  # a pool thread's connection outlives requests: drop it when broken or too old
     return KINDS[kind].find(token)
@@ -217,14 +228,14 @@ async def stream(request: HttpRequest, kind: str, token: str) -> HttpResponse:
     """The stream of the thing ``token`` opens (any of its links: a stream only says a version)."""
     if kind not in KINDS or not 16 <= len(token) <= 64:
         return HttpResponse("No such game or sheet.", status=404, content_type="text/plain")
-    if has_lease() or not isinstance(request, ASGIRequest):
-        # companion.asgi: the request's own thread, borrowed from the pool and given back once the body starts.
-        found = await sync_to_async(KINDS[kind].find)(token)
+    if isinstance(request, ASGIRequest):
+        # Not the request's thread: its connection would be opened for this one query (a stream's thread is
+        # given back at once; one made for a request outside the pool would end with it). A few threads kept
+        # for these lookups run it on connections that last.
+        loop = asyncio.get_running_loop()
+        found = await loop.run_in_executor(_lookups(), _pooled_find, kind, token)
     else:
-        # Not thread-sensitive: under Django's ASGI handler each request gets its own thread for thread-sensitive
-        # calls, kept until the request ends, so an open stream would hold an idle thread for hours. The loop's
-        # shared pool runs this one query instead (as it runs the SQLite version check).
-        found = await sync_to_async(_pooled_find, thread_sensitive=False)(kind, token)
+        found = await sync_to_async(KINDS[kind].find)(token)
     if found is None:
         return HttpResponse("No such game or sheet.", status=404, content_type="text/plain")
     if not isinstance(request, ASGIRequest):
