@@ -9,7 +9,7 @@ the loop's shared pool), and no database query while it waits:
   (companion.live.engine.poke) and wakes the streams of that thing.
 - SQLite (one machine): a write wakes the streams of its own process as it commits (:func:`local_poke`, no
   query); one task per process asks every :data:`CHECK_S` whether anything was committed (``PRAGMA
-  data_version``), and only then reads the versions of every thing with an open stream, one query per kind, and
+  data_version`` on a connection of its own, from the loop), and only then reads the versions of every thing with an open stream, one query per kind, and
   wakes the streams whose thing moved in another process.
 
 Served by a WSGI server (``runserver``), the view answers 204: the browser stops trying and the page polls.
@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import contextvars
 import logging
+import sqlite3
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final
@@ -80,27 +81,33 @@ class Hub:
                 self.versions.pop(thing, None)
 
     async def _check(self) -> None:
-        """SQLite: every CHECK_S, ask the database whether anything was committed since the last look (``PRAGMA
-        data_version``, no table read), and only then read the versions of every thing with an open stream, one
-        query per kind; stops when no stream is open. An idle table costs a pragma 20 times a second."""
+        """SQLite: every CHECK_S, ask the database whether anything was committed since the last look
+        (:class:`_Commits`, from the loop: no table read, no thread), and only then read the versions of every
+        thing with an open stream, one statement per kind, on the check's own thread; stops when no stream is
+        open."""
         loop = asyncio.get_running_loop()
-        checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-check")  # one connection, kept
-        seen: tuple[int, int] | None = None
+        checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-check")
+        commits = _Commits(str(connection.settings_dict["NAME"]))
+        seen: int | None = None
         try:
             while self.queues:
                 things, self.fresh = list(self.queues), False
-                try:
-                    seen, found = await loop.run_in_executor(checker, _moved, seen, things)
-                except DatabaseError as exc:  # a locked or lost database: the next check asks again
-                    log.warning("live: version check failed (%s)", exc)
-                    seen, found = None, {}
-                for thing, now in found.items():
-                    if now != self.versions.get(thing):
-                        self.publish(thing, now)
+                now = commits.count()
+                if now is None or now != seen:
+                    try:
+                        found = await loop.run_in_executor(checker, _versions, things)
+                        seen = now
+                    except DatabaseError as exc:  # a locked or lost database: the next check asks again
+                        log.warning("live: version check failed (%s)", exc)
+                        found = {}
+                    for thing, version in found.items():
+                        if version != self.versions.get(thing):
+                            self.publish(thing, version)
                 await asyncio.sleep(CHECK_S)
                 if self.fresh:
                     seen = None  # a stream opened since: its version was read before that look, so read again
         finally:
+            commits.close()
             checker.shutdown(wait=False)
 
     async def _listen(self) -> None:
@@ -122,27 +129,44 @@ class Hub:
                 await asyncio.sleep(1)
 
 
-def _moved(seen: tuple[int, int] | None, things: list[str]) -> tuple[tuple[int, int] | None, dict[str, int]]:
-    """(what the database says now, the versions of ``things`` when it says something was committed since
-    ``seen``: by this process or another; else none). Runs on the check's own thread: ``data_version`` is per
-    connection, so the same connection is asked each time (a new one answers anew: read then)."""
+class _Commits:
+    """SQLite's ``PRAGMA data_version`` on a connection of its own that never writes: it changes whenever any
+    other connection (of this process or another) commits. Asked from the event loop: it reads no table, and with
+    no busy timeout it never waits (a locked database answers None: read the versions then)."""
+
+    def __init__(self, name: str) -> None:
+        self.db: sqlite3.Connection | None = None
+        if name and name != ":memory:" and not name.startswith("file:"):
+            with contextlib.suppress(sqlite3.Error):
+                self.db = sqlite3.connect(name, timeout=0, check_same_thread=False)
+
+    def count(self) -> int | None:
+        if self.db is None:
+            return None
+        try:
+            return int(self.db.execute("PRAGMA data_version").fetchone()[0])
+        except sqlite3.Error:
+            return None
+
+    def close(self) -> None:
+        if self.db is not None:
+            self.db.close()
+
+
+def _versions(things: list[str]) -> dict[str, int]:
+    """The versions of ``things``, one statement per kind (on the check's thread, its connection kept)."""
+    by_kind: dict[str, list[int]] = {}
+    for thing in things:
+        kind, _, pk = thing.partition(":")
+        by_kind.setdefault(kind, []).append(int(pk))
+    found: dict[str, int] = {}
     try:
-        with connection.cursor() as cursor:
-            cursor.execute("PRAGMA data_version")
-            now = (id(connection.connection), int(cursor.fetchone()[0]))
-        if now == seen:
-            return now, {}
-        by_kind: dict[str, list[int]] = {}
-        for thing in things:
-            kind, _, pk = thing.partition(":")
-            by_kind.setdefault(kind, []).append(int(pk))
-        found: dict[str, int] = {}
         for kind, pks in by_kind.items():
             found.update((key(kind, number), v) for number, v in KINDS[kind].versions(pks).items())
-        return now, found
     except DatabaseError:
         connection.close()  # the next look connects again
         raise
+    return found
 
 
 def _postgres() -> bool:
