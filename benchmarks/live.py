@@ -25,6 +25,7 @@ import resource
 import statistics
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -271,11 +272,24 @@ def _cmdline(p: Path) -> bytes:
         return b""
 
 
-async def _load(
-    host: str, port: int, tokens: list[str], cookie: str
-) -> tuple[list[float], list[float], int, int, float]:
-    """(taps' ms, pokes' ms, the workers' RSS with every stream open, failed taps, the workers' CPU seconds
-    while the taps ran, streams idle included)."""
+#: Seconds the streams are held open with no tap, to measure what idle streams cost the server.
+IDLE_S = 5.0
+#: ``GET /healthz`` sent one after the other after the taps: the CPU of the server's path alone, for comparison.
+HEALTH_CHECKS = 100
+
+
+@dataclass
+class Load:
+    taps: list[float]  # ms, request to answer
+    pokes: list[float]  # ms, tap sent to the stream's event
+    rss: int  # the workers' KiB with every stream open
+    failed: int
+    cpu: float  # the workers' CPU seconds while the taps ran (the streams' share included)
+    idle: float  # the workers' share of a core with every stream open and no tap
+    health: float  # the workers' CPU seconds per /healthz
+
+
+async def _load(host: str, port: int, tokens: list[str], cookie: str) -> Load:
     pokes: dict[str, list[float]] = {t: [] for t in tokens}
     readies = []
     streams = []
@@ -286,6 +300,9 @@ async def _load(
             streams.append(asyncio.create_task(_stream(host, port, token, pokes[token], ready)))
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
     rss = _workers_rss_kib(port)
+    cpu, wall = _workers_cpu_s(port), time.monotonic()
+    await asyncio.sleep(IDLE_S)
+    idle_share = (_workers_cpu_s(port) - cpu) / (time.monotonic() - wall)
     cpu = _workers_cpu_s(port)
     taps: list[float] = []
     poke_ms: list[float] = []
@@ -313,7 +330,15 @@ async def _load(
     await asyncio.gather(*streams, return_exceptions=True)
     if missing:
         poke_ms += [float("inf")] * missing
-    return taps, poke_ms, rss, failed[0], cpu
+    health = _workers_cpu_s(port)
+    for _ in range(HEALTH_CHECKS):
+        reader, writer = await asyncio.open_connection(host, port)
+        writer.write(f"GET /healthz HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+        await writer.drain()
+        await reader.read()
+        writer.close()
+    health = (_workers_cpu_s(port) - health) / HEALTH_CHECKS
+    return Load(taps, poke_ms, rss, failed[0], cpu, idle_share, health)
 
 
 def capacity(report: Report) -> None:
@@ -332,7 +357,8 @@ def capacity(report: Report) -> None:
                 _, _, page = client.request("GET", f"/osaka/games/{tokens[-1]}/")
                 HELD[tokens[-1]] = ".".join(re.findall(r'data-h="([0-9a-f]+)"', page.decode()))
             cpu, wall = time.process_time(), time.monotonic()
-            taps, pokes, rss, failed, server_cpu = asyncio.run(_load(host, port, tokens, cookie))
+            load = asyncio.run(_load(host, port, tokens, cookie))
+            taps, pokes, rss, failed, server_cpu = load.taps, load.pokes, load.rss, load.failed, load.cpu
             share = (time.process_time() - cpu) / (time.monotonic() - wall) / (os.cpu_count() or 1)
             taps.sort()
             pokes.sort()
@@ -358,6 +384,12 @@ def capacity(report: Report) -> None:
                 f"{server_cpu / (TAP_EVERY_S + 1):.0%} of a core over the taps",
             )
             report(f"{tables} tables: server memory per open stream", (rss - idle) / streams, "KiB")
+            report(
+                f"{tables} tables: idle streams' cost (no tap for {IDLE_S:.0f} s)",
+                load.idle * 100,
+                "% of a core",
+            )
+            report(f"{tables} tables: server CPU per GET /healthz (for comparison)", load.health * 1000, "ms")
             if p95_tap < 100 and p95_poke < 100 and not failed:
                 reached = tables
     report("capacity: most tables with taps and pokes p95 < 100 ms", reached, "tables")

@@ -8,8 +8,9 @@ the loop's shared pool), and no database query while it waits:
 - PostgreSQL: one ``LISTEN live`` connection per process (psycopg 3, async) hears every write's ``NOTIFY``
   (companion.live.engine.poke) and wakes the streams of that thing.
 - SQLite (one machine): a write wakes the streams of its own process as it commits (:func:`local_poke`, no
-  query); one task per process reads the versions of every thing with an open stream, one query per kind every
-  :data:`CHECK_S`, and wakes the streams whose thing moved in another process.
+  query); one task per process asks every :data:`CHECK_S` whether anything was committed (``PRAGMA
+  data_version`` on a connection of its own, from the loop), and only then reads the versions of every thing with an open stream, one query per kind, and
+  wakes the streams whose thing moved in another process.
 
 Served by a WSGI server (``runserver``), the view answers 204: the browser stops trying and the page polls.
 """
@@ -20,7 +21,9 @@ import asyncio
 import contextlib
 import contextvars
 import logging
+import sqlite3
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final
 
 from asgiref.sync import SyncToAsync, sync_to_async
@@ -32,6 +35,7 @@ from django.utils.cache import add_never_cache_headers
 
 from companion.live.engine import CHANNEL
 from companion.live.kinds import KINDS, key
+from companion.live.threads import has_lease, release
 
 log = logging.getLogger(__name__)
 KEEPALIVE_S: Final = 20.0
@@ -47,6 +51,8 @@ class Hub:
         self.queues: dict[str, set[asyncio.Queue[int]]] = {}
         self.versions: dict[str, int] = {}
         self.task: asyncio.Task[None] | None = None
+        #: A stream opened since the version check last looked (SQLite: it then reads the versions again).
+        self.fresh = False
 
     def publish(self, thing: str, version: int, *, again: bool = False) -> None:
         """Wake the streams of ``thing`` (``again``: even when they were told of ``version`` already)."""
@@ -61,6 +67,7 @@ class Hub:
         queue: asyncio.Queue[int] = asyncio.Queue()
         self.queues.setdefault(thing, set()).add(queue)
         self.versions.setdefault(thing, version)
+        self.fresh = True
         if self.task is None or self.task.done():
             # Its own context: not the request's that opened it (asgiref ties that one's sync calls to the request).
             work = self._listen() if _postgres() else self._check()
@@ -75,22 +82,34 @@ class Hub:
                 self.versions.pop(thing, None)
 
     async def _check(self) -> None:
-        """SQLite: every CHECK_S, one query per kind for every thing with an open stream; stops when none is."""
-        while self.queues:
-            by_kind: dict[str, list[int]] = {}
-            for thing in list(self.queues):
-                kind, _, pk = thing.partition(":")
-                by_kind.setdefault(kind, []).append(int(pk))
-            for kind, pks in by_kind.items():
-                try:
-                    found = await sync_to_async(KINDS[kind].versions, thread_sensitive=False)(pks)
-                except DatabaseError as exc:  # a locked or lost database: the next check asks again
-                    log.warning("live: version check failed (%s)", exc)
-                    continue
-                for number, now in found.items():
-                    if now != self.versions.get(key(kind, number)):
-                        self.publish(key(kind, number), now)
-            await asyncio.sleep(CHECK_S)
+        """SQLite: every CHECK_S, ask the database whether anything was committed since the last look
+        (:class:`_Commits`, from the loop: no table read, no thread), and only then read the versions of every
+        thing with an open stream, one statement per kind, on the check's own thread; stops when no stream is
+        open."""
+        loop = asyncio.get_running_loop()
+        checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-check")
+        commits = _Commits(str(connection.settings_dict["NAME"]))
+        seen: int | None = None
+        try:
+            while self.queues:
+                things, self.fresh = list(self.queues), False
+                now = commits.count()
+                if now is None or now != seen:
+                    try:
+                        found = await loop.run_in_executor(checker, _versions, things)
+                        seen = now
+                    except DatabaseError as exc:  # a locked or lost database: the next check asks again
+                        log.warning("live: version check failed (%s)", exc)
+                        found = {}
+                    for thing, version in found.items():
+                        if version != self.versions.get(thing):
+                            self.publish(thing, version)
+                await asyncio.sleep(CHECK_S)
+                if self.fresh:
+                    seen = None  # a stream opened since: its version was read before that look, so read again
+        finally:
+            commits.close()
+            checker.shutdown(wait=False)
 
     async def _listen(self) -> None:
         """PostgreSQL: LISTEN on one connection; on a lost connection, connect again and wake every stream
@@ -109,6 +128,46 @@ class Hub:
             except (psycopg.Error, OSError, ValueError) as exc:
                 log.warning("live: LISTEN connection lost (%s); again in 1 s", exc)
                 await asyncio.sleep(1)
+
+
+class _Commits:
+    """SQLite's ``PRAGMA data_version`` on a connection of its own that never writes: it changes whenever any
+    other connection (of this process or another) commits. Asked from the event loop: it reads no table, and with
+    no busy timeout it never waits (a locked database answers None: read the versions then)."""
+
+    def __init__(self, name: str) -> None:
+        self.db: sqlite3.Connection | None = None
+        if name and name != ":memory:" and not name.startswith("file:"):
+            with contextlib.suppress(sqlite3.Error):
+                self.db = sqlite3.connect(name, timeout=0, check_same_thread=False)
+
+    def count(self) -> int | None:
+        if self.db is None:
+            return None
+        try:
+            return int(self.db.execute("PRAGMA data_version").fetchone()[0])
+        except sqlite3.Error:
+            return None
+
+    def close(self) -> None:
+        if self.db is not None:
+            self.db.close()
+
+
+def _versions(things: list[str]) -> dict[str, int]:
+    """The versions of ``things``, one statement per kind (on the check's thread, its connection kept)."""
+    by_kind: dict[str, list[int]] = {}
+    for thing in things:
+        kind, _, pk = thing.partition(":")
+        by_kind.setdefault(kind, []).append(int(pk))
+    found: dict[str, int] = {}
+    try:
+        for kind, pks in by_kind.items():
+            found.update((key(kind, number), v) for number, v in KINDS[kind].versions(pks).items())
+    except DatabaseError:
+        connection.close()  # the next look connects again
+        raise
+    return found
 
 
 def _postgres() -> bool:
@@ -148,7 +207,11 @@ def _release_request_thread() -> None:
     """Let go of the thread this request was given for its sync middleware (csp, the host check, WhiteNoise, the
     create limit): under Django's ASGI handler each request's thread-sensitive calls run on a thread of its own,
     kept until the request ends, so every open stream held an idle thread (1,230 threads for 1,200 streams). The
-    middleware is done once the body is sent; asgiref makes a new thread if the request needs one again."""
+    middleware is done once the body is sent; asgiref makes a new thread if the request needs one again. Under
+    ``companion.asgi`` (companion.live.threads) the thread goes back to the pool of request threads."""
+    if has_lease():
+        release()
+        return
     context = SyncToAsync.thread_sensitive_context.get(None)
     executor = SyncToAsync.context_to_thread_executor.pop(context, None) if context is not None else None
     if executor is not None:
@@ -170,6 +233,17 @@ async def events(thing: str, version: int) -> AsyncIterator[str]:
             yield f"data: {moved}\n\n"
 
 
+_LOOKUP_THREADS: Final = 2
+_lookup_pool: list[ThreadPoolExecutor] = []
+
+
+def _lookups() -> ThreadPoolExecutor:
+    """The threads that look a stream's token up (made at the first stream)."""
+    if not _lookup_pool:
+        _lookup_pool.append(ThreadPoolExecutor(_LOOKUP_THREADS, thread_name_prefix="live-lookup"))
+    return _lookup_pool[0]
+
+
 def _pooled_find(kind: str, token: str) -> tuple[int, int] | None:
     close_old_connections()  # a pool thread's connection outlives requests: drop it when broken or too old
     return KINDS[kind].find(token)
@@ -180,10 +254,11 @@ async def stream(request: HttpRequest, kind: str, token: str) -> HttpResponse:
     if kind not in KINDS or not 16 <= len(token) <= 64:
         return HttpResponse("No such game or sheet.", status=404, content_type="text/plain")
     if isinstance(request, ASGIRequest):
-        # Not thread-sensitive: under Django's ASGI handler each request gets its own thread for thread-sensitive
-        # calls, kept until the request ends, so an open stream would hold an idle thread for hours. The loop's
-        # shared pool runs this one query instead (as it runs the SQLite version check).
-        found = await sync_to_async(_pooled_find, thread_sensitive=False)(kind, token)
+        # Not the request's thread: its connection would be opened for this one query (a stream's thread is
+        # given back at once; one made for a request outside the pool would end with it). A few threads kept
+        # for these lookups run it on connections that last.
+        loop = asyncio.get_running_loop()
+        found = await loop.run_in_executor(_lookups(), _pooled_find, kind, token)
     else:
         found = await sync_to_async(KINDS[kind].find)(token)
     if found is None:

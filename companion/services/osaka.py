@@ -29,6 +29,7 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from companion.errors import UserError
+from companion.live.engine import MutationId, Stored, stored_id
 from companion.models.osaka import OsakaEvent, OsakaGame, OsakaSeat
 from companion.tokens import new_token
 from scoring.errors import InputError
@@ -252,11 +253,26 @@ def record(
     who: str,
     cid: str = "",
     seen: int | None = None,
+    mid: MutationId | None = None,
 ) -> OsakaGame:
-    """Apply one write in one transaction (see the module); returns the fresh game. Raises Refused or Conflict."""
+    """Apply one write in one transaction (see the module); returns the fresh game. Raises Refused or Conflict.
+    ``mid``: the live write's id, looked up in the first read (raises companion.live.engine.Stored when its
+    answer is stored: ``once(..., looked_up=True)`` answers with it)."""
     with transaction.atomic():
-        game = OsakaGame.objects.select_for_update().get(pk=game_id)
-        if cid and game.events.filter(cid=cid).exists():
+        # One read: the game (held), whether this write's cid was applied, and the live write's stored answer.
+        applied = (
+            OsakaEvent.objects.filter(game_id=models.OuterRef("pk"), cid=cid)
+            if cid
+            else OsakaEvent.objects.none()
+        )
+        game = (
+            OsakaGame.objects.select_for_update()
+            .annotate(applied=models.Exists(applied), stored=stored_id(f"osaka:{game_id}", mid))
+            .get(pk=game_id)
+        )
+        if game.stored is not None:
+            raise Stored(game.stored)
+        if game.applied:
             return game  # a replayed write: applied once already
         if kind in VERSIONED_KINDS and seen != game.version:
             raise Conflict(game)
@@ -309,6 +325,10 @@ def _add_token(
     game.save(update_fields=["version"])
     event.result, event.summary = _result_json(outcome), _summary(event, outcome, names)
     event.save()
+    # The answer shows these seats: keep them on the game as if prefetched, so it does not read them again.
+    kept = game.seats.all()
+    kept._result_cache, kept._prefetch_done = list(seats), True
+    game._prefetched_objects_cache = {"seats": kept}
 
 
 def _undo_target(events: Sequence[OsakaEvent], data: Mapping[str, Any]) -> OsakaEvent:

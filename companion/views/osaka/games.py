@@ -28,7 +28,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from companion.forms import messages_of
-from companion.live.engine import Answer, Pieces, held, mutation_id, once, pull_response
+from companion.live.engine import Answer, MutationId, Pieces, held, mutation_id, once, pull_response
 from companion.models.osaka import OsakaEvent, OsakaGame, OsakaSeat
 from companion.services.osaka import (
     ENTRY_KINDS,
@@ -59,6 +59,8 @@ LOG_ON_PAGE: Final = 8
 #: The named pieces of osaka_game.html a token change can alter, beside its seat's (``seat-N``): the log, the
 #: payday shown until the next change, and the message. The others show the start, the end, VP counts, links.
 AFTER_TOKEN: Final = frozenset({"state-msg", "latest-box", "log"})
+#: The pieces that show the start's line (the partial ``start``).
+START_PIECES: Final = frozenset({"start-first", "start-then"})
 #: A pull further behind than this many versions renders every piece.
 PULL_SINCE_MAX: Final = 32
 
@@ -76,13 +78,26 @@ def _latest_payday(events: list[OsakaEvent]) -> OsakaEvent | None:
 
 
 def _state_context(
-    request: HttpRequest, opened: Opened, message: str = "", level: str = ""
+    request: HttpRequest,
+    opened: Opened,
+    message: str = "",
+    level: str = "",
+    *,
+    only: Collection[str] | None = None,
 ) -> dict[str, Any]:
+    """What osaka_game.html shows; ``only``: the named pieces rendered (the start's text is then read only when
+    a start piece is among them)."""
     game = opened.game
-    seats = list(game.seats.all())
-    # Without the entries' data (the page shows summaries) and results (the latest payday's is read alone).
-    events = list(OsakaEvent.objects.filter(game_id=game.pk).defer("data", "result")[: LOG_ON_PAGE * 4])
+    seats = list(game.seats.all())  # a token change's write leaves them (companion.services.osaka._add_token)
+    # Without the entries' data (the page shows summaries) and results (the latest payday's is read alone). The
+    # start's line may be further back than the log shows: read further only for a piece that shows it.
+    events = _events(
+        game, LOG_ON_PAGE * 4 if only is None or not START_PIECES.isdisjoint(only) else LOG_ON_PAGE
+    )
     latest = _latest_payday(events)
+    if latest is None and not any(e.kind in ENTRY_KINDS for e in events) and len(events) == LOG_ON_PAGE:
+        events = _events(game, LOG_ON_PAGE * 4)  # no entry among them: the latest payday may lie further back
+        latest = _latest_payday(events)
     start_seat = next((s for s in seats if s.seat == game.start_seat), None)
     start_event = next((e for e in events if e.kind == "start" and not e.undone), None)
     me = next((s for s in seats if opened.seat and s.pk == opened.seat.pk), None)
@@ -112,6 +127,10 @@ def _state_context(
         "message": message,
         "level": level,
     }
+
+
+def _events(game: OsakaGame, count: int) -> list[OsakaEvent]:
+    return list(OsakaEvent.objects.filter(game_id=game.pk).defer("data", "result")[:count])
 
 
 def _clockwise(seats: list[OsakaSeat], first: OsakaSeat | None) -> list[OsakaSeat]:
@@ -202,10 +221,16 @@ def _answer_write(
     opened: Opened,
     write: Callable[[], OsakaGame],
     only: Collection[str] | None = None,
+    *,
+    mid: MutationId | None = None,
+    looked_up: bool = False,
 ) -> HttpResponse:
     """Run a write once per write id (``lc``/``ln``, companion.live): the live script gets the pieces that
     changed (400 refused, 409 stale, with the message; ``only``: the named pieces the write can alter), htmx the
-    fresh state, a plain form a redirect back."""
+    fresh state, a plain form a redirect back. ``looked_up``: ``write`` looks ``mid`` up itself (record's
+    ``mid``); else the id is read from the form."""
+    if not looked_up:
+        mid = mutation_id(request.POST)
 
     def answer() -> Answer:
         try:
@@ -218,7 +243,7 @@ def _answer_write(
             return _answer(request, fresh, only=only)
         return Answer.of(redirect("osaka-game", token_of(opened)), fresh.game.version)
 
-    done, replay = once(f"osaka:{opened.game.pk}", mutation_id(request.POST), answer)
+    done, replay = once(f"osaka:{opened.game.pk}", mid, answer, looked_up=looked_up)
     return done.response(replay=replay)
 
 
@@ -254,7 +279,7 @@ def _pieces(
     only: Collection[str] | None = None,
 ) -> Pieces:
     pieces = Pieces(only=only)
-    context = {**_state_context(request, opened, message, level), "live_pieces": pieces}
+    context = {**_state_context(request, opened, message, level, only=only), "live_pieces": pieces}
     get_template("osaka_game.html#state").render(context, request)
     return pieces
 
@@ -294,10 +319,12 @@ def game_change(request: HttpRequest, opened: Opened) -> HttpResponse:
     else:
         data = {"target": got["target"]}
 
-    def write() -> OsakaGame:
-        return record(game.pk, kind=op, data=data, who=opened.who, cid=got["cid"], seen=seen)
+    mid = mutation_id(request.POST)
 
-    return _answer_write(request, opened, write, only)
+    def write() -> OsakaGame:
+        return record(game.pk, kind=op, data=data, who=opened.who, cid=got["cid"], seen=seen, mid=mid)
+
+    return _answer_write(request, opened, write, only, mid=mid, looked_up=True)
 
 
 urlpatterns = [
