@@ -110,20 +110,25 @@ class SheetBusy(RuntimeError):
 
 
 def record_entries(
-    *, token: str, changes: Iterable[EntryChange] | Callable[[ScoreSheet], Iterable[EntryChange]]
+    *,
+    token: str,
+    changes: Iterable[EntryChange] | Callable[[ScoreSheet], Iterable[EntryChange]],
+    stored: Any = None,
 ) -> ScoreSheet:
     """Apply entries to the freshly read sheet and save it; return the saved sheet.
 
     ``changes`` may be a function of the read sheet (a form is read against its players); whatever it raises
     leaves the sheet untouched. Raises :class:`ScoreSheet.DoesNotExist` for an unknown token. With no change
-    nothing is written.
+    nothing is written. ``stored``: an annotation the read adds to the sheet as ``sheet.stored`` (the id of the
+    write's stored answer, companion.live.engine.stored_id), so one query reads the sheet and finds a replay.
 
     Two phones never overwrite each other: the write names the version it read (``UPDATE ... WHERE version =
     read``), and when another phone wrote in between, the row is read again and the same form applied to it, as
     a row lock would have made it wait and read.
     """
+    rows = ScoreSheet.objects.annotate(stored=stored) if stored is not None else ScoreSheet.objects.all()
     for _ in range(MAX_TRIES):
-        sheet = ScoreSheet.objects.get(token=token)
+        sheet = rows.get(token=token)
         todo = list(changes(sheet) if callable(changes) else changes)
         if not todo:
             return sheet

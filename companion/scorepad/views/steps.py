@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from typing import Any, Final
 from urllib.parse import urlencode
 
+from django.db.models import CharField, OuterRef, Value
+from django.db.models.functions import Cast, Concat
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.loader import get_template
 from django.urls import reverse
@@ -21,7 +23,7 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation, reswap
 
 from companion.forms import whole_number
-from companion.live.engine import Answer, Pieces, mutation_id, once, pull_response
+from companion.live.engine import Answer, Pieces, Stored, mutation_id, once, pull_response, stored_id
 from companion.models.scoresheets import ScoreSheet
 from companion.scorepad import services
 from companion.scorepad.entries import (
@@ -132,65 +134,79 @@ def _pull(request: HttpRequest, view: StepView) -> HttpResponse:
     return pull_response(request, f"sheet:{view.sheet.pk}", pieces, view.sheet.version)
 
 
+#: The engine's name of a sheet row (``sheet:<pk>``, companion.live.kinds), for the write's stored-answer lookup.
+_THING: Final = Concat(Value("sheet:"), Cast(OuterRef("pk"), output_field=CharField()))
+
+
 @require_POST
 def entry(request: HttpRequest, token: str, slug: str) -> HttpResponse:
     """An entry (or Next, Back, the result), applied once per write id (``lc``/``ln``, companion.live): read
-    against the fresh sheet, saved with a version-checked write."""
+    against the fresh sheet, saved with a version-checked write. The query reading the sheet also finds the
+    write's stored answer when it is a replay (companion.live.engine.stored_id)."""
     post = {k: request.POST.get(k, "") for k in request.POST}
-    found = ScoreSheet.objects.filter(token=token).values_list("pk", flat=True).first()
-    if found is None:
-        raise missing(token)
-    version = [0]
+    mid = mutation_id(post)
+    read: list[ScoreSheet] = []  # the sheet as the write read it, before its changes
 
     def write() -> Answer:
-        response = _entry(request, token, slug, post, version)
-        return Answer.of(response, version[0])
+        return _entry(request, token, slug, post, stored_id(_THING, mid), read)
 
-    answer, replay = once(f"sheet:{found}", mutation_id(post), write)
+    answer, replay = once(lambda: f"sheet:{read[0].pk}", mid, write, looked_up=True)
     return answer.response(replay=replay)
 
 
 def _entry(
-    request: HttpRequest, token: str, slug: str, post: dict[str, str], version: list[int]
-) -> HttpResponse:
+    request: HttpRequest, token: str, slug: str, post: dict[str, str], stored: Any, read: list[ScoreSheet]
+) -> Answer:
     made: list[EntryChange] = []
-    read: list[ScoreSheet] = []
 
     def changes(sheet: ScoreSheet) -> list[EntryChange]:
+        if (found := getattr(sheet, "stored", None)) is not None:
+            raise Stored(found)  # a replay: once() answers what the first one answered
+        read[:] = [_as_read(sheet)]
         step_of(slug, sheet.akebono)
         made[:] = parse_entries(post, sheet.names)  # again if another phone wrote meanwhile
-        read[:] = [_as_read(sheet)]
         if is_live(request) and not post.get("force"):
             _check_stale(sheet, made, post)
         return made
 
     shown, opened = player_of(post.get("p")), opened_of(post.get("open", ""))
     try:
-        sheet = services.record_entries(token=token, changes=changes)
+        sheet = services.record_entries(token=token, changes=changes, stored=stored)
     except ScoreSheet.DoesNotExist:
         raise missing(token) from None
     except (SheetBusy, BadEntry, Stale) as exc:
         bad, status = (str(exc), 400) if isinstance(exc, BadEntry) else (str(exc) or BUSY, 409)
         sheet = edit_sheet(token)
-        version[0] = sheet.version
         refused = StepView(sheet, step_of(slug, sheet.akebono), shown or 0, opened, bad)
         if is_live(request):
             calm = StepView(sheet, refused.step, refused.player, opened)
-            return _pieces(calm, refused, [], refused=True, status=status)
-        return _render_step(request, refused, status)
-    version[0] = sheet.version
+            return Answer.of(_pieces(calm, refused, [], refused=True, status=status), sheet.version)
+        return Answer.of(_render_step(request, refused, status), sheet.version)
     player = shown if shown is not None else (made[0].player if made else 0)
     view = StepView(sheet, step_of(slug, sheet.akebono), player, opened)
+    return Answer.of(_saved(request, view, made, read[0], opened, post), sheet.version)
+
+
+def _saved(
+    request: HttpRequest,
+    view: StepView,
+    made: list[EntryChange],
+    read: ScoreSheet,
+    opened: list[str],
+    post: Mapping[str, str],
+) -> HttpResponse:
+    """The answer to an entry saved (or to Next, Back, the result): ``view`` shows the sheet saved, ``read`` the
+    sheet as the write read it."""
     if post.get("go") in ("next", "prev", "result"):
         return _go(request, view, post["go"], _kept(post))
     if (
         (request.htmx or is_live(request))
         and made
-        and (is_live(request) or post.get("v") == str(read[0].version))
+        and (is_live(request) or post.get("v") == str(read.version))
     ):
         # The page showed the sheet just before these changes: only what they changed. (A live page that was
         # behind pulls the rest: the answer's version says it.)
-        before = StepView(read[0], view.step, player, opened)
+        before = StepView(read, view.step, view.player, opened)
         return _pieces(before, view, made, refused=bool(post.get("refused")))
     if is_live(request):
         return _pieces(view, view, [], refused=bool(post.get("refused")))
