@@ -95,7 +95,7 @@ def test_each_phone_undoes_its_own_last_change_not_the_tables() -> None:
 
 def test_an_undo_never_undoes_what_came_after_it() -> None:
     """An older change's own inverse is taken back, field by field: an undo of +2 is -2 even after a later +5
-    (ops._undo_seat; tests/companion/test_games_undo.py has every kind of field)."""
+    (undo._undo_seat; tests/companion/test_games_undo.py has every kind of field)."""
     game = make_game()
     anais, ben = _phone("Anaïs"), _phone("Ben")
     _post(anais, game, op="score-add", seat="1", value="2")

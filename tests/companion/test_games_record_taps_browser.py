@@ -5,13 +5,12 @@ hers; typing narrows the picker; the answer names who recorded what under the fo
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote
 
 import pytest
 
 from companion.models.games import Game
-from companion.views.tracker.common import WHO_COOKIE
 from tests.factories import make_game
+from tests.phones import phone_as, top_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -20,34 +19,22 @@ SHIFTS = """() => { window.__shift = 0; new PerformanceObserver((list) => { for 
   if (!e.hadRecentInput) window.__shift += e.value; }).observe({type: "layout-shift", buffered: false}); }"""
 
 
-def _phone(new_context: Any, url: str, who: str) -> Any:
-    context = new_context()
-    context.add_cookies([{"name": WHO_COOKIE, "value": quote(who), "url": url}])
-    page = context.new_page()
-    page.goto(url)
-    return page
-
-
-def _top(page: Any, selector: str) -> float:
-    return float(page.evaluate(f"document.querySelector('{selector}').getBoundingClientRect().top"))
-
-
 def test_dominiques_record_takes_two_taps_and_undoes_itself(
     live_server: Any, new_context: Any, screenshot: Any
 ) -> None:
     game = make_game(("Anaïs", "David", "Dominique"))
     url = live_server.url + game.edit_url()
-    dom = _phone(new_context, url, "Dominique")
+    dom = phone_as(new_context, url, "Dominique")
     dom.evaluate("document.querySelector('#record-characters').scrollIntoView({block: 'center'})")
     assert dom.input_value("#record-characters-seat") == "3"  # her phone, her player: no tap for it
     dom.evaluate(SHIFTS)
-    below = _top(dom, "#record-tokens-go")
+    below = top_of(dom, "#record-tokens-go")
     dom.fill("#record-characters-find", "monk")  # typing, not a tap: the picker narrows to Monk
     assert dom.evaluate("document.querySelector('#record-characters').selectedOptions[0].text") == "Monk"
     dom.click("#record-characters-go")  # tap 1 (a card the month offers needs only this and its choice)
     said = dom.locator("#answer-record-add-characters")
     said.get_by_text("Saved: Dominique hired Monk").wait_for()
-    assert abs(_top(dom, "#record-tokens-go") - below) <= 1  # the answer took space kept for it
+    assert abs(top_of(dom, "#record-tokens-go") - below) <= 1  # the answer took space kept for it
     assert dom.input_value("#record-characters-seat") == "3"  # stays on her
     assert dom.input_value("#record-characters-find") == ""
     box = dom.locator("#undo-entry-characters").bounding_box()
@@ -58,7 +45,7 @@ def test_dominiques_record_takes_two_taps_and_undoes_itself(
     dom.screenshot(path=str(SCREENSHOTS / "record-taps-answer-screen.png"))  # the viewport: scroll kept
     dom.click("#undo-entry-characters")
     said.get_by_text("Undid: Dominique hired Monk").wait_for()
-    assert abs(_top(dom, "#record-tokens-go") - below) <= 1
+    assert abs(top_of(dom, "#record-tokens-go") - below) <= 1
     assert dom.evaluate("window.__shift") == 0
     assert not Game.objects.get(pk=game.pk).seats.get(seat=3).record.get("characters")
     screenshot(dom, "record-taps-undone")  # last: a full-page capture moves the scroll
@@ -67,7 +54,7 @@ def test_dominiques_record_takes_two_taps_and_undoes_itself(
 def test_undo_mine_undoes_this_phones_change_not_the_tables(live_server: Any, new_context: Any) -> None:
     game = make_game(("Anaïs", "David", "Dominique"))
     url = live_server.url + game.edit_url()
-    dom, anais = _phone(new_context, url, "Dominique"), _phone(new_context, url, "Anaïs")
+    dom, anais = phone_as(new_context, url, "Dominique"), phone_as(new_context, url, "Anaïs")
     dom.click("#add-3-2")  # +2 for Dominique
     dom.locator("#score-3:not([data-waiting])", has_text="2").wait_for()
     dom.locator("#answer-row-3", has_text="Saved.").wait_for()
@@ -95,7 +82,7 @@ def test_a_typical_month_costs_at_most_15_taps_across_the_table(live_server: Any
     names = ("Anaïs", "David", "Dominique")
     game = make_game(names)
     url = live_server.url + game.edit_url()
-    phones = [_phone(new_context, url, n) for n in names]
+    phones = [phone_as(new_context, url, n) for n in names]
     offered = phones[0].evaluate(
         "Array.from(document.querySelectorAll('#record-characters optgroup[label=\"Offered now\"] option'),"
         " (o) => [o.value, o.text])"
@@ -139,7 +126,7 @@ def test_the_chosen_player_and_search_stay_when_another_phone_records(
     chosen here and what is typed in the search stay, the picker still narrowed."""
     game = make_game(("Anaïs", "David", "Dominique"))
     url = live_server.url + game.edit_url()
-    dom, anais = _phone(new_context, url, "Dominique"), _phone(new_context, url, "Anaïs")
+    dom, anais = phone_as(new_context, url, "Dominique"), phone_as(new_context, url, "Anaïs")
     dom.select_option("#record-characters-seat", "2")
     dom.fill("#record-characters-find", "monk")
     card = anais.evaluate("document.querySelector('#record-characters').value")

@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from companion.models.games import Game
 from companion.services.tracker.changes import apply_change
 from companion.services.tracker.games import NewPlayer, create_game
+from tests.phones import top_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -65,10 +66,6 @@ def _screens(page: Any, screenshot: Any, name: str) -> None:
     screenshot(page, name)
 
 
-def _top(page: Any, selector: str) -> float:
-    return float(page.evaluate("(s) => document.querySelector(s).getBoundingClientRect().top", selector))
-
-
 def test_taps_update_in_place_and_answer_beside_the_control(
     live_server: Any, new_context: Any, screenshot: Any
 ) -> None:
@@ -82,13 +79,13 @@ def test_taps_update_in_place_and_answer_beside_the_control(
     # Scroll to the exact values and tap there: the viewport does not move.
     one.click("#exact-3 summary")
     one.evaluate("document.querySelector('#set-fire-go-3').scrollIntoView({block: 'center'})")
-    y, top = one.evaluate("window.scrollY"), _top(one, "#set-fire-go-3")
+    y, top = one.evaluate("window.scrollY"), top_of(one, "#set-fire-go-3")
     assert y > 300
     one.select_option("#set-fire-3", "6")
     one.click("#set-fire-go-3")
     _wait_text(one, "#fire-3", "6")
     assert abs(one.evaluate("window.scrollY") - y) <= 1
-    assert abs(_top(one, "#set-fire-go-3") - top) <= 1
+    assert abs(top_of(one, "#set-fire-go-3") - top) <= 1
     answer = one.locator("#exact-3 [data-answer]")
     assert answer.inner_text() == "Saved."
     assert answer.get_attribute("aria-live") == "polite"
@@ -279,11 +276,11 @@ def test_a_poll_keeps_the_part_being_read_in_place(live_server: Any, new_context
     game = _game()
     one, two, _, _ = _table(live_server, new_context, game)
     one.evaluate("document.querySelector('#log-title').scrollIntoView({block: 'center'})")
-    top = _top(one, "#log-title")
+    top = top_of(one, "#log-title")
     two.click("#next")
     two.click("#ask-go-on")
     _wait_text(one, ".phase-steps li.current", "B · Actions")
-    assert abs(_top(one, "#log-title") - top) <= 1
+    assert abs(top_of(one, "#log-title") - top) <= 1
 
 
 # --- issue 20: a due reveal stays due; Next and End the game ask first -------------------------------------------
@@ -313,14 +310,14 @@ def test_a_missed_reveal_is_still_offered_two_months_later_and_next_asks(
     _move(game, 3, "C", reveal=("new-character-1", "new-character-2", "new-character-3"))
     one, _, viewer, _ = _table(live_server, new_context, game)
     one.evaluate("document.querySelector('#next').scrollIntoView({block: 'center'})")
-    top = _top(one, "#next")
+    top = top_of(one, "#next")
     one.click("#next")
     question = one.locator("#next-ask-question")
     question.wait_for()
     assert _text(one, "#next-ask-question") == (
         "The Summer personalities and river tokens are not revealed yet: reveal them now?"
     )
-    assert abs(_top(one, "#next-ask") - top) <= 1  # the question stands where the thumb tapped
+    assert abs(top_of(one, "#next-ask") - top) <= 1  # the question stands where the thumb tapped
     for button in ("#ask-reveal", "#ask-go-on"):
         box = one.locator(button).bounding_box()
         assert box["height"] >= 44 and box["width"] >= 44
@@ -369,7 +366,7 @@ def _scoring_comes_first(page: Any) -> None:
     box = page.locator("#score-it").bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
     assert box["height"] >= 44
-    assert box["y"] < _top(page, "#month-title")
+    assert box["y"] < top_of(page, "#month-title")
     first = page.evaluate("() => document.querySelector('#state button, #state a.button').id")
     assert first == "score-it"
 

@@ -1,8 +1,8 @@
 """Undo you can read (issue 23): any line of the history can be undone (another phone's after a confirmation)
 without undoing what came after it. Each change carries its own inverse, field by field
-(companion.services.tracker.ops.seat_entry): the score and the trade track are taken back by exactly what the
+(companion.services.tracker.inverse.seat_entry): the score and the trade track are taken back by exactly what the
 change moved, the firefighting marker goes back to its place in the stack, record entries are taken out or put back
-one by one; what a later change standing depends on is refused with a sentence naming it (ops._undo_seat)."""
+one by one; what a later change standing depends on is refused with a sentence naming it (undo._undo_seat)."""
 
 from __future__ import annotations
 

@@ -5,14 +5,13 @@ nothing below it moves (no layout shift)."""
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote
 
 import pytest
 
 from companion.models.games import Game
 from companion.services.tracker.changes import apply_change
-from companion.views.tracker.common import WHO_COOKIE
 from tests.factories import make_game
+from tests.phones import phone_as, top_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -21,24 +20,12 @@ SHIFTS = """() => { window.__shift = 0; new PerformanceObserver((list) => { for 
   window.__shift += e.value; }).observe({type: "layout-shift", buffered: false}); }"""
 
 
-def _phone(new_context: Any, url: str, who: str) -> Any:
-    context = new_context()
-    context.add_cookies([{"name": WHO_COOKIE, "value": quote(who), "url": url}])
-    page = context.new_page()
-    page.goto(url)
-    return page
-
-
-def _top(page: Any, selector: str) -> float:
-    return float(page.evaluate(f"document.querySelector('{selector}').getBoundingClientRect().top"))
-
-
 def test_one_phone_undoes_the_others_change_from_the_history_after_confirming(
     live_server: Any, new_context: Any, screenshot: Any
 ) -> None:
     game = make_game(("Anaïs", "Ben", "Chie"))
     url = live_server.url + game.edit_url()
-    ben, anais = _phone(new_context, url, "Ben"), _phone(new_context, url, "Anaïs")
+    ben, anais = phone_as(new_context, url, "Ben"), phone_as(new_context, url, "Anaïs")
     ben.click("#add-2-3")  # Ben: +3 for himself
     ben.locator("#answer-row-2", has_text="Saved.").wait_for()
     version = Game.objects.get(pk=game.pk).version
@@ -72,18 +59,18 @@ def test_removing_an_entry_moves_nothing_below_it(
     for key in ("monk", "ox-cart", "seamstress"):
         apply_change(game_id=game.pk, op="record-add", who="Anaïs", seat=1, field="characters", key=key)
     url = live_server.url + game.edit_url()
-    anais = _phone(new_context, url, "Anaïs")
+    anais = phone_as(new_context, url, "Anaïs")
     anais.click("#record-seat-1 > summary")
     anais.evaluate("document.querySelector('#record-seat-1').scrollIntoView({block: 'start'})")
-    below = _top(anais, "#record-seat-2 > summary")
+    below = top_of(anais, "#record-seat-2 > summary")
     anais.evaluate(SHIFTS)
     anais.click("[aria-label='Remove Ox Cart from Anaïs']")
     anais.locator("#remove-yes").wait_for()
-    assert abs(_top(anais, "#record-seat-2 > summary") - below) <= 1  # the question opens over the line
+    assert abs(top_of(anais, "#record-seat-2 > summary") - below) <= 1  # the question opens over the line
     anais.click("#remove-yes")
     removed = anais.locator("#part-record-1 li.removed", has_text="Ox Cart").get_by_text("Removed")
     removed.wait_for()
-    assert abs(_top(anais, "#record-seat-2 > summary") - below) <= 1
+    assert abs(top_of(anais, "#record-seat-2 > summary") - below) <= 1
     version = Game.objects.get(pk=game.pk).version
     undo = anais.locator(f"#undo-record-1-{version}")
     box = undo.bounding_box()
@@ -93,7 +80,7 @@ def test_removing_an_entry_moves_nothing_below_it(
     anais.screenshot(path=str(SCREENSHOTS / "undo-removed-line.png"))
     undo.click()
     anais.get_by_label("Remove Ox Cart from Anaïs").wait_for()
-    assert abs(_top(anais, "#record-seat-2 > summary") - below) <= 1
+    assert abs(top_of(anais, "#record-seat-2 > summary") - below) <= 1
     assert anais.evaluate("window.__shift") == 0
     assert Game.objects.get(pk=game.pk).seats.get(seat=1).record["characters"] == [
         "monk",

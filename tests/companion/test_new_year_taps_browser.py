@@ -9,15 +9,14 @@ Every tap is counted: a choice in a picker, a button, a field tapped and each ke
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote
 
 import pytest
 
 from companion.models.games import QUICK_SCORES, Game
 from companion.models.scoresheets import ScoreSheet
 from companion.services.tracker.changes import apply_change
-from companion.views.tracker.common import WHO_COOKIE
 from tests.factories import make_game, play_to
+from tests.phones import phone_as
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -35,10 +34,7 @@ RESOURCES = {
 
 
 def _phone(new_context: Any, url: str, who: str) -> Any:
-    context = new_context()
-    context.add_cookies([{"name": WHO_COOKIE, "value": quote(who), "url": url}])
-    page = context.new_page()
-    page.goto(url)
+    page = phone_as(new_context, url, who)
     page.evaluate(SHIFTS)
     return page
 

@@ -9,13 +9,12 @@ is counted: a choice in a picker, a button, an answer to a question "Next" asks.
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote
 
 import pytest
 
 from companion.models.games import QUICK_SCORES, Game
-from companion.views.tracker.common import WHO_COOKIE
 from tests.factories import make_game, play_to
+from tests.phones import phone_as
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -26,20 +25,12 @@ PAYDAY_IKI = dict(zip(NAMES, [(5, 2), (3,), (1,)], strict=True))
 """Each player's payday IKI (salary in IKI and Nagaya harmony), as quick-score taps: 7, 3 and 1."""
 
 
-def _phone(new_context: Any, url: str, who: str) -> Any:
-    context = new_context()
-    context.add_cookies([{"name": WHO_COOKIE, "value": quote(who), "url": url}])
-    page = context.new_page()
-    page.goto(url)
-    return page
-
-
 def test_a_payday_month_costs_at_most_20_taps_across_the_table(
     live_server: Any, new_context: Any, screenshot: Any
 ) -> None:
     game = play_to(make_game(NAMES, akebono=True), 3)
     url = live_server.url + game.edit_url()
-    phones = [_phone(new_context, url, n) for n in NAMES]
+    phones = [phone_as(new_context, url, n) for n in NAMES]
     first = phones[0]
     taps = 0
     tapped: list[str] = []  # what each tap was, for the report

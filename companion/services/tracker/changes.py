@@ -21,8 +21,9 @@ from django.db.models import Aggregate, JSONField, OuterRef, Subquery
 from django.db.models.functions import JSONObject
 
 from companion.models.games import CLIENT_ID_RE, Change, Game, Seat
-from companion.services.tracker import ops, records
+from companion.services.tracker import new_year, ops, records
 from companion.services.tracker.errors import Asked, Conflict, Refused, Replayed
+from companion.services.tracker.undo import undo_change, undo_target
 
 ADDITIVE_OPS = frozenset({"score-add", "fire-add", "trade-add", "record-add"})
 """Changes applied to the values read under the lock: a replayed one lands as it is."""
@@ -41,7 +42,7 @@ OWN_UNDO_OPS = frozenset({"undo-mine", "undo-entry"})
 """A phone's own undo (issue 23): ``undo-mine`` its newest change standing, ``undo-entry`` the change of version
 ``key`` (the Undo beside a record's answer, or any line of the history; another phone's only with ``sure``). No
 version is needed: what it undoes is named, and refused when a later change standing depends on it
-(companion.services.tracker.ops.undo)."""
+(companion.services.tracker.undo.undo_change)."""
 UNDO_OPS = OWN_UNDO_OPS | {"undo"}
 
 
@@ -58,7 +59,7 @@ def seen_value(game: Game, op: str, seat: Seat | None) -> str | None:
         "fire-set": str(seat.firefighting),
         "fire-top": f"{seat.firefighting}.{seat.stack}",
         "trade-set": str(seat.trade),
-        "resources": records.resources_seen(seat),
+        "resources": new_year.resources_seen(seat),
     }.get(op)
 
 
@@ -188,10 +189,10 @@ def apply_change(
             if was is None or was != seen_value(game, op, target) or op == "undo":
                 raise Conflict(game)
         if op == "undo":
-            summary, undo = ops.undo(game, seats)
+            summary, undo = undo_change(game, seats)
         elif op in OWN_UNDO_OPS:
             # ``sure``: the phone confirmed undoing another phone's change (issue 23).
-            summary, undo = ops.undo(game, seats, ops.undo_target(game, op, who, key or "", sure=sure))
+            summary, undo = undo_change(game, seats, undo_target(game, op, who, key or "", sure=sure))
         elif op == "next":
             summary, undo = ops.advance(game)
         elif op == "reveal-next":

@@ -1,5 +1,5 @@
 """The tracked game's short history and its Undo (issue 23): each line names who did what, and any line still
-standing can be undone (another phone's after a confirmation: companion.services.tracker.ops.undo_target); an
+standing can be undone (another phone's after a confirmation: companion.services.tracker.undo.undo_target); an
 entry removed from a player's record keeps its place as a "Removed · Undo" line, so nothing below it moves."""
 
 from __future__ import annotations

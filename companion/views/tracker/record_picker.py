@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from companion.models.games import Game, Seat
-from companion.services.tracker import record_flags, records
+from companion.services.tracker import new_year, record_flags, records
 from companion.services.tracker.games import (
     scoring_setup,
 )
@@ -181,16 +181,16 @@ def record_context(game: Game, seats: list[Seat], season: Season | None) -> dict
 
 def _resource_rows(seats: list[Seat]) -> list[dict[str, Any]]:
     """New Year's Day's resources, one compact row a player (issue 23): the numbers the scoring uses for them
-    (:func:`records.resources_asked`), each prefilled with what was saved (blank, read as 0, when nothing was)."""
+    (:func:`new_year.resources_asked`), each prefilled with what was saved (blank, read as 0, when nothing was)."""
     rows = []
     for s in seats:
         record = s.record if isinstance(s.record, dict) else {}
-        asked = records.resources_asked(s)
+        asked = new_year.resources_asked(s)
         rows.append(
             {
                 "seat": s,
                 "numbers": [(k, record.get(k) or "") for k in asked],
-                "was": records.resources_seen(s),
+                "was": new_year.resources_seen(s),
                 "saved": any(isinstance(record.get(k), int) for k in records.RESOURCES),
             }
         )
