@@ -51,7 +51,12 @@
     bar.append(box);
     return box;
   }
-  function persist() {
+  // The outbox into storage: a new tap's in the task that sends it (never lost); an answered one's (later: lost, it
+  // is only sent again, applied once) after the answer is in place.
+  let storing = 0;
+  function persist(later) {
+    clearTimeout(storing);
+    if (later) { storing = setTimeout(persist); return; }
     try { localStorage.setItem(KEY, JSON.stringify(outbox)); } catch (e) { kept = false; }
     show();
   }
@@ -220,8 +225,8 @@
     if (params.has("cid")) params.set("cid", `${client}-${counter}`);
     const body = new URLSearchParams(params).toString();
     outbox.push({ ...item, n: counter, lc: client, at: Date.now(), body });
+    flush(); // its request leaves first, then it is kept
     persist();
-    flush();
   }
 
   // A request of this script (X-Live: 1): {response, html}, or null when the server cannot be reached.
@@ -240,8 +245,8 @@
         offline = !got || got.response.status >= 500;
         if (offline) break;
         outbox = outbox.filter((o) => o !== item); // a pull may have dropped it already (X-Live-Done)
-        persist();
         answered(item, got.response, got.html);
+        persist(true);
       }
     } finally {
       sending = false;
