@@ -51,12 +51,13 @@
     bar.append(box);
     return box;
   }
-  // The outbox into storage: a new tap's in the task that sends it (never lost); an answered one's (later: lost, it
-  // is only sent again, applied once) after the answer is in place.
+  // The outbox into storage: a new tap's in the task that sends it (never lost); an answered one's after the answer
+  // is in place, or when the page is left (lost, it is only sent again: applied once).
   let storing = 0;
   function persist(later) {
     clearTimeout(storing);
-    if (later) { storing = setTimeout(persist); return; }
+    storing = later ? setTimeout(persist) : 0;
+    if (later) return;
     try { localStorage.setItem(KEY, JSON.stringify(outbox)); } catch (e) { kept = false; }
     show();
   }
@@ -368,6 +369,7 @@
   window.addEventListener("click", (e) => { if (answerOf(e)) putAway(answerOf(e)); }, true);
   document.addEventListener("animationend", (e) => { if (answerOf(e)) putAway(answerOf(e)); });
 
+  window.addEventListener("pagehide", () => { if (storing) persist(); });
   window.addEventListener("online", flush);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) { pull(); flush(); } });
   setInterval(flush, RETRY_MS);
