@@ -30,6 +30,12 @@ def undo_slot(field: str) -> str | None:
     return field if field == HISTORY or _RECORD_SLOT.fullmatch(field) else None
 
 
+def said_of(change: Change) -> str:
+    """What the answer to a change says, in the log's own words (issue 23: every answer says who did what):
+    "Saved: +3 IKI for Ben (now 7).", an undo's "Undid: …"."""
+    return f"{change.summary}." if change.op == "undo" else f"Saved: {change.summary}."
+
+
 def answered_url(game: Game) -> str:
     """Where a plain form's write sends the phone back (issue 23): the game page saying what the change of this
     version did, with its Undo, at the top of the state (``did``)."""
@@ -54,10 +60,10 @@ def said_on_page(request: HttpRequest, game: Game, can_edit: bool) -> dict[str, 
     if change is None or change.op == "create":
         return {}
     if change.op == "undo":
-        return {"message": f"{change.summary}.", "level": "ok"}
+        return {"message": said_of(change), "level": "ok"}
     standing = can_edit and not change.undone
     return {
-        "message": f"Saved: {change.summary}." + ("" if not change.undone else " It has been undone since."),
+        "message": said_of(change) + ("" if not change.undone else " It has been undone since."),
         "level": "ok",
         "undo_entry": change.version if standing else None,
     }

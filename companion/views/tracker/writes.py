@@ -27,7 +27,6 @@ from companion.models.games import Game
 from companion.services.tracker import records
 from companion.services.tracker.changes import (
     OWN_UNDO_OPS,
-    RECORD_OPS,
     SEAT_OPS,
     UNDO_OPS,
     Held,
@@ -50,7 +49,7 @@ from companion.views.tracker.common import (
     who_of,
 )
 from companion.views.tracker.forms import ChangeForm
-from companion.views.tracker.history import HISTORY, UNDOABLE_ANSWERS, answered_url, undo_slot
+from companion.views.tracker.history import HISTORY, UNDOABLE_ANSWERS, answered_url, said_of, undo_slot
 from companion.views.tracker.record_picker import AKEBONO_FORMS, BASE_FORMS, flags_of, form_shown
 from companion.views.tracker.state import (
     next_question,
@@ -174,13 +173,12 @@ def _change(request: HttpRequest, held_game: Held) -> Answer:
         return _answer(request, game, status=400, message=str(exc), level="error", at=at)
     if request.htmx or is_live(request):
         plain = not is_live(request)  # htmx: the answer names what was done, with its Undo (issue 23)
-        saved, undo_entry = "Saved.", None
-        last = next(iter(recent_changes(game, 1)), None) if plain or op in RECORD_OPS | UNDO_OPS else None
-        if last is not None and op in UNDO_OPS:  # what it undid (issue 23)
-            saved = f"{last.summary}."
-        elif last is not None:  # who recorded what, its immediate IKI included (issues 19, 23)
-            saved = f"Saved: {last.summary}."
-            undo_entry = last.version if plain or op in UNDOABLE_ANSWERS else None
+        # Every answer says who did what in the log's words (the change just made is on game.recent: no query),
+        # a record's its immediate IKI included, an undo what it undid (issues 19, 23).
+        last = next(iter(recent_changes(game, 1)), None)
+        saved = "Saved." if last is None else said_of(last)
+        undoable = last is not None and op not in UNDO_OPS and (plain or op in UNDOABLE_ANSWERS)
+        undo_entry = last.version if last is not None and undoable else None
         level = "warning" if game.warned else "ok"
         record_seat = seat if op == "record-add" else None  # the record's forms stay on this player
         only = _after_track(request, game, op, seat, flags) if flags is not None and seat else None
