@@ -10,6 +10,7 @@ from html import unescape
 from typing import Any
 
 import pytest
+from django.test import Client
 
 from companion.models.games import Game
 from companion.services.tracker.changes import apply_change
@@ -128,3 +129,70 @@ def test_a_refusal_stays_as_it_was() -> None:
         _post(_phone("Ben"), game, op="score-add", seat=2, value=-1).content.decode(), "row-2"
     )
     assert (said, level) == ("Ben's score cannot go below 0.", "error")
+
+
+# --- without the live script: htmx and a plain form answer beside the control too ---------------------------------
+
+
+def _state_msg(body: str) -> str:
+    found = re.search(r'id="state-msg">(.*?)</div>', body, re.S)
+    assert found is not None
+    return unescape(found.group(1))
+
+
+def _record_said(body: str, field: str) -> str:
+    found = re.search(rf'<div [^>]*id="answer-record-add-{field}"[^>]*>(.*?)</div>', body, re.S)
+    assert found is not None
+    return unescape(found.group(1))
+
+
+def test_the_htmx_answer_stands_beside_the_row_tapped_its_undo_at_the_top() -> None:
+    game = make_game()
+    body = _phone("Ben").post(
+        f"/games/{game.edit_token}/change", {"op": "score-add", "seat": 3, "value": 2}, HTTP_HX_REQUEST="true"
+    )
+    assert body.status_code == 200
+    html = body.content.decode()
+    assert _said(html, "row-3") == ("Saved: +2 IKI for Chie (now 2).", "ok")
+    assert _said(html, "row-1") == ("", "")  # the other rows say nothing
+    top = _state_msg(html)
+    assert "Saved: +2 IKI for Chie (now 2)." in top and f'id="undo-history-{_v(game)}"' in top
+    assert 'role="alert"' not in top  # read out once, beside the row
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_record_without_the_live_script_answers_under_its_form_with_its_undo(htmx: bool) -> None:
+    game = make_game()
+    ben = _phone("Ben")
+    form = {"op": "record-add", "seat": 2, "field": "characters", "key": "monk"}
+    answer = ben.post(
+        f"/games/{game.edit_token}/change", form, **({"HTTP_HX_REQUEST": "true"} if htmx else {})
+    )
+    version = _v(game)
+    if htmx:
+        html = answer.content.decode()
+    else:
+        assert answer.status_code == 302
+        url = f"{game.edit_url()}?did={version}&at=record-add-characters"
+        assert answer["Location"] == f"{url}#answer-record-add-characters"
+        html = ben.get(url).content.decode()
+    said = _record_said(html, "characters")
+    assert (
+        "Saved: Ben hired Monk (now firefighting 1)." in said
+        and f'name="key" value="{version}"' in said
+        and "undo-entry" in said
+    )
+    assert _record_said(html, "tokens").strip() == ""
+    assert "Ben hired Monk" not in _state_msg(html)  # once, where the thumb is
+    undone = ben.post(
+        f"/games/{game.edit_token}/change", {"op": "undo-entry", "field": "characters", "key": version}
+    )
+    assert undone["Location"].endswith("&at=record-add-characters#answer-record-add-characters")
+    page = ben.get(undone["Location"].split("#")[0]).content.decode()
+    assert "Undid: Ben hired Monk (now firefighting 1)." in _record_said(page, "characters")
+
+
+@pytest.mark.parametrize("query", ["?did=1&at=Row%201", "?did=1&at=" + "x" * 41, "?did=x&at=row-1"])
+def test_a_malformed_answer_address_is_a_400(query: str) -> None:
+    game = make_game()
+    assert Client().get(game.edit_url() + query).status_code == 400

@@ -177,7 +177,9 @@ def _change(request: HttpRequest, held_game: Held) -> Answer:
         # a record's its immediate IKI included, an undo what it undid (issues 19, 23).
         last = next(iter(recent_changes(game, 1)), None)
         saved = "Saved." if last is None else said_of(last)
-        undoable = last is not None and op not in UNDO_OPS and (plain or op in UNDOABLE_ANSWERS)
+        # Its Undo: beside a record's form (the live path), else at the top of the state (htmx: every change).
+        beside = op in UNDOABLE_ANSWERS and (not at or at.startswith("record-add-"))
+        undoable = last is not None and op not in UNDO_OPS and (plain or beside)
         undo_entry = last.version if last is not None and undoable else None
         level = "warning" if game.warned else "ok"
         record_seat = seat if op == "record-add" else None  # the record's forms stay on this player
@@ -192,8 +194,8 @@ def _change(request: HttpRequest, held_game: Held) -> Answer:
             seat=record_seat,
             only=only,
         )
-    # A plain form: the page again, saying what was done with its Undo (issue 23).
-    return Answer.of(redirect(answered_url(game)), game.version)
+    # A plain form: the page again, saying what was done beside the control tapped, with its Undo (issue 23).
+    return Answer.of(redirect(answered_url(game, at)), game.version)
 
 
 def _answer_at(game: Game, op: str, seat: int | None, field: str = "") -> str:
@@ -253,9 +255,11 @@ def _answer(
         "undo_entry": undo_entry,
         "record_seat": seat,
     }
-    if not is_live(request):  # htmx: the state partial, the answer at its top (with its Undo, issue 23)
-        return Answer.of(state_response(request, game, True, status=status, **said), game.version)
     said["answer_at"] = at
+    if not is_live(
+        request
+    ):  # htmx: the state partial, the answer beside the control (its Undo too, issue 23)
+        return Answer.of(state_response(request, game, True, status=status, **said), game.version)
     pieces = state_pieces(request, game, True, said, only)
     body = "".join(p.html for p in pieces.missing(held(request.POST.get("h", ""))))
     return Answer(status, body, game.version)
