@@ -351,7 +351,8 @@ def test_immediate_iki_goes_on_the_score_track_and_the_answer_says_it(
     response = _add(client, game, 1, *entry)
     assert response.status_code == 200
     text = response.content.decode()
-    message = re.search(r'<p class="message (\w+)" role="alert" id="state-message">([^<]*)</p>', text)
+    # The answer stands under the form tapped (issue 23): the only answer slot that says something.
+    message = re.search(r'class="answer small (\w+)"[^>]*>([^<]+)</p>', text)
     assert message is not None
     assert message.group(1) == level
     assert words in message.group(2)

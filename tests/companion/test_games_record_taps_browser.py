@@ -57,9 +57,9 @@ def test_undo_mine_undoes_this_phones_change_not_the_tables(live_server: Any, ne
     dom, anais = phone_as(new_context, url, "Dominique"), phone_as(new_context, url, "Anaïs")
     dom.click("#add-3-2")  # +2 for Dominique
     dom.locator("#score-3:not([data-waiting])", has_text="2").wait_for()
-    dom.locator("#answer-row-3", has_text="Saved.").wait_for()
+    dom.locator("#answer-row-3", has_text="Saved: +2 IKI for Dominique (now 2).").wait_for()
     anais.click("#add-1-1")  # then Anaïs's +1 for herself, on her phone
-    anais.locator("#answer-row-1", has_text="Saved.").wait_for()
+    anais.locator("#answer-row-1", has_text="Saved: +1 IKI for Anaïs (now 1).").wait_for()
     dom.locator("#score-1", has_text="1").wait_for()
     dom.click("#undo-mine")
     dom.locator("#answer-controls", has_text="Undid: +2 IKI for Dominique (now 2).").wait_for()
@@ -103,7 +103,7 @@ def test_a_typical_month_costs_at_most_15_taps_across_the_table(live_server: Any
         tap(phone, "#record-characters-go")
         phone.locator("#answer-record-add-characters", has_text=f"{name} hired {title}").wait_for()
         tap(phone, f"#add-{n}-2")  # +2 IKI for something the month gave
-        phone.locator(f"#answer-row-{n}", has_text="Saved.").wait_for()
+        phone.locator(f"#answer-row-{n}", has_text=f"Saved: +2 IKI for {name} (now ").wait_for()
         for later in phones[n:]:  # the next phone sees the card gone before it picks
             later.locator(f"#record-characters option[value='{card}']").wait_for(state="detached")
     first = phones[0]

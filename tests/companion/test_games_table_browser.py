@@ -87,7 +87,7 @@ def test_taps_update_in_place_and_answer_beside_the_control(
     assert abs(one.evaluate("window.scrollY") - y) <= 1
     assert abs(top_of(one, "#set-fire-go-3") - top) <= 1
     answer = one.locator("#exact-3 [data-answer]")
-    assert answer.inner_text() == "Saved."
+    assert answer.inner_text() == "Saved: Dominique's firefighting marker moved to 6 (on top)."
     assert answer.get_attribute("aria-live") == "polite"
     # A refusal is written next to the tapped row, on screen, not at the top of the page.
     one.evaluate("window.scrollTo(0, 0)")

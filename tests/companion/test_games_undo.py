@@ -278,9 +278,11 @@ def test_a_plain_form_comes_back_to_the_page_saying_what_it_did_with_its_undo() 
     answer = ben.post(f"/games/{game.edit_token}/change", {"op": "trade-add", "seat": "1"})
     version = Game.objects.get(pk=game.pk).version
     assert answer.status_code == 302
-    assert answer["Location"] == f"{game.edit_url()}?did={version}#state-msg"
+    assert answer["Location"] == f"{game.edit_url()}?did={version}&at=row-1#answer-row-1"  # beside the row
     page = _text(ben.get(answer["Location"].split("#")[0]))
-    said = re.search(r'id="state-msg">(.*?)</div>', page, re.S)
+    beside = re.search(r'id="answer-row-1">(.*?)</p>', page, re.S)
+    assert beside is not None and beside.group(1) == "Saved: Anaïs +1 trade (now 1)."
+    said = re.search(r'id="state-msg">(.*?)</div>', page, re.S)  # its Undo stays at the top of the state
     assert said is not None and "Saved: Anaïs +1 trade (now 1)." in said.group(1)
     assert f'id="undo-history-{version}"' in said.group(1)
     undone = ben.post(

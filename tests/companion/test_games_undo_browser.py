@@ -27,7 +27,7 @@ def test_one_phone_undoes_the_others_change_from_the_history_after_confirming(
     url = live_server.url + game.edit_url()
     ben, anais = phone_as(new_context, url, "Ben"), phone_as(new_context, url, "Anaïs")
     ben.click("#add-2-3")  # Ben: +3 for himself
-    ben.locator("#answer-row-2", has_text="Saved.").wait_for()
+    ben.locator("#answer-row-2", has_text="Saved: +3 IKI for Ben (now 3).").wait_for()
     version = Game.objects.get(pk=game.pk).version
     line = anais.locator(f"#change-{version}")
     line.get_by_text("+3 IKI for Ben").wait_for()  # Anaïs's phone follows the table

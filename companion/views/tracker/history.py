@@ -30,21 +30,31 @@ def undo_slot(field: str) -> str | None:
     return field if field == HISTORY or _RECORD_SLOT.fullmatch(field) else None
 
 
-def answered_url(game: Game) -> str:
+def said_of(change: Change) -> str:
+    """What the answer to a change says, in the log's own words (issue 23: every answer says who did what):
+    "Saved: +3 IKI for Ben (now 7).", an undo's "Undid: …"."""
+    return f"{change.summary}." if change.op == "undo" else f"Saved: {change.summary}."
+
+
+def answered_url(game: Game, at: str = "") -> str:
     """Where a plain form's write sends the phone back (issue 23): the game page saying what the change of this
-    version did, with its Undo, at the top of the state (``did``)."""
-    return f"{game.edit_url()}?{urlencode({'did': game.version})}#state-msg"
+    version did (``did``), beside the control it was made with (``at``, its answer slot: the page opens there)
+    or, with no slot, at the top of the state; its Undo with it (see said_on_page)."""
+    query = {"did": game.version} | ({"at": at} if at else {})
+    return f"{game.edit_url()}?{urlencode(query)}#{f'answer-{at}' if at else 'state-msg'}"
 
 
 class DidForm(forms.Form):
     """The game page's query after a plain form's write (:func:`answered_url`)."""
 
     did = forms.IntegerField(min_value=1, max_value=10**9)
+    at = forms.RegexField(r"^[a-z0-9_-]{1,40}$", required=False)
 
 
 def said_on_page(request: HttpRequest, game: Game, can_edit: bool) -> dict[str, Any] | None:
-    """What the page says after a plain form's write (``?did=V``): the answer the live script would have shown,
-    with its Undo on the edit link; {} when the query names none; None when it is malformed (400)."""
+    """What the page says after a plain form's write (``?did=V&at=slot``): the answer the live script would have
+    shown, beside the control tapped (``at``), with its Undo on the edit link (see games.html ``state-msg``); {}
+    when the query names none; None when it is malformed (400)."""
     if "did" not in request.GET:
         return {}
     query = DidForm(request.GET)
@@ -53,13 +63,15 @@ def said_on_page(request: HttpRequest, game: Game, can_edit: bool) -> dict[str, 
     change = game.changes.filter(version=query.cleaned_data["did"]).first()
     if change is None or change.op == "create":
         return {}
+    at = query.cleaned_data["at"] or ""
     if change.op == "undo":
-        return {"message": f"{change.summary}.", "level": "ok"}
+        return {"message": said_of(change), "level": "ok", "answer_at": at}
     standing = can_edit and not change.undone
     return {
-        "message": f"Saved: {change.summary}." + ("" if not change.undone else " It has been undone since."),
+        "message": said_of(change) + ("" if not change.undone else " It has been undone since."),
         "level": "ok",
         "undo_entry": change.version if standing else None,
+        "answer_at": at,
     }
 
 

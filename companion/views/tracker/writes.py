@@ -27,7 +27,6 @@ from companion.models.games import Game
 from companion.services.tracker import records
 from companion.services.tracker.changes import (
     OWN_UNDO_OPS,
-    RECORD_OPS,
     SEAT_OPS,
     UNDO_OPS,
     Held,
@@ -50,7 +49,7 @@ from companion.views.tracker.common import (
     who_of,
 )
 from companion.views.tracker.forms import ChangeForm
-from companion.views.tracker.history import HISTORY, UNDOABLE_ANSWERS, answered_url, undo_slot
+from companion.views.tracker.history import HISTORY, UNDOABLE_ANSWERS, answered_url, said_of, undo_slot
 from companion.views.tracker.record_picker import AKEBONO_FORMS, BASE_FORMS, flags_of, form_shown
 from companion.views.tracker.state import (
     next_question,
@@ -174,13 +173,14 @@ def _change(request: HttpRequest, held_game: Held) -> Answer:
         return _answer(request, game, status=400, message=str(exc), level="error", at=at)
     if request.htmx or is_live(request):
         plain = not is_live(request)  # htmx: the answer names what was done, with its Undo (issue 23)
-        saved, undo_entry = "Saved.", None
-        last = next(iter(recent_changes(game, 1)), None) if plain or op in RECORD_OPS | UNDO_OPS else None
-        if last is not None and op in UNDO_OPS:  # what it undid (issue 23)
-            saved = f"{last.summary}."
-        elif last is not None:  # who recorded what, its immediate IKI included (issues 19, 23)
-            saved = f"Saved: {last.summary}."
-            undo_entry = last.version if plain or op in UNDOABLE_ANSWERS else None
+        # Every answer says who did what in the log's words (the change just made is on game.recent: no query),
+        # a record's its immediate IKI included, an undo what it undid (issues 19, 23).
+        last = next(iter(recent_changes(game, 1)), None)
+        saved = "Saved." if last is None else said_of(last)
+        # Its Undo: beside a record's form (the live path), else at the top of the state (htmx: every change).
+        beside = op in UNDOABLE_ANSWERS and (not at or at.startswith("record-add-"))
+        undoable = last is not None and op not in UNDO_OPS and (plain or beside)
+        undo_entry = last.version if last is not None and undoable else None
         level = "warning" if game.warned else "ok"
         record_seat = seat if op == "record-add" else None  # the record's forms stay on this player
         only = _after_track(request, game, op, seat, flags) if flags is not None and seat else None
@@ -194,8 +194,8 @@ def _change(request: HttpRequest, held_game: Held) -> Answer:
             seat=record_seat,
             only=only,
         )
-    # A plain form: the page again, saying what was done with its Undo (issue 23).
-    return Answer.of(redirect(answered_url(game)), game.version)
+    # A plain form: the page again, saying what was done beside the control tapped, with its Undo (issue 23).
+    return Answer.of(redirect(answered_url(game, at)), game.version)
 
 
 def _answer_at(game: Game, op: str, seat: int | None, field: str = "") -> str:
@@ -255,9 +255,11 @@ def _answer(
         "undo_entry": undo_entry,
         "record_seat": seat,
     }
-    if not is_live(request):  # htmx: the state partial, the answer at its top (with its Undo, issue 23)
-        return Answer.of(state_response(request, game, True, status=status, **said), game.version)
     said["answer_at"] = at
+    if not is_live(
+        request
+    ):  # htmx: the state partial, the answer beside the control (its Undo too, issue 23)
+        return Answer.of(state_response(request, game, True, status=status, **said), game.version)
     pieces = state_pieces(request, game, True, said, only)
     body = "".join(p.html for p in pieces.missing(held(request.POST.get("h", ""))))
     return Answer(status, body, game.version)

@@ -68,7 +68,7 @@ def test_the_next_rows_button_takes_a_tap_right_after_an_error(table: Table, pag
     expect(page.locator("#score-2")).to_have_text("1")  # at once, waiting for the server
     expect(error).to_be_hidden()  # put away by the touch, before any answer
     held.release()
-    expect(page.locator("#answer-row-2")).to_have_text("Saved.")
+    expect(page.locator("#answer-row-2")).to_have_text("Saved: +1 IKI for Ben (now 1).")
     assert _score(table, edit, 2) == 1
 
 
@@ -101,5 +101,5 @@ def test_a_touch_on_the_answer_only_puts_it_away(table: Table, page: Any) -> Non
     ]  # the touch reached nothing the answer covered
     page.tap("#add-2-3")
     expect(page.locator("#score-2")).to_have_text("3")
-    expect(page.locator("#answer-row-2")).to_have_text("Saved.")
+    expect(page.locator("#answer-row-2")).to_have_text("Saved: +3 IKI for Ben (now 3).")
     assert (_score(table, edit, 1), _score(table, edit, 2)) == (0, 3)

@@ -90,7 +90,7 @@ def test_two_phones_and_the_view_link_see_each_tap_through_the_stream(
     expect(ann.locator("#score-1")).to_have_text("3")
     expect(ben.locator("#score-1")).to_have_text("3")
     expect(look.locator("#score-1")).to_have_text("3")
-    expect(ann.locator("#answer-row-1")).to_have_text("Saved.")
+    expect(ann.locator("#answer-row-1")).to_have_text("Saved: +3 IKI for Ann (now 3).")
     assert ann.locator("#answer-row-1").get_attribute("aria-live") == "polite"
     assert ann.evaluate("window.scrollY") == y  # the viewport never moves
     ben.click("#fire-add-2")

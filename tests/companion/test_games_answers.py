@@ -1,0 +1,198 @@
+"""Every answer says who did what (issue 23, "Plain words everywhere a player looks"): the live answer to each
+change, beside the control it was made with, names the player and the change in the log's own words (the change's
+summary), at the level it is given today; the htmx answer likewise; a refusal stays as it was."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from html import unescape
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from companion.models.games import Game
+from companion.services.tracker.changes import apply_change
+from companion.services.tracker.games import setup_steps
+from tests.companion.test_games_record_taps import _phone, _post
+from tests.factories import make_game, play_to
+
+pytestmark = pytest.mark.django_db
+
+
+def _v(game: Game) -> int:
+    return Game.objects.get(pk=game.pk).version
+
+
+def _by_table(game: Game, op: str, **kw: Any) -> Game:
+    """A change another phone made first (through the service)."""
+    return apply_change(game_id=game.pk, op=op, who="Dominique", seen=_v(game), **kw)
+
+
+def _first_step(game: Game) -> str:
+    return next(iter(setup_steps(game)))
+
+
+def _new_year(game: Game) -> Game:
+    return play_to(game, 13)
+
+
+# (op, what the table did first, the form (a callable of the game for what it reads), slot, what the answer says)
+_Row = tuple[str, Callable[[Game], Any] | None, Callable[[Game], dict[str, Any]], str, str]
+ROWS: list[_Row] = [
+    ("score-add", None, lambda g: {"seat": 2, "value": 3}, "row-2", "Saved: +3 IKI for Ben (now 3)."),
+    ("score-add -1", lambda g: _by_table(g, "score-add", seat=2, value=5), lambda g: {"seat": 2, "value": -1},
+     "row-2", "Saved: -1 IKI for Ben (now 4)."),
+    ("score-set", None, lambda g: {"seat": 3, "value": 12, "v": _v(g)}, "exact-3",
+     "Saved: Chie's score set to 12."),
+    ("fire-add", None, lambda g: {"seat": 1}, "row-1", "Saved: Anaïs +1 firefighting (now 1, on top)."),
+    ("fire-set", None, lambda g: {"seat": 1, "value": 4, "v": _v(g)}, "exact-1",
+     "Saved: Anaïs's firefighting marker moved to 4 (on top)."),
+    ("fire-top", lambda g: (_by_table(g, "fire-add", seat=1), _by_table(g, "fire-add", seat=2)),
+     lambda g: {"seat": 1, "v": _v(g)}, "exact-1", "Saved: Anaïs's firefighting marker put on top of space 1."),
+    ("trade-add", None, lambda g: {"seat": 3}, "row-3", "Saved: Chie +1 trade (now 1)."),
+    ("trade-set", None, lambda g: {"seat": 3, "value": 2, "v": _v(g)}, "exact-3",
+     "Saved: Chie's trade marker moved to 2."),
+    ("next", None, lambda g: {"v": _v(g)}, "controls", "Saved: month 1: Phase B · Actions."),
+    ("tick", None, lambda g: {"key": _first_step(g)}, "ticks", "Saved: Setup: Main board ticked."),
+    ("untick", lambda g: _by_table(g, "tick", key=_first_step(g)), lambda g: {"key": _first_step(g)}, "ticks",
+     "Saved: Setup: Main board unticked."),
+    ("record-remove", lambda g: _by_table(g, "record-add", seat=2, field="characters", key="monk"),
+     lambda g: {"seat": 2, "field": "characters", "key": "monk"}, "record-2", "Saved: Removed from Ben: Monk (characters)."),
+    ("lost", lambda g: _by_table(g, "record-add", seat=2, field="characters", key="monk"),
+     lambda g: {"seat": 2, "field": "fire", "key": "monk"}, "record-2", "Saved: Ben lost Monk in a fire."),
+    ("resources", _new_year, lambda g: {"seat": 1, "v": _v(g), "was": "0,0,0,0,0", "blank": "0", "mon": 7},
+     "res-1", "Saved: Anaïs's resources: 7 mon, 0 koban, 0 wood"),
+    ("undo", lambda g: _by_table(g, "score-add", seat=2, value=2), lambda g: {"v": _v(g)}, "controls",
+     "Undid: +2 IKI for Ben (now 2)."),
+]  # fmt: skip
+
+
+def _said(body: str, slot: str) -> tuple[str, str]:
+    """The answer written in ``slot`` (its words, its level)."""
+    found = re.search(rf'<p [^>]*class="answer small ?([a-z]*)"[^>]*id="answer-{slot}">(.*?)</p>', body, re.S)
+    assert found is not None, f"no answer slot {slot}"
+    return unescape(found.group(2)), found.group(1)
+
+
+@pytest.mark.parametrize(("op", "before", "form", "slot", "words"), ROWS, ids=[r[0] for r in ROWS])
+def test_each_changes_live_answer_names_the_player_and_the_change(
+    op: str,
+    before: Callable[[Game], Any] | None,
+    form: Callable[[Game], dict[str, Any]],
+    slot: str,
+    words: str,
+) -> None:
+    game = make_game()
+    if before is not None:
+        before(game)
+    answer = _post(_phone("Ben"), game, op=op.split()[0], **form(game))
+    assert answer.status_code == 200
+    said, level = _said(answer.content.decode(), slot)
+    assert said.startswith(words), said
+    made = Game.objects.get(pk=game.pk).changes.first()
+    assert made is not None and made.who == "Ben"
+    assert said == (f"{made.summary}." if made.op == "undo" else f"Saved: {made.summary}.")  # the log's words
+    assert level == "ok"
+    assert len(answer.content) < 64_000
+
+
+def test_a_tick_names_the_step_ticked() -> None:
+    game = make_game()
+    step, title = next(iter(setup_steps(game).items()))
+    said, _ = _said(_post(_phone("Ben"), game, op="tick", key=step).content.decode(), "ticks")
+    assert said == f"Saved: Setup: {title} ticked."
+
+
+def test_a_reveal_names_what_was_revealed_and_by_whom() -> None:
+    game = make_game(akebono=True)
+    said, level = _said(
+        _post(_phone("Ben"), game, op="reveal", key="new-character-1").content.decode(), "month"
+    )
+    assert said.startswith("Saved: Revealed the New Character of month 1 (by Ben in month 1)"), said
+    assert level == "ok"
+
+
+def test_the_own_undo_says_what_it_undid() -> None:
+    game = make_game()
+    ben = _phone("Ben")
+    _post(ben, game, op="score-add", seat=1, value=5)
+    _by_table(game, "trade-add", seat=3)
+    said, _ = _said(_post(ben, game, op="undo-mine").content.decode(), "controls")
+    assert said == "Undid: +5 IKI for Anaïs (now 5)."
+
+
+def test_a_refusal_stays_as_it_was() -> None:
+    game = make_game()
+    said, level = _said(
+        _post(_phone("Ben"), game, op="score-add", seat=2, value=-1).content.decode(), "row-2"
+    )
+    assert (said, level) == ("Ben's score cannot go below 0.", "error")
+
+
+# --- without the live script: htmx and a plain form answer beside the control too ---------------------------------
+
+
+def _state_msg(body: str) -> str:
+    found = re.search(r'id="state-msg">(.*?)</div>', body, re.S)
+    assert found is not None
+    return unescape(found.group(1))
+
+
+def _record_said(body: str, field: str) -> str:
+    found = re.search(rf'<div [^>]*id="answer-record-add-{field}"[^>]*>(.*?)</div>', body, re.S)
+    assert found is not None
+    return unescape(found.group(1))
+
+
+def test_the_htmx_answer_stands_beside_the_row_tapped_its_undo_at_the_top() -> None:
+    game = make_game()
+    body = _phone("Ben").post(
+        f"/games/{game.edit_token}/change", {"op": "score-add", "seat": 3, "value": 2}, HTTP_HX_REQUEST="true"
+    )
+    assert body.status_code == 200
+    html = body.content.decode()
+    assert _said(html, "row-3") == ("Saved: +2 IKI for Chie (now 2).", "ok")
+    assert _said(html, "row-1") == ("", "")  # the other rows say nothing
+    top = _state_msg(html)
+    assert "Saved: +2 IKI for Chie (now 2)." in top and f'id="undo-history-{_v(game)}"' in top
+    assert 'role="alert"' not in top  # read out once, beside the row
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_record_without_the_live_script_answers_under_its_form_with_its_undo(htmx: bool) -> None:
+    game = make_game()
+    ben = _phone("Ben")
+    form = {"op": "record-add", "seat": 2, "field": "characters", "key": "monk"}
+    answer = ben.post(
+        f"/games/{game.edit_token}/change", form, **({"HTTP_HX_REQUEST": "true"} if htmx else {})
+    )
+    version = _v(game)
+    if htmx:
+        html = answer.content.decode()
+    else:
+        assert answer.status_code == 302
+        url = f"{game.edit_url()}?did={version}&at=record-add-characters"
+        assert answer["Location"] == f"{url}#answer-record-add-characters"
+        html = ben.get(url).content.decode()
+    said = _record_said(html, "characters")
+    assert (
+        "Saved: Ben hired Monk (now firefighting 1)." in said
+        and f'name="key" value="{version}"' in said
+        and "undo-entry" in said
+    )
+    assert _record_said(html, "tokens").strip() == ""
+    assert "Ben hired Monk" not in _state_msg(html)  # once, where the thumb is
+    undone = ben.post(
+        f"/games/{game.edit_token}/change", {"op": "undo-entry", "field": "characters", "key": version}
+    )
+    assert undone["Location"].endswith("&at=record-add-characters#answer-record-add-characters")
+    page = ben.get(undone["Location"].split("#")[0]).content.decode()
+    assert "Undid: Ben hired Monk (now firefighting 1)." in _record_said(page, "characters")
+
+
+@pytest.mark.parametrize("query", ["?did=1&at=Row%201", "?did=1&at=" + "x" * 41, "?did=x&at=row-1"])
+def test_a_malformed_answer_address_is_a_400(query: str) -> None:
+    game = make_game()
+    assert Client().get(game.edit_url() + query).status_code == 400

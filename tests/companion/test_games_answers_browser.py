@@ -1,0 +1,58 @@
+"""Without JavaScript the answer stands beside the control tapped too (issue 23: "the answer names who recorded
+what, under the form tapped, with Undo"): a plain form's write comes back to the page opened at that answer."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from playwright.sync_api import expect
+
+from companion.models.games import Game
+from companion.views.tracker.common import WHO_COOKIE
+from tests.factories import make_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def _no_script_phone(new_context: Any, url: str, who: str) -> Any:
+    context = new_context(java_script_enabled=False)
+    context.add_cookies([{"name": WHO_COOKIE, "value": quote(who), "url": url}])
+    page = context.new_page()
+    page.goto(url)
+    return page
+
+
+def _in_view(page: Any, selector: str) -> None:
+    box = page.locator(selector).bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
+
+
+def test_without_javascript_the_answer_names_who_did_what_beside_the_control(
+    live_server: Any, new_context: Any, screenshot: Any
+) -> None:
+    game = make_game(("Anaïs", "Ben", "Chie"))
+    url = live_server.url + game.edit_url()
+    ben = _no_script_phone(new_context, url, "Ben")
+    ben.click("#add-3-2")  # +2 for Chie
+    ben.wait_for_url(lambda u: "at=row-3" in u)
+    expect(ben.locator("#answer-row-3")).to_have_text("Saved: +2 IKI for Chie (now 2).")
+    _in_view(ben, "#add-3-2")  # the page opens where the thumb was
+    ben.locator("#record-characters-seat").select_option("2")
+    ben.locator("#record-characters").select_option("monk")
+    ben.click("#record-characters-go")
+    ben.wait_for_url(lambda u: "at=record-add-characters" in u)
+    said = ben.locator("#answer-record-add-characters")
+    expect(said).to_contain_text("Saved: Ben hired Monk")
+    _in_view(ben, "#undo-entry-characters")  # its Undo beside it, on screen
+    _in_view(ben, "#record-characters-go")  # and the form tapped, above it
+    from tests.conftest import SCREENSHOTS
+
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    ben.screenshot(path=str(SCREENSHOTS / "answer-no-script-record-screen.png"))  # what the phone shows
+    screenshot(ben, "answer-no-script-record")
+    ben.click("#undo-entry-characters")
+    ben.wait_for_url(lambda u: "at=record-add-characters" in u)
+    expect(ben.locator("#answer-record-add-characters")).to_contain_text("Undid: Ben hired Monk")
+    assert not Game.objects.get(pk=game.pk).seats.get(seat=2).record.get("characters")
