@@ -265,11 +265,21 @@ def record(
             if cid
             else OsakaEvent.objects.none()
         )
+        read = OsakaGame.objects.filter(pk=models.OuterRef("pk")).values("version")[:1]
         game = (
             OsakaGame.objects.select_for_update()
-            .annotate(applied=models.Exists(applied), stored=stored_id(f"osaka:{game_id}", mid))
+            .annotate(
+                applied=models.Exists(applied),
+                stored=stored_id(f"osaka:{game_id}", mid),
+                read_version=models.Subquery(read),
+            )
             .get(pk=game_id)
         )
+        if game.read_version != game.version and cid:
+            # PostgreSQL: the read waited for another write's lock and then holds the row as that write left it,
+            # but its subqueries saw the game from before it: look again (a stale stored answer is found by
+            # once()'s second attempt, after its unique row refuses the copy).
+            game.applied = game.events.filter(cid=cid).exists()
         if game.stored is not None:
             raise Stored(game.stored)
         if game.applied:

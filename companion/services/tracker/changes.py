@@ -91,7 +91,9 @@ def hold(token: str, *, stored: Any = None, log: int = 0) -> Held | None:
     game.seat_list = seats
     if log:
         last = sorted((_change_of(game, row) for row in seats[0].log or []), key=lambda c: -c.version)
-        game.recent = last or None
+        # The newest change is the game's version, unless the read waited for another write's lock (PostgreSQL:
+        # the row is then as that write left it, its subquery from before): then the log is read again when shown.
+        game.recent = last if last and last[0].version == game.version else None
     found = getattr(seats[0], "stored", None)
     return Held(game, seats, secrets.compare_digest(game.edit_token, token), found)
 
