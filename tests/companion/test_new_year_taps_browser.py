@@ -82,6 +82,11 @@ def test_new_years_day_and_the_resources_cost_at_most_12_taps_a_player(
     tap(1, "#record-tokens-go")
     david.locator("#answer-record-add-tokens", has_text="bought").wait_for()
     score(2, 5)
+    # Each phone has seen the table's taps before its player types (a late poke's pull would otherwise clear the
+    # answer a test then looks for: the answer is a moment's, the saved row stays).
+    total = phones[2].inner_text("#score-3")
+    for phone in phones:
+        phone.locator("#score-3:not([data-waiting])", has_text=total).wait_for()
     # The resources: each phone its own row, one number each, blank for 0.
     asked = {
         name: phone.evaluate(
@@ -96,6 +101,8 @@ def test_new_years_day_and_the_resources_cost_at_most_12_taps_a_player(
     }
     for n, (phone, name) in enumerate(zip(phones, NAMES, strict=True)):
         seat = n + 1
+        for before in range(1, seat):  # the rows saved before on other phones are on this one
+            phone.locator(f"#res-{before}-saved").wait_for()
         below = phone.evaluate(
             "document.querySelector('#part-month').getBoundingClientRect().top + window.scrollY"
         )
