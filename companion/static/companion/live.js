@@ -22,7 +22,8 @@
   const client = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => (b % 36).toString(36)).join("");
   let counter = 0, sending = false, pulling = false, again = false, offline = false, kept = true, lastTap = null;
   // heard: the newest version a poke announced while a write was on its way; pull only if its answer did not get there.
-  let heard = 0, outbox = [];
+  // newest: the newest version whose pieces the page shows (a write's answer's); a pull answered older is not applied.
+  let heard = 0, newest = 0, outbox = [];
   try { outbox = JSON.parse(localStorage.getItem(KEY) || "[]"); } catch (e) { kept = false; }
 
   // --- the bar: waiting taps, conflicts, notes (fixed: it never moves the page) -------------------------------
@@ -260,7 +261,7 @@
     const v = int(response.headers.get("X-Live-Version")), known = response.headers.has("X-Live-Version");
     const fresh = known && !response.headers.has("X-Live-Replay"); // a replay's pieces are old: pull instead
     const before = item.bump.map(([id]) => document.getElementById(id)); // a piece put in anew shows it undone
-    if (fresh) apply(html);
+    if (fresh) { apply(html); newest = Math.max(newest, v); }
     if (response.status === 409) {
       conflict(item);
     } else if (response.status >= 400) {
@@ -300,9 +301,9 @@
       const got = await ask(url + (url.includes("?") ? "&" : "?") + query); // null: the next poke or poll asks again
       if (got && got.response.status === 200) {
         done(got.response.headers.get("X-Live-Done") || "");
-        apply(got.html);
         const v = int(got.response.headers.get("X-Live-Version"));
-        if (v) live.dataset.liveVersion = String(v);
+        if (v && v < Math.max(newest, version())) again = true; // a write's answer got here first: ask again
+        else { apply(got.html); if (v) live.dataset.liveVersion = String(v); }
       }
     } finally {
       pulling = false;

@@ -295,3 +295,47 @@ def test_a_refused_tap_shown_at_once_is_taken_back_with_its_message(table: Table
     expect(page.locator("#part-row-1")).not_to_have_class(re.compile("live-waiting"))
     assert answered == [400]
     assert _score(table, edit, 1) == 0
+
+
+def test_a_pull_older_than_a_tap_answer_never_takes_the_page_back(table: Table, new_context: Any) -> None:
+    """Ben's tap pokes Ann's phone, whose pull is answered at that version but reaches her page only after her own
+    tap's answer (one version newer): the page keeps what her answer showed (the log with her +3) and pulls again,
+    never showing the older state."""
+    edit, _ = new_game(table)
+    ann, ben = new_context().new_page(), new_context().new_page()
+    _open(ann, table, edit)
+    _open(ben, table, edit)
+    ann.evaluate(
+        "() => { window.__logs = []; const seen = () => window.__logs.push("
+        "document.getElementById('part-log').textContent.includes('+3 IKI for Ann'));"
+        " new MutationObserver(seen).observe(document.getElementById('state'),"
+        " {childList: true, subtree: true, characterData: true}); }"
+    )
+    held: list[tuple[Any, Any]] = []
+
+    def hold_the_first_pull(route: Any) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))  # answered by the server now, handed to the page later
+
+    ann.route(re.compile(r".*/state\?.*"), hold_the_first_pull)
+    with ann.expect_request(lambda r: "/state?" in r.url):
+        ben.click("#fire-add-2")  # pokes Ann's phone, which pulls
+    for _ in range(1000):  # Playwright hands the route over while the page is asked anything
+        if held:
+            break
+        ann.evaluate("0")
+    assert held, "Ann's pull was not held"
+    route, answer = held[0]
+    with ann.expect_response(lambda r: r.url.endswith("/change")):
+        _add(ann, 1, 3)
+    expect(ann.locator("#score-1")).to_have_text("3")
+    with ann.expect_response(lambda r: "/state?" in r.url and r.request is not route.request):
+        route.fulfill(response=answer)  # the older pull arrives now; the page asks again
+    expect(ann.locator("#fire-2")).to_have_text("1")
+    expect(ann.locator("#score-1")).to_have_text("3")
+    expect(ann.locator("#part-log")).to_contain_text("+3 IKI for Ann")
+    logs = ann.evaluate("window.__logs")
+    assert False not in logs[logs.index(True) :], logs  # never the older log, not even for a moment
+    assert _score(table, edit, 1) == 3
