@@ -9,10 +9,10 @@ from urllib.parse import quote
 from companion.views.tracker.common import WHO_COOKIE
 
 
-def phone_as(new_context: Any, url: str, who: str) -> Any:
-    """A phone (a fresh browser context, tests/conftest.py) signed as ``who`` (the tracker's who-cookie), on
-    ``url``."""
-    context = new_context()
+def phone_as(new_context: Any, url: str, who: str, **options: Any) -> Any:
+    """A phone (a fresh browser context, tests/conftest.py, with ``options``) signed as ``who`` (the tracker's
+    who-cookie), on ``url``."""
+    context = new_context(**options)
     context.add_cookies([{"name": WHO_COOKIE, "value": quote(who), "url": url}])
     page = context.new_page()
     page.goto(url)

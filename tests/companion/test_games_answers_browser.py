@@ -4,24 +4,15 @@ what, under the form tapped, with Undo"): a plain form's write comes back to the
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import expect
 
 from companion.models.games import Game
-from companion.views.tracker.common import WHO_COOKIE
 from tests.factories import make_game
+from tests.phones import phone_as
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def _no_script_phone(new_context: Any, url: str, who: str) -> Any:
-    context = new_context(java_script_enabled=False)
-    context.add_cookies([{"name": WHO_COOKIE, "value": quote(who), "url": url}])
-    page = context.new_page()
-    page.goto(url)
-    return page
 
 
 def _in_view(page: Any, selector: str) -> None:
@@ -34,7 +25,7 @@ def test_without_javascript_the_answer_names_who_did_what_beside_the_control(
 ) -> None:
     game = make_game(("Anaïs", "Ben", "Chie"))
     url = live_server.url + game.edit_url()
-    ben = _no_script_phone(new_context, url, "Ben")
+    ben = phone_as(new_context, url, "Ben", java_script_enabled=False)  # no script
     ben.click("#add-3-2")  # +2 for Chie
     ben.wait_for_url(lambda u: "at=row-3" in u)
     expect(ben.locator("#answer-row-3")).to_have_text("Saved: +2 IKI for Chie (now 2).")
