@@ -55,7 +55,7 @@ def messages_of(form: forms.Form, *, named: bool = False) -> list[str]:
     messages after its name (``size: ...``), for an answer that does not show the form."""
     out: list[str] = []
     for field in (*form.fields, "__all__"):
-        errors = list(form.errors.get(field, []))
+        errors = [str(error) for error in form.errors.get(field, [])]  # ErrorList yields each message as str
         if named and errors and field != "__all__":
             out.append(f"{field}: {' '.join(errors)}")
         else:
@@ -116,7 +116,7 @@ class NameField(forms.CharField):
         super().__init__(**kwargs)
 
     def to_python(self, value: Any) -> str:
-        name = clean_text(super().to_python(value))
+        name = clean_text(super().to_python(value) or "")  # the empty value is "": never None
         problem = name_problem(name) if name else None  # an empty name is "required"'s business
         if problem:
             raise ValidationError(problem, code="invisible")
@@ -161,7 +161,7 @@ class PlayersForm(forms.Form):
         super().add_error(field, error)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         players = []
         for i in range(self.row_count):
             name = data.get(f"name-{i}") or ""

@@ -141,7 +141,7 @@ def base(request: HttpRequest) -> Base:
         needs_lan = not public and is_loopback(urlsplit(opened).hostname or "")
         addresses = interface_addresses() if needs_lan else []
         cached = base_for(opened, addresses, public_url=public, bind=settings.TABLE_BIND)
-        request._share_base = cached
+        request._share_base = cached  # type: ignore[attr-defined]  # a cache kept on the request it is about
     return cached
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from typing import cast
 
 from django.db import connection, models
 
@@ -34,7 +35,13 @@ class Kind:
         SQLite check asks it up to 20 times a second for every thing with a stream open, where building the
         ORM's query for 1,000 numbers cost more than running it)."""
         meta = self.model._meta
-        column = meta.pk.column if self.field == "pk" else meta.get_field(self.field).column
+        field = (
+            meta.pk
+            if self.field == "pk"
+            else cast("models.Field[object, object]", meta.get_field(self.field))
+        )
+        column = field.column
+        assert column is not None, "a field with a column: the key or a number"
         quote = connection.ops.quote_name
         numbers = [int(pk) for pk in pks]
         found: dict[int, int] = {}

@@ -249,7 +249,7 @@ def _pooled_find(kind: str, token: str) -> tuple[int, int] | None:
     return KINDS[kind].find(token)
 
 
-async def stream(request: HttpRequest, kind: str, token: str) -> HttpResponse:
+async def stream(request: HttpRequest, kind: str, token: str) -> HttpResponse | StreamingHttpResponse:
     """The stream of the thing ``token`` opens (any of its links: a stream only says a version)."""
     if kind not in KINDS or not 16 <= len(token) <= 64:
         return HttpResponse("No such game or sheet.", status=404, content_type="text/plain")

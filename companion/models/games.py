@@ -68,9 +68,6 @@ class Game(models.Model):
         "companion.ScoreSheet", null=True, blank=True, on_delete=models.SET_NULL, related_name="game"
     )
 
-    seats: models.Manager[Seat]
-    changes: models.Manager[Change]
-
     class Meta:
         constraints: ClassVar = [
             models.CheckConstraint(condition=models.Q(month__gte=1, month__lte=13), name="game_month_1_13"),

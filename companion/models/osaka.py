@@ -40,9 +40,6 @@ class OsakaGame(models.Model):
     finished = models.BooleanField(default=False)
     end = models.CharField(max_length=300, blank=True, default="")
 
-    seats: models.Manager[OsakaSeat]
-    events: models.Manager[OsakaEvent]
-
     class Meta:
         constraints: ClassVar = [
             models.CheckConstraint(

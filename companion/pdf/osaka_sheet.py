@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from io import BytesIO
-from typing import Final
+from typing import Any, Final
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
@@ -105,7 +105,9 @@ def _styles() -> dict[str, ParagraphStyle]:
 
 
 def _grid(
-    data: Sequence[Sequence[object]], widths: Sequence[float], heights: float | Sequence[float] | None = None
+    data: Sequence[list[Any] | tuple[Any, ...]],
+    widths: Sequence[float],
+    heights: float | Sequence[float] | None = None,
 ) -> Table:
     table = Table(data, colWidths=widths, rowHeights=heights)
     regular, bold = fonts()

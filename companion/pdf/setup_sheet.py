@@ -13,7 +13,7 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from companion.pdf.fonts import fonts, text
 from scoring.problems import join
@@ -60,7 +60,7 @@ def setup_sheet_pdf(setup: Setup, *, size: str = "a4", house: str = "") -> bytes
         title=f"IKI setup {setup.seed}",
         author="IKI companion",
     )
-    story: list[object] = [
+    story: list[Flowable] = [
         Paragraph("IKI setup sheet", title),
         Paragraph(
             f"Setup code <font name='{bold}'>{setup.seed}</font> · {_p(_summary(setup))} · generator version "
@@ -81,7 +81,7 @@ def setup_sheet_pdf(setup: Setup, *, size: str = "a4", house: str = "") -> bytes
         if step.section is not section:
             section = step.section
             story.append(Paragraph(_p(section.label), heading))
-        block: list[object] = [
+        block: list[Flowable] = [
             Paragraph(
                 f"☐ {_p(step.title)}" if regular != "Helvetica" else f"[ ] {_p(step.title)}", step_title
             )

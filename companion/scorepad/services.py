@@ -307,7 +307,7 @@ def pad_pdf(*, sheet: ScoreSheet, result: SheetResult, pagesize: str) -> bytes:
         akebono=sheet.akebono,
         players=players,
         pagesize=pagesize,
-        date=sheet.created.date() if sheet.created else datetime.date.today(),
+        date=sheet.created.date() if sheet.created else datetime.date.today(),  # type: ignore[truthy-bool]  # None until saved
         seed=sheet.seed or None,
         tie_breaks=result.tie_breaks,
         missing=result.missing,

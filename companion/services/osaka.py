@@ -337,8 +337,9 @@ def _add_token(
     event.save()
     # The answer shows these seats: keep them on the game as if prefetched, so it does not read them again.
     kept = game.seats.all()
-    kept._result_cache, kept._prefetch_done = list(seats), True
-    game._prefetched_objects_cache = {"seats": kept}
+    # Django's own prefetch does the same: these private attributes are not in its stubs.
+    kept._result_cache, kept._prefetch_done = list(seats), True  # type: ignore[attr-defined]
+    game._prefetched_objects_cache = {"seats": kept}  # type: ignore[attr-defined]
 
 
 def _undo_target(events: Sequence[OsakaEvent], data: Mapping[str, Any]) -> OsakaEvent:
@@ -389,8 +390,8 @@ def _save(
             continue
         result = _result_json(outcome)
         summary = _summary(event, outcome, names)
-        if event.pk is None:
-            event.result, event.summary = result, summary
+        if event.pk is None:  # a new event, not yet saved (its stubs type the key as always set)
+            event.result, event.summary = result, summary  # type: ignore[unreachable]
             event.save()
         elif (event.result, event.summary) != (result, summary) or event.version == since:
             event.result, event.summary = result, summary

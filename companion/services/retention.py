@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
+from typing import TypeVar
 
 from django.db import transaction
 from django.db.models import Max, Q, QuerySet
@@ -23,6 +24,8 @@ from companion.models.osaka import OsakaGame
 from companion.models.results import Group, Result
 from companion.models.scoresheets import ScoreSheet
 from companion.models.setup_progress import SetupProgress
+
+_Idle = TypeVar("_Idle", Game, OsakaGame)
 
 
 @dataclass(frozen=True)
@@ -45,7 +48,7 @@ class Purged:
         )
 
 
-def _idle(rows: QuerySet[Game] | QuerySet[OsakaGame], changes: str, cutoff: datetime.datetime) -> QuerySet:
+def _idle(rows: QuerySet[_Idle], changes: str, cutoff: datetime.datetime) -> QuerySet[_Idle]:
     """The games created before ``cutoff`` whose newest change (``changes``: the related field's ``at``) is too."""
     return (
         rows.annotate(last=Max(changes)).filter(created__lt=cutoff).filter(Q(last__lt=cutoff) | Q(last=None))

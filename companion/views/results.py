@@ -289,7 +289,7 @@ def new_group(request: HttpRequest) -> HttpResponse:
     """``POST /groups/new``: a group with a name and no results yet."""
     form = NewGroupForm(request.POST)
     if not form.is_valid():
-        raise UserError(f"Group name: {' '.join(form.errors['name'])}.")
+        raise UserError(f"Group name: {' '.join(map(str, form.errors['name']))}.")
     group = create_group(name=form.cleaned_data["name"])
     return HttpResponseRedirect(group.get_absolute_url())
 

@@ -11,6 +11,7 @@ from django.urls import path
 from django.views.decorators.http import require_safe
 
 from companion.errors import UserError
+from companion.http import HtmxHttpRequest
 from companion.models.scoresheets import NAME_MAX
 from companion.setup_query import (
     DEFAULT_PLAYERS,
@@ -92,7 +93,7 @@ def _house_choices(query: Mapping[str, str], akebono: bool) -> list[dict[str, An
 
 
 @require_safe
-def setup_options(request: HttpRequest) -> HttpResponse:
+def setup_options(request: HtmxHttpRequest) -> HttpResponse:
     """``GET /setup/``: pick the options and generate. htmx (on any change of the form): just its warning."""
     context = _form_context(request.GET)
     # htmx: the warning, and the house-rule lists (the Akebono box changes which cards they offer)

@@ -10,12 +10,13 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import parse_qs
 
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpResponse, HttpResponseRedirect
 from django.urls import path, reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from companion.errors import UserError
+from companion.http import HtmxHttpRequest
 from companion.links import share_url
 from companion.models.setup_progress import stream_of, ticks_of
 from companion.setup_query import (
@@ -92,7 +93,7 @@ def drawn_line(part: str) -> str:
 
 @require_safe
 @never_cache  # the ticks change: a reload must ask again
-def setup_game(request: HttpRequest) -> HttpResponse:
+def setup_game(request: HtmxHttpRequest) -> HttpResponse:
     """``GET /setup/game?players=N[&akebono=1][&grand_master=1]&seed=CODE&table=CODE``: the open checklist
     (``&watch=CODE`` instead of ``table``: its view-only page; a code not of this setup: 403).
 
@@ -129,7 +130,7 @@ def setup_game(request: HttpRequest) -> HttpResponse:
 
 
 def _page(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     options: Options,
     setup: Setup,
     names: list[str],

@@ -23,6 +23,7 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation, reswap
 
 from companion.forms import whole_number
+from companion.http import HtmxHttpRequest
 from companion.live.engine import Answer, Pieces, Stored, mutation_id, once, pull_response, stored_id
 from companion.models.scoresheets import ScoreSheet
 from companion.scorepad import services
@@ -139,7 +140,7 @@ _THING: Final = Concat(Value("sheet:"), Cast(OuterRef("pk"), output_field=CharFi
 
 
 @require_POST
-def entry(request: HttpRequest, token: str, slug: str) -> HttpResponse:
+def entry(request: HtmxHttpRequest, token: str, slug: str) -> HttpResponse:
     """An entry (or Next, Back, the result), applied once per write id (``lc``/``ln``, companion.live): read
     against the fresh sheet, saved with a version-checked write. The query reading the sheet also finds the
     write's stored answer when it is a replay (companion.live.engine.stored_id)."""
@@ -155,7 +156,7 @@ def entry(request: HttpRequest, token: str, slug: str) -> HttpResponse:
 
 
 def _entry(
-    request: HttpRequest, token: str, slug: str, post: dict[str, str], stored: Any, read: list[ScoreSheet]
+    request: HtmxHttpRequest, token: str, slug: str, post: dict[str, str], stored: Any, read: list[ScoreSheet]
 ) -> Answer:
     made: list[EntryChange] = []
 
@@ -188,7 +189,7 @@ def _entry(
 
 
 def _saved(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     view: StepView,
     made: list[EntryChange],
     read: ScoreSheet,
@@ -243,7 +244,7 @@ def _carry(url: str, kept: Mapping[str, str]) -> str:
     return f"{url}{'&' if '?' in url else '?'}{urlencode(kept)}" if kept else url
 
 
-def _go(request: HttpRequest, view: StepView, go: str, kept: Mapping[str, str]) -> HttpResponse:
+def _go(request: HtmxHttpRequest, view: StepView, go: str, kept: Mapping[str, str]) -> HttpResponse:
     """Next and Back go player by player, then step by step; past the last, or "result", the result."""
     there = view.neighbour(go) if go != "result" else None
     if there is None and go == "prev":

@@ -90,7 +90,9 @@ def hold(token: str, *, stored: Any = None, log: int = 0) -> Held | None:
         s.game = game
     game.seat_list = seats
     if log:
-        last = sorted((_change_of(game, row) for row in seats[0].log or []), key=lambda c: -c.version)
+        last = sorted(
+            (_change_of(game, row) for row in getattr(seats[0], "log", None) or []), key=lambda c: -c.version
+        )
         # The newest change is the game's version, unless the read waited for another write's lock (PostgreSQL:
         # the row is then as that write left it, its subquery from before): then the log is read again when shown.
         game.recent = last if last and last[0].version == game.version else None

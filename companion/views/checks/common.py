@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from django.http import HttpRequest, QueryDict
+from django.http import QueryDict
 
 from companion.errors import UserError
+from companion.http import HtmxHttpRequest
 from companion.models.scoresheets import NAME_MAX
 from companion.views.checks.forms import PIPE_CHOICES, CheckStartForm, WrittenPadForm
 from scoring.names import short_labels
@@ -62,7 +63,7 @@ def player_rows(
 
 
 def page_context(
-    request: HttpRequest, start: CheckStartForm, *, started: bool, edition: str, keep_url: str
+    request: HtmxHttpRequest, start: CheckStartForm, *, started: bool, edition: str, keep_url: str
 ) -> tuple[dict[str, Any], int]:
     """What a check page shows before the verdict: the players form, the query, the result it edits; 400 while
     the players form refuses its input."""

@@ -43,8 +43,8 @@ class PadNumber(forms.CharField):
         super().__init__(**kwargs)
         self.what, self.low, self.high = what, low, high
 
-    def to_python(self, value: Any) -> int | None:
-        text = super().to_python(value)
+    def to_python(self, value: Any) -> int | None:  # type: ignore[override]  # text read as a value
+        text = super().to_python(value) or ""  # CharField's empty value is ""
         if not text.strip():
             return None
         number = whole_number(text)
@@ -64,8 +64,8 @@ class Flag(forms.CharField):
         super().__init__(**kwargs)
         self.what = what
 
-    def to_python(self, value: Any) -> bool:
-        text = super().to_python(value).strip().lower()
+    def to_python(self, value: Any) -> bool:  # type: ignore[override]  # text read as a value
+        text = (super().to_python(value) or "").strip().lower()
         if text in TRUE_WORDS:
             return True
         if text in FALSE_WORDS:
@@ -148,7 +148,7 @@ class CheckStartForm(PlayersForm):
 
 class Messages(forms.Form):
     def messages(self) -> list[str]:
-        return [m for field in (*self.fields, "__all__") for m in self.errors.get(field, [])]
+        return [str(m) for field in (*self.fields, "__all__") for m in self.errors.get(field, [])]
 
 
 class WrittenPadForm(Messages):
@@ -223,8 +223,8 @@ class NumberList(forms.CharField):
         super().__init__(**kwargs)
         self.what, self.most, self.exactly = what, most, exactly
 
-    def to_python(self, value: Any) -> tuple[int, ...]:
-        text = super().to_python(value)
+    def to_python(self, value: Any) -> tuple[int, ...]:  # type: ignore[override]  # text read as a value
+        text = super().to_python(value) or ""
         if len(text) > LIST_TEXT_MAX:
             raise ValidationError(f"{self.what}: at most {LIST_TEXT_MAX} characters")
         parts = text.replace(",", " ").split()

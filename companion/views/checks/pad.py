@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from companion.errors import UserError
+from companion.http import HtmxHttpRequest
 from companion.scorepad.services import SheetError, start_sheet
 from companion.scorepad.steps import STEP_TITLES
 from companion.services.group_names import group_context
@@ -45,7 +46,7 @@ def _forms(query: QueryDict) -> tuple[CheckStartForm, PadForm | None]:
     return start, PadForm(query, seats=start.seats(), akebono=start.akebono, setup=start.setup)
 
 
-def _context(request: HttpRequest) -> tuple[dict[str, Any], int]:
+def _context(request: HtmxHttpRequest) -> tuple[dict[str, Any], int]:
     start, pad = _forms(request.GET)
     context, status = common.page_context(
         request, start, started=pad is not None, edition="2022", keep_url=reverse("check-keep")
@@ -86,7 +87,7 @@ def _doubt(problem: PadProblem, pad: PadForm) -> dict[str, Any]:
 
 
 @require_safe
-def check_page(request: HttpRequest) -> HttpResponse:
+def check_page(request: HtmxHttpRequest) -> HttpResponse:
     """``GET /check/``: the players first; then one tab per player with the pad's lines, and the verdict."""
     context, status = _context(request)
     return page_or_partial(

@@ -11,6 +11,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
+from companion.http import HtmxHttpRequest
 from companion.models.scoresheets import NAME_MAX
 from companion.services.results import keep_checked_pad
 from companion.views.answers import page_or_partial
@@ -66,7 +67,7 @@ def _checked_2015(form: Check2015Form | None) -> tuple[PadCheck | None, Pad | No
 
 
 @require_safe
-def check_2015(request: HttpRequest) -> HttpResponse:
+def check_2015(request: HtmxHttpRequest) -> HttpResponse:
     """``GET /check/2015/``: the 2015 first edition's pad as written (RULINGS E1-E5, R20-R22): the lines, totals
     and places the table wrote, the printed values it knows, and every number that cannot be right, at once.
     A query of the calculator (``/check/2015/work/``) goes there."""

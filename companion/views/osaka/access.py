@@ -14,6 +14,7 @@ from typing import Any, Final, NoReturn
 from django.http import HttpRequest, HttpResponse
 
 from companion.errors import UserError
+from companion.http import HtmxHttpRequest
 from companion.models.osaka import OsakaSeat
 from companion.services.osaka import Opened, open_token
 from companion.tokens import TOKEN_RE
@@ -22,7 +23,7 @@ from scoring.osaka.rules import Standing, rank
 NO_GAME: Final = "There is no game at this address. Check the link you were given."
 VIEW_ONLY: Final = "This is the view-only link: it cannot change the game. Ask the table for the edit link."
 
-GameView = Callable[[HttpRequest, Opened], HttpResponse]
+GameView = Callable[[HtmxHttpRequest, Opened], HttpResponse]
 
 
 def error(request: HttpRequest, status: int, message: str) -> NoReturn:
@@ -30,12 +31,12 @@ def error(request: HttpRequest, status: int, message: str) -> NoReturn:
     raise UserError(message, status=status)
 
 
-def opened_by_token(*, edit: bool) -> Callable[[GameView], Callable[[HttpRequest, str], HttpResponse]]:
+def opened_by_token(*, edit: bool) -> Callable[[GameView], Callable[[HtmxHttpRequest, str], HttpResponse]]:
     """A view of the game a token opens: 404 for no such game; with ``edit``, 403 for the view-only token."""
 
-    def decorate(view: GameView) -> Callable[[HttpRequest, str], HttpResponse]:
+    def decorate(view: GameView) -> Callable[[HtmxHttpRequest, str], HttpResponse]:
         @wraps(view)
-        def wrapper(request: HttpRequest, token: str) -> HttpResponse:
+        def wrapper(request: HtmxHttpRequest, token: str) -> HttpResponse:
             opened = open_token(token) if TOKEN_RE.fullmatch(token) else None
             if opened is None:
                 return error(request, 404, NO_GAME)

@@ -15,6 +15,7 @@ from django.shortcuts import render
 from django.urls import path, reverse
 from django.views.decorators.http import require_safe
 
+from companion.http import HtmxHttpRequest
 from companion.views.osaka.forms import (
     EDO_FIELDS,
     HoldingForm,
@@ -120,7 +121,7 @@ def _calculator(request: HttpRequest) -> Worked:
 
 
 @require_safe
-def calculator(request: HttpRequest) -> HttpResponse:
+def calculator(request: HtmxHttpRequest) -> HttpResponse:
     """The calculator: the full page, or with htmx the answer alone or the whole form (see the module)."""
     worked = _calculator(request)
     template = "osaka_payday.html"

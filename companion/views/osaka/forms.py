@@ -61,14 +61,14 @@ class ShipsForm(forms.Form):
             del self.fields["players"]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         seen: dict[str, str] = {}
         for name in EDO_FIELDS:
             colour = data.get(name)
             if colour in seen:
                 self.add_error(name, f"The {colour} ship is already {seen[colour]}: each ship arrives once.")
             elif colour:
-                seen[colour] = self.fields[name].label or name
+                seen[colour] = str(self.fields[name].label or name)
         return data
 
     @property

@@ -46,7 +46,7 @@ class NewOsakaGameForm(forms.Form):
         return [(self[f"name{i}"], self[f"trader{i}"]) for i in range(1, MAX_PLAYERS + 1)]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         players = self.players_of(data)
         if len({name_key(p.name) for p in players}) != len(players):
             raise forms.ValidationError("Give each player a different name.")

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 
+from companion.http import HtmxHttpRequest
 from companion.services.osaka import Conflict, Opened, Refused, payday_data, record
 from companion.views.osaka.access import new_cid, opened_by_token, token_of
 from companion.views.osaka.calculator import RESULT_TARGET, form_context, work_out
@@ -45,7 +46,7 @@ def _payday_context(
 
 
 @opened_by_token(edit=True)
-def game_payday(request: HttpRequest, opened: Opened) -> HttpResponse:
+def game_payday(request: HtmxHttpRequest, opened: Opened) -> HttpResponse:
     """GET: the payday form with its preview (htmx: the preview or the form); POST: record the payday."""
     if request.method in ("GET", "HEAD"):
         data = request.GET if request.GET else None
@@ -71,12 +72,12 @@ def game_payday(request: HttpRequest, opened: Opened) -> HttpResponse:
         p.form.player_data(name=s.name, tokens={})
         for p, s in zip(worked.players, context["seats"], strict=True)
     ]
-    data = payday_data(moment_data(worked.ships, players))
+    payday = payday_data(moment_data(worked.ships, players))
     try:
         record(
             opened.game.pk,
             kind="payday",
-            data=data,
+            data=payday,
             who=opened.who,
             cid=meta.cleaned_data["cid"],
             seen=meta.cleaned_data["v"],
@@ -94,7 +95,7 @@ def game_payday(request: HttpRequest, opened: Opened) -> HttpResponse:
 
 
 def _payday_response(
-    request: HttpRequest, context: dict[str, Any], worked: Any, status: int = 200
+    request: HtmxHttpRequest, context: dict[str, Any], worked: Any, status: int = 200
 ) -> HttpResponse:
     template = "osaka_game_payday.html"
     if request.htmx:

@@ -28,6 +28,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from companion.forms import messages_of
+from companion.http import HtmxHttpRequest
 from companion.live.engine import Answer, MutationId, Pieces, held, mutation_id, once, pull_response
 from companion.models.osaka import OsakaEvent, OsakaGame, OsakaSeat
 from companion.services.osaka import (
@@ -152,7 +153,7 @@ def _state_response(
 # --- creating -----------------------------------------------------------------------------------------------------
 
 
-def games_new(request: HttpRequest) -> HttpResponse:
+def games_new(request: HtmxHttpRequest) -> HttpResponse:
     """``/osaka/games/new/``: the players in seating order and their Trader colours; POST creates the game."""
     if request.method not in ("GET", "HEAD", "POST"):
         return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
@@ -181,7 +182,7 @@ def game_page(request: HttpRequest, opened: Opened) -> HttpResponse:
 
 @require_safe
 @never_cache
-def game_state(request: HttpRequest, token: str) -> HttpResponse:
+def game_state(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The polled partial. ``?v=N``: 204 (no body) while the game is at version N, else the fresh partial."""
     raw = request.GET.get("v")
     seen = int(raw) if raw is not None and raw.isascii() and raw.isdigit() and len(raw) < 10 else None
@@ -217,7 +218,7 @@ def _changed_since(game: OsakaGame, seen: int | None) -> frozenset[str] | None:
 
 
 def _answer_write(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     opened: Opened,
     write: Callable[[], OsakaGame],
     only: Collection[str] | None = None,
@@ -291,7 +292,7 @@ def _refresh(opened: Opened) -> Opened:
 
 @require_POST
 @opened_by_token(edit=True)
-def game_change(request: HttpRequest, opened: Opened) -> HttpResponse:
+def game_change(request: HtmxHttpRequest, opened: Opened) -> HttpResponse:
     """One change: ``op`` = ``token`` (seat, colour, delta), ``start`` (each seat's total and cards, v), ``undo``
     (target: the version of the entry to undo or restore)."""
     op = request.POST.get("op", "")

@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 
 from companion.errors import UserError
 from companion.forms import clean_text
+from companion.http import HtmxHttpRequest
 from companion.models.games import Game
 from companion.models.scoresheets import NAME_MAX
 from companion.services.tracker.games import (
@@ -41,18 +42,18 @@ NO_GAME = "There is no game at this address. Check the link you were given."
 VIEW_ONLY = "This is the view-only link: it cannot change the game. Ask the table for the edit link."
 
 
-GameView = Callable[[HttpRequest, Game, bool], HttpResponse]
+GameView = Callable[[HtmxHttpRequest, Game, bool], HttpResponse]
 
 
-def game_view(*, edit: bool) -> Callable[[GameView], Callable[[HttpRequest, str], HttpResponse]]:
+def game_view(*, edit: bool) -> Callable[[GameView], Callable[[HtmxHttpRequest, str], HttpResponse]]:
     """A view of the game a token opens: 404 for no such game; with ``edit``, 403 for the view-only token.
 
     The view is called as ``view(request, game, can_edit)``.
     """
 
-    def decorate(view: GameView) -> Callable[[HttpRequest, str], HttpResponse]:
+    def decorate(view: GameView) -> Callable[[HtmxHttpRequest, str], HttpResponse]:
         @wraps(view)
-        def wrapper(request: HttpRequest, token: str) -> HttpResponse:
+        def wrapper(request: HtmxHttpRequest, token: str) -> HttpResponse:
             found = game_by_token(token) if is_token(token) else None
             if found is None:
                 return error_page(request, 404, NO_GAME)

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods
 
 from companion.errors import UserError
 from companion.forms import NewGameForm, whole_number
+from companion.http import HtmxHttpRequest
 from companion.models.scoresheets import NAME_MAX
 from companion.models.setup_progress import ticked
 from companion.services.tracker.games import (
@@ -110,7 +111,7 @@ def made_for_message(made_for: int, given: int) -> str:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def games_new(request: HttpRequest) -> HttpResponse:
+def games_new(request: HtmxHttpRequest) -> HttpResponse:
     """``/games/new/``: players (names, colours, seats), base or Akebono, Grand Master, seed; POST creates.
 
     "Track this game" on the setup page links here with the whole setup,

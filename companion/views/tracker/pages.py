@@ -10,6 +10,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from companion.forms import PlayersForm, WhoForm
+from companion.http import HtmxHttpRequest
 from companion.links import shared
 from companion.live.engine import (
     pull_response,
@@ -38,7 +39,7 @@ from companion.views.tracker.state import (
 
 @require_safe
 @game_view(edit=False)
-def game_page(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
+def game_page(request: HtmxHttpRequest, game: Game, can_edit: bool) -> HttpResponse:
     said = said_on_page(request, game, can_edit)  # after a plain form's write (issue 23)
     if said is None:
         return error_page(request, 400, "This address names no change of the game (?did=, ?at=).")
@@ -47,7 +48,7 @@ def game_page(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
 
 @require_safe
 @never_cache
-def game_state(request: HttpRequest, token: str) -> HttpResponse:
+def game_state(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The polled partial. ``?v=N``: 204 (no body) while the game is at version N, else the fresh partial."""
     query = PullForm(request.GET)
     seen = query.cleaned_data["v"] if query.is_valid() else None
@@ -74,7 +75,7 @@ def game_who(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
     """Remember the name this phone signs its changes with (a cookie; changes nothing in the game)."""
     form = WhoForm(request.POST)
     if not form.is_valid():
-        message = " ".join(form.errors["who"])
+        message = " ".join(map(str, form.errors["who"]))
         return error_page(request, 400, f"This phone's name: {message}.")
     return remember_who(redirect("game", game.edit_token), form.cleaned_data["who"])
 

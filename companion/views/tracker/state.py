@@ -12,6 +12,7 @@ from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 
+from companion.http import HtmxHttpRequest
 from companion.live.engine import (
     Pieces,
 )
@@ -238,7 +239,7 @@ def _order_title(game: Game) -> str:
 
 
 def state_response(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     game: Game,
     can_edit: bool,
     *,

@@ -15,6 +15,7 @@ from django.shortcuts import redirect
 from django.template.loader import get_template
 from django.views.decorators.http import require_POST
 
+from companion.http import HtmxHttpRequest
 from companion.live.engine import (
     Answer,
     Stored,
@@ -74,7 +75,7 @@ _THING = Concat(Value("game:"), Cast(OuterRef("game_id"), output_field=CharField
 
 
 @require_POST
-def game_change(request: HttpRequest, token: str) -> HttpResponse:
+def game_change(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """One change, applied at most once per write id (``lc``/``ln``, companion.live; docs/sync.md). ``cid``: the
     older per-write id (applied once; a replay answers the current state); ``v``/``was``: what a set change was
     made against (409 when it changed meanwhile). The live script gets the pieces that changed, htmx the state
@@ -103,7 +104,7 @@ def game_change(request: HttpRequest, token: str) -> HttpResponse:
     return answer.response(replay=replay)
 
 
-def _change(request: HttpRequest, held_game: Held) -> Answer:
+def _change(request: HtmxHttpRequest, held_game: Held) -> Answer:
     game = held_game.game
     form = ChangeForm(request.POST)
     if not form.is_valid():
@@ -231,7 +232,7 @@ def _answer_at(game: Game, op: str, seat: int | None, field: str = "") -> str:
 
 
 def _answer(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     game: Game,
     *,
     status: int = 200,
