@@ -70,9 +70,10 @@ class Quiet(logging.Filter):
 
     def __init__(self, level: str = "WARNING") -> None:
         super().__init__()
-        self.level = logging.getLevelName(level.upper())
-        if not isinstance(self.level, int):
+        number = logging.getLevelName(level.upper())  # a name's number, else a string saying "Level ..."
+        if not isinstance(number, int):
             raise ValueError(f"DJANGO_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
+        self.level = number
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.levelno > logging.INFO and _is_stranger_made(record):
