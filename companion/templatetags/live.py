@@ -4,9 +4,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import template
+from django.template.base import FilterExpression, NodeList, Parser, Token
+from django.template.context import Context
 
 from companion.live.engine import render_piece
 
@@ -14,11 +14,11 @@ register = template.Library()
 
 
 class PieceNode(template.Node):
-    def __init__(self, nodelist: Any, words: list[Any]) -> None:
+    def __init__(self, nodelist: NodeList, words: list[FilterExpression]) -> None:
         self.nodelist = nodelist
         self.words = words
 
-    def render(self, context: Any) -> str:
+    def render(self, context: Context) -> str:
         return render_piece(
             context,
             lambda: self.nodelist.render(context),
@@ -27,7 +27,7 @@ class PieceNode(template.Node):
 
 
 @register.tag
-def piece(parser: Any, token: Any) -> PieceNode:
+def piece(parser: Parser, token: Token) -> PieceNode:
     words = [parser.compile_filter(bit) for bit in token.split_contents()[1:]]
     nodelist = parser.parse(("endpiece",))
     parser.delete_first_token()
