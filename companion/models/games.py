@@ -54,9 +54,9 @@ class Game(models.Model):
     phase = models.CharField(max_length=10, default=Phase.A.value)
     finished = models.BooleanField(default=False)
     #: The reveal keys the table has revealed (scoring.calendar ``Event.reveal``), seen by every phone (issue 13).
-    revealed = models.JSONField(default=list)
+    revealed: models.JSONField[list[str], list[str]] = models.JSONField(default=list)
     #: The setup checklist's ticked step ids (setupgen.checklist), shared by every phone behind the edit token.
-    ticks = models.JSONField(default=list)
+    ticks: models.JSONField[list[str], list[str]] = models.JSONField(default=list)
     #: Set by a change (companion.services.tracker) whose answer deserves a warning (a record's immediate IKI below 0); not stored.
     warned = False
     #: The seats as a change left them (apply_change), so its answer reads them again from no query; not stored.

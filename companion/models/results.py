@@ -10,7 +10,7 @@ link (``token``) that can file results and rename players, and a view-only one (
 from __future__ import annotations
 
 import datetime
-from typing import Final
+from typing import Any, Final
 
 from django.db import models
 from django.urls import reverse
@@ -43,7 +43,7 @@ class Group(models.Model):
     view_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     name = models.CharField(max_length=GROUP_NAME_MAX)
     #: Renamed and merged players, old name -> the name kept: applied again when a filed sheet is edited later.
-    aliases = models.JSONField(default=dict)
+    aliases: models.JSONField[dict[str, str], dict[str, str]] = models.JSONField(default=dict)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -79,7 +79,7 @@ class Result(models.Model):
     group = models.ForeignKey(Group, null=True, blank=True, on_delete=models.SET_NULL, related_name="results")
     edition = models.CharField(max_length=16, choices=EDITIONS)
     played = models.DateField()
-    players = models.JSONField()
+    players: models.JSONField[list[dict[str, Any]], list[dict[str, Any]]] = models.JSONField()
     seed = models.CharField(max_length=64, blank=True, default="")
     sheet_version = models.PositiveIntegerField()
     #: Removed by the table: kept out of every list and never written again by the sheet's result page; its

@@ -8,7 +8,7 @@ decided here: :mod:`scoring.validate` judges the stored table on every render.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from django.db import models
 from django.urls import reverse
@@ -33,10 +33,10 @@ class ScoreSheet(models.Model):
     token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
     #: The view-only link's token (>= 128 random bits): it opens the result and the PDF, never an entry.
     view_token = models.CharField(max_length=64, unique=True, default=new_token, editable=False)
-    table = models.JSONField()
-    colours = models.JSONField(default=list)
+    table: models.JSONField[dict[str, Any], dict[str, Any]] = models.JSONField()
+    colours: models.JSONField[list[str], list[str]] = models.JSONField(default=list)
     #: Stack ranks on the firefighting track, by player name (0 = top of the stack): RULINGS R12.
-    stack = models.JSONField(default=dict)
+    stack: models.JSONField[dict[str, int], dict[str, int]] = models.JSONField(default=dict)
     seed = models.CharField(max_length=64, blank=True, default="")
     version = models.PositiveIntegerField(default=1)
     created = models.DateTimeField(auto_now_add=True)

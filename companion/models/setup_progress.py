@@ -35,7 +35,7 @@ class SetupProgress(models.Model):
     key = models.CharField(max_length=KEY_MAX, unique=True)
     #: :func:`stream_of` the key.
     stream = models.BigIntegerField(unique=True)
-    done = models.JSONField(default=list)
+    done: models.JSONField[list[str], list[str]] = models.JSONField(default=list)
     version = models.PositiveIntegerField(default=0)
     updated = models.DateTimeField(auto_now=True)
 
