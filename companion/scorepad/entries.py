@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from companion.errors import UserError
 from companion.forms import whole_number
@@ -91,6 +91,10 @@ class EntryKey:
         return cls(i, key)
 
 
+EntryOp = Literal["set", "bump", "add", "remove", "wild", "stack"]
+"""What an :class:`EntryChange` does (its docstring says each)."""
+
+
 @dataclass(frozen=True, slots=True)
 class EntryChange:
     """One entry made on a step.
@@ -100,7 +104,7 @@ class EntryChange:
     clear), ``stack`` (the player's firefighting stack rank ``value``, -1 to clear).
     """
 
-    op: str
+    op: EntryOp
     player: int
     field: str = ""
     item: str = ""
@@ -182,7 +186,7 @@ def parse_op(op: str, post: Mapping[str, str], names: Sequence[str]) -> EntryCha
     if kind in {"add", "remove"} and len(parts) == 3:
         i = _player(parts[0], len(names))
         _check_item(parts[1], parts[2])
-        return EntryChange(kind, i, parts[1], item=parts[2])
+        return EntryChange("add" if kind == "add" else "remove", i, parts[1], item=parts[2])
     if kind == "pick" and len(parts) == 2:
         i = _player(parts[0], len(names))
         item = post.get(f"pick-p{i}-{parts[1]}", "")
