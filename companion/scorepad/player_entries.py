@@ -18,7 +18,16 @@ from companion.scorepad.offers import CARD_LABEL, UNNAMED_NOTE, card_groups, tok
 from companion.scorepad.problems import Problems, Shown
 from companion.scorepad.steps import NUMBER_TOP, STEP_LISTS, STEP_NUMBERS, Step
 from scoring import catalogue as cat
-from scoring.components import CHAR_TYPES, SEASONS, CharType, Expansion, TokenKind, Wild
+from scoring.components import (
+    CHAR_TYPES,
+    SEASONS,
+    Building,
+    CharType,
+    Expansion,
+    Personality,
+    TokenKind,
+    Wild,
+)
 from scoring.score import Board, board_of, effective_type, wild_kind
 from scoring.table import Setup, Table
 from scoring.validate import ferry_opens_the_pool
@@ -195,7 +204,7 @@ class PlayerEntries:
         held = self.players[self.player].get("retirement_tokens", [])
         return [t.id for t in cat.RETIREMENT_TOKENS if t.expansion in self.expansions or t.id in held]
 
-    def buildings(self) -> list[Any]:
+    def buildings(self) -> list[Building]:
         """The buildings in play (all of the edition when the setup is not known), then any others held."""
         known = self.setup.buildings if self.setup else None
         shown = [
@@ -205,7 +214,7 @@ class PlayerEntries:
         held = self.players[self.player].get("buildings", [])
         return [*shown, *(cat.BUILDING_BY_ID[b] for b in held if b not in ids)]
 
-    def personalities(self) -> list[tuple[str, tuple[Any, ...]]]:
+    def personalities(self) -> list[tuple[str, tuple[Personality, ...]]]:
         """The personalities by season: those on the bridge this game when known (all of them once someone built
         the Ferry boat and its side is B or not known, RULINGS R13), and any others held."""
         held = self.players[self.player].get("personalities", [])

@@ -24,6 +24,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.color import no_style
 from django.core.serializers.base import DeserializationError
 from django.db import DatabaseError, connection, transaction
+from django.db.models import Model
 
 from companion.errors import UserError
 from companion.forms import clean_text
@@ -79,16 +80,16 @@ def read_json(raw: bytes | str) -> object:
 # --- a whole server -------------------------------------------------------------------------------------------
 
 
-def _models() -> list[Any]:
+def _models() -> list[type[Model]]:
     """Every model of the app, each after those it refers to (so that a restore can create them in order)."""
     return serializers.sort_dependencies([(apps.get_app_config("companion"), None)])
 
 
 def server_backup() -> dict[str, Any]:
     """Every row of the app, sealed (see the module)."""
-    objects: list[Any] = []
+    objects: list[dict[str, Any]] = []
     for model in _models():
-        objects.extend(serializers.serialize("python", model.objects.order_by("pk")))
+        objects.extend(serializers.serialize("python", model._default_manager.order_by("pk")))
     for row in objects:
         for key, value in row["fields"].items():  # dates and times as text, as JSON holds them
             if isinstance(value, datetime.date | datetime.datetime):
@@ -97,7 +98,7 @@ def server_backup() -> dict[str, Any]:
 
 
 def rows_present() -> int:
-    return sum(model.objects.count() for model in _models())
+    return sum(model._default_manager.count() for model in _models())
 
 
 def restore_server(data: object) -> int:

@@ -7,8 +7,6 @@ no view renders ``error.html`` itself.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -27,7 +25,7 @@ def answer(request: HttpRequest, status: int, code: str, message: str) -> HttpRe
     return render(request, "error.html", {"status": status, "message": message}, status=status)
 
 
-def bad_request(request: HttpRequest, exception: Any = None) -> HttpResponse:
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """400, or a :class:`UserError`'s own status and sentence (never stored by a cache: it answers this moment)."""
     if isinstance(exception, UserError):
         if request.path.startswith("/api/"):
@@ -41,7 +39,7 @@ def bad_request(request: HttpRequest, exception: Any = None) -> HttpResponse:
     return answer(request, 400, "bad-request", "The request could not be understood.")
 
 
-def forbidden(request: HttpRequest, exception: Any = None, reason: str = "") -> HttpResponse:
+def forbidden(request: HttpRequest, exception: Exception | None = None, reason: str = "") -> HttpResponse:
     """403. A ``PermissionDenied`` raised by our views carries the sentence to show (e.g. a view-only link)."""
     message = str(exception) if isinstance(exception, PermissionDenied) and exception.args else ""
     return answer(
@@ -49,7 +47,7 @@ def forbidden(request: HttpRequest, exception: Any = None, reason: str = "") -> 
     )
 
 
-def not_found(request: HttpRequest, exception: Any = None) -> HttpResponse:
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     return answer(request, 404, "not-found", "There is nothing at this address.")
 
 

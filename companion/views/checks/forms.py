@@ -7,6 +7,7 @@ nothing): :class:`CheckStartForm` the players, then :class:`PadForm` their numbe
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 from django import forms
@@ -158,7 +159,9 @@ class WrittenPadForm(Messages):
 
     firefighting: str = "firefighting space"
 
-    def __init__(self, data: Any, *, seats: list[tuple[int, str, str]], edition: PadEdition) -> None:
+    def __init__(
+        self, data: Mapping[str, Any] | None, *, seats: list[tuple[int, str, str]], edition: PadEdition
+    ) -> None:
         super().__init__(data, auto_id="%s")
         self.seats, self.lines = seats, edition.lines
         for i, name, _ in seats:
@@ -204,7 +207,12 @@ class PadForm(WrittenPadForm):
     """The 2022 pad (base or Akebono) as written, with the setup that narrows its lines."""
 
     def __init__(
-        self, data: Any, *, seats: list[tuple[int, str, str]], akebono: bool, setup: Setup | None = None
+        self,
+        data: Mapping[str, Any] | None,
+        *,
+        seats: list[tuple[int, str, str]],
+        akebono: bool,
+        setup: Setup | None = None,
     ) -> None:
         super().__init__(data, seats=seats, edition=PAD_EDITIONS["akebono" if akebono else "base"])
         self.akebono, self.setup = akebono, setup
@@ -261,7 +269,7 @@ FIELDS_2015: Final = (
 class Form2015(Messages):
     """The 2015 pad of each seat of :meth:`CheckStartForm.seats`: ``p{i}-{field}`` of :data:`FIELDS_2015`."""
 
-    def __init__(self, data: Any, *, seats: list[tuple[int, str, str]]) -> None:
+    def __init__(self, data: Mapping[str, Any] | None, *, seats: list[tuple[int, str, str]]) -> None:
         super().__init__(data, auto_id="%s")
         self.seats = seats
         limits = {"types": 5, "fish_seasons": 4, "pipes": 4, "firefighting": TRACK_MAX, "stack": MAX_PLAYERS}
@@ -314,7 +322,7 @@ class Check2015Form(WrittenPadForm):
 
     firefighting = "firefighting power"
 
-    def __init__(self, data: Any, *, seats: list[tuple[int, str, str]]) -> None:
+    def __init__(self, data: Mapping[str, Any] | None, *, seats: list[tuple[int, str, str]]) -> None:
         super().__init__(data, seats=seats, edition=PAD_EDITIONS["2015"])
         printed: dict[str, forms.Field] = {}
         for key, label, count in PRINTED_2015:

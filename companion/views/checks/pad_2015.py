@@ -28,6 +28,7 @@ from companion.views.checks.forms import (
 from scoring.first_edition import (
     LINE_LABELS_2015,
     Facts2015,
+    Problem2015,
     Score2015,
     check_pad_2015,
     possible_2015,
@@ -100,7 +101,7 @@ def check_2015(request: HtmxHttpRequest) -> HttpResponse:
 
 def _scored_2015(
     query: QueryDict,
-) -> tuple[CheckStartForm, Form2015 | None, list[Score2015] | None, list[Any]]:
+) -> tuple[CheckStartForm, Form2015 | None, list[Score2015] | None, list[Problem2015]]:
     """The calculator's pad of a query: the players form, the pad form, its scores (None until it adds up
     without a problem), and the problems of the 2015 checks."""
     start = common.start_form(query)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, Final, NoReturn
+from typing import Final, NoReturn
 
 from django.http import HttpRequest, HttpResponse
 
@@ -18,7 +18,7 @@ from companion.http import HtmxHttpRequest
 from companion.models.osaka import OsakaSeat
 from companion.services.osaka import Opened, open_token
 from companion.tokens import TOKEN_RE
-from scoring.osaka.rules import Standing, rank
+from scoring.osaka.rules import Ranked, Standing, rank
 
 NO_GAME: Final = "There is no game at this address. Check the link you were given."
 VIEW_ONLY: Final = "This is the view-only link: it cannot change the game. Ask the table for the edit link."
@@ -61,6 +61,6 @@ def new_cid() -> str:
     return secrets.token_urlsafe(12)
 
 
-def ranking(seats: list[OsakaSeat]) -> list[tuple[OsakaSeat, Any]]:
+def ranking(seats: list[OsakaSeat]) -> list[tuple[OsakaSeat, Ranked]]:
     ranked = rank([Standing(s.name, s.vp, s.tokens) for s in seats])
     return sorted(zip(seats, ranked, strict=True), key=lambda pair: (pair[1].rank, pair[0].seat))

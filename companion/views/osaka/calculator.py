@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.forms import Form
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path, reverse
@@ -127,7 +128,7 @@ def calculator(request: HtmxHttpRequest) -> HttpResponse:
     template = "osaka_payday.html"
     if request.htmx:
         template += "#result-oob" if request.htmx.target == RESULT_TARGET else "#calc"
-    forms: list[Any] = [worked.ships, *[p.form for p in worked.players]]
+    forms: list[Form] = [worked.ships, *[p.form for p in worked.players]]
     bad_input = worked.ships.is_bound and any(f.errors for f in forms)
     return render(request, template, form_context(worked), status=400 if bad_input else 200)
 

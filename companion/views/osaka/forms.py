@@ -8,7 +8,7 @@ core reads and checks (:func:`scoring.osaka.read.read_moment`), so the page and 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -202,7 +202,12 @@ class HoldingForm(forms.Form):
 
 
 def holding_forms(
-    data: Any, ships: ShipsForm, count: int, *, with_name: bool = True, with_tokens: bool = True
+    data: Mapping[str, Any] | None,
+    ships: ShipsForm,
+    count: int,
+    *,
+    with_name: bool = True,
+    with_tokens: bool = True,
 ) -> list[HoldingForm]:
     """One bound form per player (prefix ``p0``..), for the ships the valid ``ships`` form names."""
     arrived = ships.arriving if ships.is_valid() else ()

@@ -3,6 +3,7 @@ with its preview, as the calculator works it out; POST: record it, version-check
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.http import HttpResponse
@@ -13,14 +14,14 @@ from django.utils.cache import add_never_cache_headers
 from companion.http import HtmxHttpRequest
 from companion.services.osaka import Conflict, Opened, Refused, payday_data, record
 from companion.views.osaka.access import new_cid, opened_by_token, token_of
-from companion.views.osaka.calculator import RESULT_TARGET, form_context, work_out
+from companion.views.osaka.calculator import RESULT_TARGET, Worked, form_context, work_out
 from companion.views.osaka.forms import ShipsForm, holding_forms, moment_data
 from companion.views.osaka.forms_games import VersionedForm
 
 
 def _payday_context(
-    opened: Opened, data: Any, message: str = "", cid: str = ""
-) -> tuple[dict[str, Any], Any]:
+    opened: Opened, data: Mapping[str, Any] | None, message: str = "", cid: str = ""
+) -> tuple[dict[str, Any], Worked]:
     game = opened.game
     seats = list(game.seats.all())
     ships = ShipsForm(data, with_players=False)
@@ -95,7 +96,7 @@ def game_payday(request: HtmxHttpRequest, opened: Opened) -> HttpResponse:
 
 
 def _payday_response(
-    request: HtmxHttpRequest, context: dict[str, Any], worked: Any, status: int = 200
+    request: HtmxHttpRequest, context: dict[str, Any], worked: Worked, status: int = 200
 ) -> HttpResponse:
     template = "osaka_game_payday.html"
     if request.htmx:
