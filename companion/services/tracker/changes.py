@@ -14,7 +14,7 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import connection, models, transaction
 from django.db.models import Aggregate, JSONField, OuterRef, Subquery
@@ -23,27 +23,40 @@ from django.db.models.functions import JSONObject
 from companion.models.games import CLIENT_ID_RE, Change, Game, Seat
 from companion.services.tracker import new_year, ops, records
 from companion.services.tracker.errors import Asked, Conflict, Refused, Replayed
+from companion.services.tracker.ops import Op, RecordOp, TrackOp
 from companion.services.tracker.undo import undo_change, undo_target
 
-ADDITIVE_OPS = frozenset({"score-add", "fire-add", "trade-add", "record-add"})
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs  # typing's own from Python 3.13
+
+ADDITIVE_OPS: frozenset[Op] = frozenset({"score-add", "fire-add", "trade-add", "record-add"})
 """Changes applied to the values read under the lock: a replayed one lands as it is."""
-SET_OPS = frozenset(
+SET_OPS: frozenset[Op] = frozenset(
     {"score-set", "fire-set", "fire-top", "trade-set", "next", "reveal-next", "undo", "resources"}
 )
-STEP_OPS = ("next", "reveal-next")
+STEP_OPS: tuple[Op, ...] = ("next", "reveal-next")
 """The changes that move the table to its next step (``reveal-next`` reveals what is due first)."""
-TABLE_OPS = frozenset({"reveal", "tick", "untick", "record-remove", "lost", "undo-mine", "undo-entry"})
+TABLE_OPS: frozenset[Op] = frozenset(
+    {"reveal", "tick", "untick", "record-remove", "lost", "undo-mine", "undo-entry"}
+)
 """Changes that are the same whoever makes them first (a reveal, a tick, removing one named entry); no version is
 needed: made twice, the second is refused with a sentence."""
 OPS = ADDITIVE_OPS | SET_OPS | TABLE_OPS
-SEAT_OPS = frozenset({"score-add", "score-set", "fire-add", "fire-set", "fire-top", "trade-add", "trade-set"})
-RECORD_OPS = frozenset({"record-add", "record-remove", "lost", "resources"})
-OWN_UNDO_OPS = frozenset({"undo-mine", "undo-entry"})
+SEAT_OPS: frozenset[TrackOp] = frozenset(
+    {"score-add", "score-set", "fire-add", "fire-set", "fire-top", "trade-add", "trade-set"}
+)
+RECORD_OPS: frozenset[RecordOp] = frozenset({"record-add", "record-remove", "lost", "resources"})
+OWN_UNDO_OPS: frozenset[Op] = frozenset({"undo-mine", "undo-entry"})
 """A phone's own undo (issue 23): ``undo-mine`` its newest change standing, ``undo-entry`` the change of version
 ``key`` (the Undo beside a record's answer, or any line of the history; another phone's only with ``sure``). No
 version is needed: what it undoes is named, and refused when a later change standing depends on it
 (companion.services.tracker.undo.undo_change)."""
 UNDO_OPS = OWN_UNDO_OPS | {"undo"}
+
+
+def is_op(op: str) -> TypeIs[Op]:
+    """Whether ``op`` is one of the changes :func:`apply_change` makes (narrowing a form's text to :data:`Op`)."""
+    return op in OPS
 
 
 def seen_value(game: Game, op: str, seat: Seat | None) -> str | None:
@@ -168,7 +181,7 @@ def apply_change(
     (nothing saved). ``client_id``: the phone's id of this write, applied once (a replay raises Replayed).
     ``paid``/``move``: a record's answers to the question it asked (Asked). A record's warning (immediate IKI
     below 0) is left on ``game.warned``."""
-    if op not in OPS:
+    if not is_op(op):
         raise Refused("Unknown change.")
     if client_id is not None and not CLIENT_ID_RE.fullmatch(client_id):
         raise Refused("The change's id is not one this app makes.")
@@ -213,6 +226,7 @@ def apply_change(
             except records.Question as question:
                 raise Asked(game, question) from None
         else:
+            assert op in SEAT_OPS, op  # every other op has its branch above
             if game.finished:
                 raise Refused("The game is over: the tracks are closed.")
             summary, undo = ops.track(op, ops.seat_in(seats, seat), seats, value)

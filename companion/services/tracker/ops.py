@@ -6,7 +6,7 @@ refusal is raised before the first write."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from companion.models.games import QUICK_SCORES, SCORE_MAX, SUMMARY_MAX, Game, Seat
 from companion.services.tracker import new_year, records
@@ -42,10 +42,19 @@ def _before(s: Seat) -> dict[str, Any]:
 
 SEAT_FIELDS = ["score", "firefighting", "stack", "trade", "record"]
 
+TrackOp = Literal["score-add", "score-set", "fire-add", "fire-set", "fire-top", "trade-add", "trade-set"]
+"""A change of one seat's tracks (:func:`track`)."""
+RecordOp = Literal["record-add", "record-remove", "lost", "resources"]
+"""A change of one seat's record (:func:`record`)."""
+Op = Literal[
+    TrackOp, RecordOp, "next", "reveal-next", "reveal", "tick", "untick", "undo", "undo-mine", "undo-entry"
+]
+"""A change a phone can ask of a tracked game (companion.services.tracker.changes sorts them by kind)."""
+
 
 def record(
     game: Game,
-    op: str,
+    op: RecordOp,
     s: Seat,
     seats: Sequence[Seat],
     field: str,
@@ -117,7 +126,7 @@ def tick(game: Game, step: str, done: bool) -> tuple[str, dict[str, Any]]:
     return f"Setup: {steps[step]} {verb}", {"tick": step, "done": not done}
 
 
-def track(op: str, s: Seat, seats: Sequence[Seat], value: int | None) -> tuple[str, dict[str, Any]]:
+def track(op: TrackOp, s: Seat, seats: Sequence[Seat], value: int | None) -> tuple[str, dict[str, Any]]:
     before = _before(s)
     if op == "score-add":
         delta = value if value in QUICK_SCORES else None
