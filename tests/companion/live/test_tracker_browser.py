@@ -300,7 +300,7 @@ def test_a_refused_tap_shown_at_once_is_taken_back_with_its_message(table: Table
 def test_a_pull_older_than_a_tap_answer_never_takes_the_page_back(table: Table, new_context: Any) -> None:
     """Ben's tap pokes Ann's phone, whose pull is answered at that version but reaches her page only after her own
     tap's answer (one version newer): the page keeps what her answer showed (the log with her +3) and pulls again,
-    never showing the older state."""
+    never showing the older state; the pull that follows leaves the answer beside her row as it was."""
     edit, _ = new_game(table)
     ann, ben = new_context().new_page(), new_context().new_page()
     _open(ann, table, edit)
@@ -336,6 +336,7 @@ def test_a_pull_older_than_a_tap_answer_never_takes_the_page_back(table: Table, 
     expect(ann.locator("#fire-2")).to_have_text("1")
     expect(ann.locator("#score-1")).to_have_text("3")
     expect(ann.locator("#part-log")).to_contain_text("+3 IKI for Ann")
+    expect(ann.locator("#answer-row-1")).to_contain_text("Saved: +3 IKI for Ann (now 3).")
     logs = ann.evaluate("window.__logs")
     assert False not in logs[logs.index(True) :], logs  # never the older log, not even for a moment
     assert _score(table, edit, 1) == 3
