@@ -15,6 +15,7 @@ from django.test import Client
 from companion.models.games import Game
 from companion.services.tracker.changes import apply_change
 from companion.services.tracker.games import setup_steps
+from companion.views.tracker.history import said_of
 from tests.companion.test_games_record_taps import _phone, _post
 from tests.factories import make_game, play_to
 
@@ -59,7 +60,7 @@ ROWS: list[_Row] = [
     ("untick", lambda g: _by_table(g, "tick", key=_first_step(g)), lambda g: {"key": _first_step(g)}, "ticks",
      "Saved: Ben unticked “Main board”."),
     ("record-remove", lambda g: _by_table(g, "record-add", seat=2, field="characters", key="monk"),
-     lambda g: {"seat": 2, "field": "characters", "key": "monk"}, "record-2", "Saved: Removed from Ben: Monk (characters)."),
+     lambda g: {"seat": 2, "field": "characters", "key": "monk"}, "record-2", "Saved: Ben removed Monk (characters) from Ben's record."),
     ("lost", lambda g: _by_table(g, "record-add", seat=2, field="characters", key="monk"),
      lambda g: {"seat": 2, "field": "fire", "key": "monk"}, "record-2", "Saved: Ben lost Monk in a fire."),
     ("resources", _new_year, lambda g: {"seat": 1, "v": _v(g), "was": "0,0,0,0,0", "blank": "0", "mon": 7},
@@ -69,7 +70,7 @@ ROWS: list[_Row] = [
 ]  # fmt: skip
 
 
-NAMED_BY_THE_ANSWER = ("next", "tick", "untick")
+NAMED_BY_THE_ANSWER = ("next", "tick", "untick", "record-remove")
 """The changes whose log line does not name who made them: their answer names the phone's player."""
 
 
@@ -151,6 +152,29 @@ def test_next_on_the_last_steps_names_new_years_day_and_the_end() -> None:
     assert said == "Saved: Ben moved the table on to New Year's Day."
     said, _ = _said(_post(ben, game, op="next", v=_v(game)).content.decode(), "controls")
     assert said == "Saved: Ben ended the game."
+
+
+def test_a_removal_names_who_took_what_from_whom() -> None:
+    game = make_game(("Anaïs", "Ben", "Chie: the second"))  # a colon in a name reads as well
+    _by_table(game, "record-add", seat=3, field="characters", key="monk")
+    answer = _post(_phone("Anaïs"), game, op="record-remove", seat=3, field="characters", key="monk")
+    said, _ = _said(answer.content.decode(), "record-3")
+    assert said == "Saved: Anaïs removed Monk (characters) from Chie: the second's record."
+
+
+@pytest.mark.parametrize(
+    "summary",
+    ["Removed from Chie: Ox Cart (characters)", "Removed from : Monk (characters)", "Removed from Ch"],
+)
+def test_a_removal_whose_line_reads_otherwise_keeps_the_logs_words(summary: str) -> None:
+    """A line that does not name this entry (cut at the log's length, another entry) is said as it is."""
+    game = make_game()
+    _by_table(game, "record-add", seat=3, field="characters", key="monk")
+    _post(_phone("Anaïs"), game, op="record-remove", seat=3, field="characters", key="monk")
+    made = Game.objects.get(pk=game.pk).changes.first()
+    assert made is not None and made.op == "record-remove"
+    made.summary = summary
+    assert said_of(made) == f"Saved: {summary}."
 
 
 def test_a_reveal_names_what_was_revealed_and_by_whom() -> None:
