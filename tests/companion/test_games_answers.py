@@ -55,7 +55,7 @@ ROWS: list[_Row] = [
     ("trade-add", None, lambda g: {"seat": 3}, "row-3", "Saved: Chie +1 trade (now 1)."),
     ("trade-set", None, lambda g: {"seat": 3, "value": 2, "v": _v(g)}, "exact-3",
      "Saved: Chie's trade marker moved to 2."),
-    ("next", None, lambda g: {"v": _v(g)}, "controls", "Saved: Ben moved the table on to month 1, Phase B · Actions."),
+    ("next", None, lambda g: {"v": _v(g)}, "controls", "Saved: Ben moved the game on to month 1, Phase B · Actions."),
     ("tick", None, lambda g: {"key": _first_step(g)}, "ticks", "Saved: Ben ticked “Main board”."),
     ("untick", lambda g: _by_table(g, "tick", key=_first_step(g)), lambda g: {"key": _first_step(g)}, "ticks",
      "Saved: Ben unticked “Main board”."),
@@ -119,7 +119,7 @@ def test_a_tick_names_who_ticked_which_step() -> None:
     ("who", "words"),
     [
         (None, "Saved: month 1: Phase B · Actions."),  # a phone that signs as nobody: the log's line
-        ("The table", "Saved: The table moved the table on to month 1, Phase B · Actions."),
+        ("The table", "Saved: The table moved the game on to month 1, Phase B · Actions."),
     ],
 )
 def test_a_phone_that_signs_as_nobody_keeps_the_logs_words(who: str | None, words: str) -> None:
@@ -135,7 +135,7 @@ def test_reveal_and_go_on_names_who_revealed_what_and_where_the_table_went() -> 
     answer = _post(_phone("Ben"), game, op="reveal-next", key="new-character-1", v=_v(game), was="1A")
     said, level = _said(answer.content.decode(), "controls")
     assert said == (
-        "Saved: Ben revealed the New Character of month 1 and moved the table on to month 1, Phase B · Actions."
+        "Saved: Ben revealed the New Character of month 1 and moved the game on to month 1, Phase B · Actions."
     )
     assert level == "ok"
     made = Game.objects.get(pk=game.pk).changes.first()
@@ -147,9 +147,9 @@ def test_next_on_the_last_steps_names_new_years_day_and_the_end() -> None:
     ben = _phone("Ben")
     for phase in ("Phase B · Actions", "Phase C · Event"):
         said, _ = _said(_post(ben, game, op="next", v=_v(game)).content.decode(), "controls")
-        assert said == f"Saved: Ben moved the table on to month 12, {phase}."
+        assert said == f"Saved: Ben moved the game on to month 12, {phase}."
     said, _ = _said(_post(ben, game, op="next", v=_v(game)).content.decode(), "controls")
-    assert said == "Saved: Ben moved the table on to New Year's Day."
+    assert said == "Saved: Ben moved the game on to New Year's Day."
     said, _ = _said(_post(ben, game, op="next", v=_v(game)).content.decode(), "controls")
     assert said == "Saved: Ben ended the game."
 
@@ -274,7 +274,7 @@ def test_a_malformed_answer_address_is_a_400(query: str) -> None:
 @pytest.mark.parametrize(
     ("op", "slot", "words"),
     [
-        ("next", "controls", "Saved: Ben moved the table on to month 1, Phase B · Actions."),
+        ("next", "controls", "Saved: Ben moved the game on to month 1, Phase B · Actions."),
         ("tick", "ticks", "Saved: Ben ticked “Main board”."),
     ],
 )

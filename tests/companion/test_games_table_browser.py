@@ -328,7 +328,7 @@ def test_a_missed_reveal_is_still_offered_two_months_later_and_next_asks(
     _screens(one, screenshot, "tracker-next-asks")
     one.click("#ask-go-on")
     _wait_text(one, "#month-title", "Month 4 · Summer · phase A")
-    said = "Saved: Dominique moved the table on to month 4, Phase A · Way of Life."
+    said = "Saved: Dominique moved the game on to month 4, Phase A · Way of Life."
     expect(one.locator("#answer-controls")).to_have_text(said)
     # Two months later the Summer reveal is still offered under "Now", with the month it fell due.
     _move(game, 5, "B", reveal=("new-character-4", "new-character-5"))
@@ -348,7 +348,7 @@ def test_a_missed_reveal_is_still_offered_two_months_later_and_next_asks(
     one.click("#next")  # nothing left to reveal: Next moves on at once
     _wait_text(one, "#month-title", "Month 5 · Summer · phase C")
     expect(one.locator("#answer-controls")).to_have_text(
-        "Saved: Dominique moved the table on to month 5, Phase C · Event."
+        "Saved: Dominique moved the game on to month 5, Phase C · Event."
     )
     game.refresh_from_db()
     assert game.changes.filter(op="next").count() == 4 * 3 + 2  # 1A to 5C: every tap landed once

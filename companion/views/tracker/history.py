@@ -44,8 +44,8 @@ def said_of(change: Change) -> str:
 
 
 def done_by(change: Change) -> str | None:
-    """Who did what, for a change whose log line names what but not who (issue 23): "Ben moved the table on to
-    month 1, Phase B · Actions", "Ben revealed the New Character of month 2 and moved the table on to …",
+    """Who did what, for a change whose log line names what but not who (issue 23): "Ben moved the game on to
+    month 1, Phase B · Actions", "Ben revealed the New Character of month 2 and moved the game on to …",
     "Ben ticked “Main board”", "Ben removed Monk (characters) from Chie's record". None for the others (their line names the player), for a phone that signs as
     nobody (the log's line as it is), and for a change whose undo data does not say where the table went."""
     if change.who == WHO_DEFAULT:
@@ -82,7 +82,7 @@ def _removed_by(who: str, summary: str, data: dict[str, Any]) -> str | None:
 
 
 def _moved_on(before: object) -> str | None:
-    """Where "Next" moved the table from the step ``before`` it (the change's undo data): "moved the table on to
+    """Where "Next" moved the game from the step ``before`` it (the change's undo data): "moved the game on to
     month 2, Phase A · Way of Life", "ended the game"; None when the data does not say."""
     if not isinstance(before, dict):
         return None
@@ -93,7 +93,7 @@ def _moved_on(before: object) -> str | None:
     if step is None:
         return "ended the game"
     month, phase = step
-    return f"moved the table on to {month_name(month)}" + ("" if month == NEW_YEAR else f", {phase.label}")
+    return f"moved the game on to {month_name(month)}" + ("" if month == NEW_YEAR else f", {phase.label}")
 
 
 def answered_url(game: Game, at: str = "") -> str:
