@@ -19,6 +19,7 @@ from companion.models.games import QUICK_SCORES, SCORE_MAX, Change, Game, Seat
 from companion.services.tracker.changes import STEP_OPS, seen_value
 from companion.services.tracker.games import (
     recent_changes,
+    removals_before,
     seats_of,
     setup_steps,
     turn_order,
@@ -209,7 +210,9 @@ def state_context(
         # first load as in an answer (companion.live.engine).
         "live_pieces": Pieces(),
     }
-    keep_removed(context.get("records", []), changes)  # a removed entry keeps its place (issue 23)
+    if records_shown:  # a removed entry keeps its place while its removal can be undone (issue 23)
+        older = removals_before(game, changes[-1].version) if len(changes) >= LOG_ON_PAGE else []
+        keep_removed(context["records"], [*changes, *older])
     return context
 
 
