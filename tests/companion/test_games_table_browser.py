@@ -13,9 +13,9 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.models.games import Game
+from companion.presenters.tracker.state import WHO_COOKIE
 from companion.services.tracker.changes import apply_change
 from companion.services.tracker.games import NewPlayer, create_game
-from companion.views.tracker.common import WHO_COOKIE
 from tests.phones import top_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

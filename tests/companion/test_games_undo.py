@@ -14,9 +14,9 @@ import pytest
 from django.test import Client
 
 from companion.models.games import Game, Seat
+from companion.presenters.tracker.state import LOG_ON_PAGE
 from companion.services.tracker.changes import apply_change
 from companion.services.tracker.errors import Asked
-from companion.views.tracker.common import LOG_ON_PAGE
 from scoring.calendar import firefighting_seats
 from tests.companion.test_games_record_taps import LIVE, _phone, _post
 from tests.factories import db_snapshot, make_game

@@ -5,7 +5,6 @@ entry removed from a player's record keeps its place as a "Removed · Undo" line
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from typing import Any, Final
 from urllib.parse import urlencode
 
@@ -13,11 +12,10 @@ from django import forms
 from django.http import HttpRequest
 
 from companion.models.games import SUMMARY_MAX, Change, Game
+from companion.presenters.tracker.state import WHO_DEFAULT
 from companion.services.tracker import records
 from companion.services.tracker.ops import month_name, revealed_names, tick_title
-from companion.views.tracker.common import WHO_DEFAULT
 from scoring.calendar import NEW_YEAR, Phase, next_step
-from scoring.table import LIST_FIELDS
 
 HISTORY: Final = "history"
 """The ``field`` an Undo of the history posts, and the answer slot it is answered in (``answer-history``)."""
@@ -133,24 +131,3 @@ def said_on_page(request: HttpRequest, game: Game, can_edit: bool) -> dict[str, 
         "undo_entry": change.version if standing else None,
         "answer_at": at,
     }
-
-
-def keep_removed(shown: Iterable[dict[str, Any]], changes: Iterable[Change]) -> None:
-    """Put a "Removed" line where each entry removed by a recent change standing stood (``record-remove``, its
-    undo data's ``at``: field, item, index), so the list below it does not move; newest first, each into the list
-    as it was before that removal. ``shown``: the record section's players (record_picker), changed in place:
-    each entry is (id, name, the version of the change that removed it or None)."""
-    by_seat = {r["seat"].seat: r for r in shown}
-    for c in changes:
-        at = c.undo.get("at") if isinstance(c.undo, dict) and c.op == "record-remove" else None
-        if c.undone or not isinstance(at, list) or c.undo.get("seat") not in by_seat:
-            continue
-        field, item, index = at
-        r = by_seat[c.undo["seat"]]
-        entries = {f: list(items) for f, _, items in r["entries"]}
-        items = entries.setdefault(field, [])
-        items.insert(min(int(index), len(items)), (item, records.name_of(field, item), c.version))
-        order = [*LIST_FIELDS, *records.LEFT_FIELDS]
-        r["entries"] = [
-            (f, records.FIELD_LABELS[f], entries[f]) for f in sorted(entries, key=order.index) if entries[f]
-        ]

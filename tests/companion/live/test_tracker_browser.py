@@ -25,16 +25,7 @@ NAMES = ("Ann", "Ben", "Cho")
 
 def new_game(table: Table, *, akebono: bool = True) -> tuple[str, str]:
     """A new 3-player game through its form: (edit token, view token)."""
-    phone = table.client()
-    phone.request("GET", "/games/new/")
-    colours = ("red", "blue", "green")
-    form = {f"name-{i}": n for i, n in enumerate(NAMES)} | {f"colour-{i}": c for i, c in enumerate(colours)}
-    status, headers, body = phone.request(
-        "POST", "/games/new/", form | ({"akebono": "on"} if akebono else {})
-    )
-    found = re.search(r"/games/([A-Za-z0-9_-]+)/share", headers.get("location", ""))
-    assert status == 302 and found, body[:300]
-    edit = found.group(1)
+    edit = table.client().new_game(NAMES, akebono=akebono)
     return edit, str(table.sql("SELECT view_token FROM companion_game WHERE edit_token = ?", edit)[0][0])
 
 
