@@ -167,31 +167,33 @@ class Browserless:
                 self.cookies[name.strip()] = rest.split(";", 1)[0]
         return response.status, {k.lower(): v for k, v in response.getheaders()}, data
 
-    def new_game(self, names: tuple[str, ...] = ("Anaïs", "David")) -> str:
+    def new_game(self, names: Sequence[str] = ("Anaïs", "David"), *, akebono: bool = False) -> str:
         """Create a game through the form; returns its edit token."""
-        self.request("GET", "/games/new/")
         colours = ("red", "blue", "green", "yellow")
         form = {f"name-{i}": n for i, n in enumerate(names)} | {
             f"colour-{i}": colours[i] for i in range(len(names))
         }
-        status, headers, body = self.request("POST", "/games/new/", form)
-        match = re.search(r"/games/([A-Za-z0-9_-]+)/share", headers.get("location", ""))
-        if status != 302 or match is None:
-            raise RuntimeError(f"creating a game failed: {status} {body[:300]!r}")
-        return match.group(1)
+        return created(self, "/games/new/", form | ({"akebono": "on"} if akebono else {}))
 
 
 def new_osaka(client: Browserless, names: Sequence[str] = ("Ann", "Ben", "Cho")) -> str:
     """An Osaka game through its form, as a phone makes it; its edit token."""
-    client.request("GET", "/osaka/games/new/")
     traders = ("white", "pink", "gray", "tan")
     form = {f"name{i + 1}": n for i, n in enumerate(names)} | {
         f"trader{i + 1}": traders[i] for i in range(len(names))
     }
-    status, headers, body = client.request("POST", "/osaka/games/new/", form)
-    found = re.search(r"/osaka/games/([A-Za-z0-9_-]+)/share", headers.get("location", ""))
+    return created(client, "/osaka/games/new/", form)
+
+
+def created(client: Browserless, path: str, form: Mapping[str, object]) -> str:
+    """Create a tracked game as a phone does: open its form at ``path`` (``.../new/``: the CSRF cookie), post it;
+    the edit token its redirect to the new game's share page names."""
+    client.request("GET", path)
+    status, headers, body = client.request("POST", path, form)
+    share = re.escape(path.removesuffix("new/")) + r"([A-Za-z0-9_-]+)/share"
+    found = re.search(share, headers.get("location", ""))
     if status != 302 or found is None:
-        raise RuntimeError(f"creating an Osaka game failed: {status} {body[:300]!r}")
+        raise RuntimeError(f"creating at {path} failed: {status} {body[:300]!r}")
     return found.group(1)
 
 

@@ -2,13 +2,16 @@
 
 Views and services raise it; Django hands it to ``handler400`` (``companion/urls.py``,
 ``companion.views.errors.bad_request``), which answers with its status: the error page (``templates/error.html``),
-or JSON under ``/api/``. Raised inside a transaction it rolls it back, so nothing is saved. The rules core keeps
+or JSON under ``/api/`` (:func:`answer`, :func:`json_error`, here a floor below the views so that the create limit
+answers alike). Raised inside a transaction it rolls it back, so nothing is saved. The rules core keeps
 its own ``scoring.errors.InputError`` (no Django there).
 """
 
 from __future__ import annotations
 
 from django.core.exceptions import BadRequest
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 
 
 class UserError(BadRequest):
@@ -28,4 +31,18 @@ class UserError(BadRequest):
         return self.message
 
 
-__all__ = ["UserError"]
+def json_error(status: int, code: str, message: str, field: str = "") -> JsonResponse:
+    """An error as the API answers it: ``{"error": {"code", "field", "message"}}``."""
+    return JsonResponse({"error": {"code": code, "field": field, "message": message}}, status=status)
+
+
+def answer(request: HttpRequest, status: int, code: str, message: str) -> HttpResponse:
+    """An error's answer: JSON under ``/api/``, else the error page (``templates/error.html``) saying ``message``.
+    The handlers (``companion.views.errors``) and the create limit (``companion.limits``, a middleware) answer
+    with it; a view raises :class:`UserError` instead."""
+    if request.path.startswith("/api/"):
+        return json_error(status, code, message)
+    return render(request, "error.html", {"status": status, "message": message}, status=status)
+
+
+__all__ = ["UserError", "answer", "json_error"]

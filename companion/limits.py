@@ -20,7 +20,7 @@ from django.core.cache import cache
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 
-from companion.views.errors import answer
+from companion.errors import answer
 
 #: The views that create a row a stranger could repeat without end (their URL names).
 CREATE_VIEWS: Final = frozenset(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from companion.views.tracker.common import WHO_COOKIE
+from companion.presenters.tracker.state import WHO_COOKIE
 
 
 def phone_as(new_context: Any, url: str, who: str, **options: Any) -> Any:

@@ -12,7 +12,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
-from companion.views.errors import json_error
+from companion.errors import json_error
 from scoring import InputError
 from scoring.errors import MalformedJSONError
 

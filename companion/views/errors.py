@@ -8,21 +8,10 @@ no view renders ``error.html`` itself.
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.http import HttpRequest, HttpResponse
 from django.utils.cache import add_never_cache_headers
 
-from companion.errors import UserError
-
-
-def json_error(status: int, code: str, message: str, field: str = "") -> JsonResponse:
-    return JsonResponse({"error": {"code": code, "field": field, "message": message}}, status=status)
-
-
-def answer(request: HttpRequest, status: int, code: str, message: str) -> HttpResponse:
-    if request.path.startswith("/api/"):
-        return json_error(status, code, message)
-    return render(request, "error.html", {"status": status, "message": message}, status=status)
+from companion.errors import UserError, answer, json_error
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

@@ -17,7 +17,7 @@ from django.shortcuts import render
 from django.urls import path, register_converter, reverse
 from django.views.decorators.http import require_POST, require_safe
 
-from companion.errors import UserError
+from companion.errors import UserError, json_error
 from companion.forms import NameField, messages_of
 from companion.links import share_url
 from companion.models.results import GROUP_NAME_MAX, Group, Result
@@ -41,7 +41,6 @@ from companion.services.results import (
 )
 from companion.services.stats import CHART_HEIGHT, CHART_PAD, CHART_WIDTH, group_stats
 from companion.tokens import TOKEN_RE
-from companion.views.errors import json_error
 from scoring.first_edition import LINE_LABELS_2015
 from scoring.score import LINE_LABELS
 

@@ -17,6 +17,8 @@ The screen follows the game through the live-table engine like every phone (the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -29,20 +31,81 @@ from django.views.decorators.http import require_safe
 from companion.errors import UserError
 from companion.links import shared
 from companion.live.engine import Pieces, pull_response
-from companion.models.games import Game
+from companion.live.kinds import key
+from companion.presenters.osaka import state_context as osaka_state_context
+from companion.presenters.tracker.state import state_context as game_state_context
 from companion.services.osaka import Access, Opened, open_token
 from companion.services.osaka import version_of as osaka_version
 from companion.services.tracker.games import game_by_token
 from companion.services.tracker.games import version_of as game_version
 from companion.tokens import is_token
-from companion.views.osaka.games import _state_context as osaka_state_context
-from companion.views.tracker.state import state_context as game_state_context
 
 NO_GAME = "There is no game at this address. Check the link you were given."
 BAD_VERSION = "The version (?v=) must be a whole number."
-#: The screen's partial (its pieces) in each game's template.
-IKI_PARTIAL = "screen_game.html#screen"
-OSAKA_PARTIAL = "screen_osaka.html#screen"
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A tracked game as the screen shows it: always as its view link (nothing hidden before it is revealed, never
+    a player's own VP count), whichever of its links opened it."""
+
+    view_token: str
+    pk: int
+    version: int
+    state: Callable[[HttpRequest], dict[str, Any]]
+    """The game's own view-only state context (its presenter's, as the view link's page shows it)."""
+
+
+@dataclass(frozen=True)
+class Screen:
+    """One kind of tracked game on the screen. ``kind`` is the live engine's (companion/live/kinds.py) and names the
+    template (``screen_<kind>.html``) and the stream (``live-stream-<kind>``); ``page`` is the URL name of the
+    game's page, and of the screen's (``<page>-screen``) and its pull's (``<page>-screen-state``)."""
+
+    kind: str
+    page: str
+    open: Callable[[str], Shown | None]
+    """The game a (well-formed) token opens."""
+    version_of: Callable[[str], int | None]
+
+    def find(self, token: str) -> Shown:
+        shown = self.open(token) if is_token(token) else None
+        if shown is None:
+            raise UserError(NO_GAME, status=404)
+        return shown
+
+    def context(self, request: HttpRequest, shown: Shown) -> dict[str, Any]:
+        """The game's state and the screen's addresses, all on the view token."""
+        token = shown.view_token
+        return shown.state(request) | {
+            "token": token,
+            "stream_url": reverse(f"live-stream-{self.kind}", args=[token]),
+            "pull_url": reverse(f"{self.page}-screen-state", args=[token]),
+            "back_url": reverse(self.page, args=[token]),
+        }
+
+
+def _iki(token: str) -> Shown | None:
+    found = game_by_token(token)
+    if found is None:
+        return None
+    game = found[0]
+    return Shown(
+        game.view_token, game.pk, game.version, lambda request: game_state_context(request, game, False)
+    )
+
+
+def _osaka(token: str) -> Shown | None:
+    opened = open_token(token)
+    if opened is None:
+        return None
+    game = opened.game
+    view = Opened(game, Access.VIEW, None)  # a player's own link shows nothing more here
+    return Shown(game.view_token, game.pk, game.version, lambda request: osaka_state_context(request, view))
+
+
+IKI = Screen("game", "game", _iki, game_version)
+OSAKA = Screen("osaka", "osaka-game", _osaka, osaka_version)
 
 
 def _seen(request: HttpRequest) -> tuple[bool, int | None]:
@@ -55,108 +118,54 @@ def _seen(request: HttpRequest) -> tuple[bool, int | None]:
     return True, int(raw)
 
 
-def _pull(
-    request: HttpRequest, thing: str, template: str, context: dict[str, Any], version: int
-) -> HttpResponse:
-    """A pull's answer: the pieces the screen lacks (live script), else the whole partial."""
+def _page(request: HttpRequest, screen: Screen, token: str) -> HttpResponse:
+    """The screen; opened with another link of the game, a redirect to the view link's screen."""
+    shown = screen.find(token)
+    if token != shown.view_token:
+        return redirect(f"{screen.page}-screen", shown.view_token)
+    join = shared(request, reverse(screen.page, args=[shown.view_token]))
+    return render(request, f"screen_{screen.kind}.html", screen.context(request, shown) | {"join": join})
+
+
+def _pull(request: HttpRequest, screen: Screen, token: str) -> HttpResponse:
+    """A pull's answer: 204 at the version the screen has, else the pieces it lacks (live script), else the whole
+    partial."""
+    valid, seen = _seen(request)
+    if not valid:
+        raise UserError(BAD_VERSION)
+    if seen is not None and is_token(token) and screen.version_of(token) == seen:
+        return HttpResponse(status=204)
+    shown = screen.find(token)
     pieces = Pieces()
-    html = get_template(template).render({**context, "live_pieces": pieces}, request)
+    context = screen.context(request, shown) | {"live_pieces": pieces}
+    html = get_template(f"screen_{screen.kind}.html#screen").render(context, request)
     if request.headers.get("X-Live") == "1":
-        return pull_response(request, thing, pieces, version)
+        return pull_response(request, key(screen.kind, shown.pk), pieces, shown.version)
     return HttpResponse(html)
-
-
-# --- IKI -----------------------------------------------------------------------------------------------------------
-
-
-def _game(token: str) -> Game | None:
-    found = game_by_token(token) if is_token(token) else None
-    return found[0] if found else None
-
-
-def _iki_context(request: HttpRequest, game: Game) -> dict[str, Any]:
-    """The tracker's own view-only state (what the view link shows: nothing hidden before it is revealed), and
-    the screen's addresses, all on the view token."""
-    context = game_state_context(request, game, False)
-    token = game.view_token
-    return context | {
-        "token": token,
-        "stream_url": reverse("live-stream-game", args=[token]),
-        "pull_url": reverse("game-screen-state", args=[token]),
-        "back_url": reverse("game", args=[token]),
-    }
 
 
 @require_safe
 @never_cache
 def game_screen(request: HttpRequest, token: str) -> HttpResponse:
-    game = _game(token)
-    if game is None:
-        raise UserError(NO_GAME, status=404)
-    if token != game.view_token:
-        return redirect("game-screen", game.view_token)
-    context = _iki_context(request, game) | {"join": shared(request, game.view_url())}
-    return render(request, "screen_game.html", context)
+    return _page(request, IKI, token)
 
 
 @require_safe
 @never_cache
 def game_screen_state(request: HttpRequest, token: str) -> HttpResponse:
-    valid, seen = _seen(request)
-    if not valid:
-        raise UserError(BAD_VERSION)
-    if seen is not None and is_token(token) and game_version(token) == seen:
-        return HttpResponse(status=204)
-    game = _game(token)
-    if game is None:
-        raise UserError(NO_GAME, status=404)
-    return _pull(request, f"game:{game.pk}", IKI_PARTIAL, _iki_context(request, game), game.version)
-
-
-# --- Traders of Osaka ----------------------------------------------------------------------------------------------
-
-
-def _osaka(token: str) -> Opened | None:
-    """The game a token opens, always as the view link sees it (a player's own link shows nothing more here)."""
-    opened = open_token(token) if is_token(token) else None
-    return Opened(opened.game, Access.VIEW, None) if opened else None
-
-
-def _osaka_context(request: HttpRequest, opened: Opened) -> dict[str, Any]:
-    token = opened.game.view_token
-    return osaka_state_context(request, opened) | {
-        "stream_url": reverse("live-stream-osaka", args=[token]),
-        "pull_url": reverse("osaka-game-screen-state", args=[token]),
-        "back_url": reverse("osaka-game", args=[token]),
-    }
+    return _pull(request, IKI, token)
 
 
 @require_safe
 @never_cache
 def osaka_screen(request: HttpRequest, token: str) -> HttpResponse:
-    opened = _osaka(token)
-    if opened is None:
-        raise UserError(NO_GAME, status=404)
-    game = opened.game
-    if token != game.view_token:
-        return redirect("osaka-game-screen", game.view_token)
-    join = shared(request, reverse("osaka-game", args=[game.view_token]))
-    return render(request, "screen_osaka.html", _osaka_context(request, opened) | {"join": join})
+    return _page(request, OSAKA, token)
 
 
 @require_safe
 @never_cache
 def osaka_screen_state(request: HttpRequest, token: str) -> HttpResponse:
-    valid, seen = _seen(request)
-    if not valid:
-        raise UserError(BAD_VERSION)
-    if seen is not None and is_token(token) and osaka_version(token) == seen:
-        return HttpResponse(status=204)
-    opened = _osaka(token)
-    if opened is None:
-        raise UserError(NO_GAME, status=404)
-    context = _osaka_context(request, opened)
-    return _pull(request, f"osaka:{opened.game.pk}", OSAKA_PARTIAL, context, opened.game.version)
+    return _pull(request, OSAKA, token)
 
 
 urlpatterns = [

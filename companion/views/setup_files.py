@@ -8,7 +8,7 @@ from django.urls import path
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_safe
 
-from companion.errors import UserError
+from companion.errors import UserError, json_error
 from companion.links import share_url
 from companion.pdf.setup_sheet import PAGE_SIZES, setup_sheet_pdf
 from companion.qr import qr_svg
@@ -20,7 +20,6 @@ from companion.setup_query import (
     query_error,
     sentence,
 )
-from companion.views.errors import json_error
 from scoring.errors import quote
 
 

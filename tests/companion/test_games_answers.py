@@ -15,6 +15,7 @@ from django.test import Client
 from companion.models.games import Game
 from companion.services.tracker.changes import apply_change
 from companion.services.tracker.games import setup_steps
+from companion.views.tracker.history import said_of
 from tests.companion.test_games_record_taps import _phone, _post
 from tests.factories import make_game, play_to
 
@@ -54,12 +55,12 @@ ROWS: list[_Row] = [
     ("trade-add", None, lambda g: {"seat": 3}, "row-3", "Saved: Chie +1 trade (now 1)."),
     ("trade-set", None, lambda g: {"seat": 3, "value": 2, "v": _v(g)}, "exact-3",
      "Saved: Chie's trade marker moved to 2."),
-    ("next", None, lambda g: {"v": _v(g)}, "controls", "Saved: month 1: Phase B · Actions."),
-    ("tick", None, lambda g: {"key": _first_step(g)}, "ticks", "Saved: Setup: Main board ticked."),
+    ("next", None, lambda g: {"v": _v(g)}, "controls", "Saved: Ben moved the game on to month 1, Phase B · Actions."),
+    ("tick", None, lambda g: {"key": _first_step(g)}, "ticks", "Saved: Ben ticked “Main board”."),
     ("untick", lambda g: _by_table(g, "tick", key=_first_step(g)), lambda g: {"key": _first_step(g)}, "ticks",
-     "Saved: Setup: Main board unticked."),
+     "Saved: Ben unticked “Main board”."),
     ("record-remove", lambda g: _by_table(g, "record-add", seat=2, field="characters", key="monk"),
-     lambda g: {"seat": 2, "field": "characters", "key": "monk"}, "record-2", "Saved: Removed from Ben: Monk (characters)."),
+     lambda g: {"seat": 2, "field": "characters", "key": "monk"}, "record-2", "Saved: Ben removed Monk (characters) from Ben's record."),
     ("lost", lambda g: _by_table(g, "record-add", seat=2, field="characters", key="monk"),
      lambda g: {"seat": 2, "field": "fire", "key": "monk"}, "record-2", "Saved: Ben lost Monk in a fire."),
     ("resources", _new_year, lambda g: {"seat": 1, "v": _v(g), "was": "0,0,0,0,0", "blank": "0", "mon": 7},
@@ -67,6 +68,10 @@ ROWS: list[_Row] = [
     ("undo", lambda g: _by_table(g, "score-add", seat=2, value=2), lambda g: {"v": _v(g)}, "controls",
      "Undid: +2 IKI for Ben (now 2)."),
 ]  # fmt: skip
+
+
+NAMED_BY_THE_ANSWER = ("next", "tick", "untick", "record-remove")
+"""The changes whose log line does not name who made them: their answer names the phone's player."""
 
 
 def _said(body: str, slot: str) -> tuple[str, str]:
@@ -93,16 +98,83 @@ def test_each_changes_live_answer_names_the_player_and_the_change(
     assert said.startswith(words), said
     made = Game.objects.get(pk=game.pk).changes.first()
     assert made is not None and made.who == "Ben"
-    assert said == (f"{made.summary}." if made.op == "undo" else f"Saved: {made.summary}.")  # the log's words
+    if (
+        made.op in NAMED_BY_THE_ANSWER
+    ):  # the log's line names what, the answer who too (the history's "Ben: …")
+        assert said == words
+    else:  # the log's words, which name the player
+        assert said == (f"{made.summary}." if made.op == "undo" else f"Saved: {made.summary}.")
     assert level == "ok"
     assert len(answer.content) < 64_000
 
 
-def test_a_tick_names_the_step_ticked() -> None:
+def test_a_tick_names_who_ticked_which_step() -> None:
     game = make_game()
-    step, title = next(iter(setup_steps(game).items()))
+    step, title = list(setup_steps(game).items())[-1]
     said, _ = _said(_post(_phone("Ben"), game, op="tick", key=step).content.decode(), "ticks")
-    assert said == f"Saved: Setup: {title} ticked."
+    assert said == f"Saved: Ben ticked “{title}”."
+
+
+@pytest.mark.parametrize(
+    ("who", "words"),
+    [
+        (None, "Saved: month 1: Phase B · Actions."),  # a phone that signs as nobody: the log's line
+        ("The table", "Saved: The table moved the game on to month 1, Phase B · Actions."),
+    ],
+)
+def test_a_phone_that_signs_as_nobody_keeps_the_logs_words(who: str | None, words: str) -> None:
+    game = make_game()
+    phone = Client() if who is None else _phone(who)
+    said, _ = _said(_post(phone, game, op="next", v=_v(game)).content.decode(), "controls")
+    assert said == words
+
+
+def test_reveal_and_go_on_names_who_revealed_what_and_where_the_table_went() -> None:
+    """RULINGS R17: month 1's New Character is revealed at its start; "Reveal and go on" does both."""
+    game = make_game(akebono=True)
+    answer = _post(_phone("Ben"), game, op="reveal-next", key="new-character-1", v=_v(game), was="1A")
+    said, level = _said(answer.content.decode(), "controls")
+    assert said == (
+        "Saved: Ben revealed the New Character of month 1 and moved the game on to month 1, Phase B · Actions."
+    )
+    assert level == "ok"
+    made = Game.objects.get(pk=game.pk).changes.first()
+    assert made is not None and (made.who, made.op) == ("Ben", "reveal-next")
+
+
+def test_next_on_the_last_steps_names_new_years_day_and_the_end() -> None:
+    game = play_to(make_game(), 12)
+    ben = _phone("Ben")
+    for phase in ("Phase B · Actions", "Phase C · Event"):
+        said, _ = _said(_post(ben, game, op="next", v=_v(game)).content.decode(), "controls")
+        assert said == f"Saved: Ben moved the game on to month 12, {phase}."
+    said, _ = _said(_post(ben, game, op="next", v=_v(game)).content.decode(), "controls")
+    assert said == "Saved: Ben moved the game on to New Year's Day."
+    said, _ = _said(_post(ben, game, op="next", v=_v(game)).content.decode(), "controls")
+    assert said == "Saved: Ben ended the game."
+
+
+def test_a_removal_names_who_took_what_from_whom() -> None:
+    game = make_game(("Anaïs", "Ben", "Chie: the second"))  # a colon in a name reads as well
+    _by_table(game, "record-add", seat=3, field="characters", key="monk")
+    answer = _post(_phone("Anaïs"), game, op="record-remove", seat=3, field="characters", key="monk")
+    said, _ = _said(answer.content.decode(), "record-3")
+    assert said == "Saved: Anaïs removed Monk (characters) from Chie: the second's record."
+
+
+@pytest.mark.parametrize(
+    "summary",
+    ["Removed from Chie: Ox Cart (characters)", "Removed from : Monk (characters)", "Removed from Ch"],
+)
+def test_a_removal_whose_line_reads_otherwise_keeps_the_logs_words(summary: str) -> None:
+    """A line that does not name this entry (cut at the log's length, another entry) is said as it is."""
+    game = make_game()
+    _by_table(game, "record-add", seat=3, field="characters", key="monk")
+    _post(_phone("Anaïs"), game, op="record-remove", seat=3, field="characters", key="monk")
+    made = Game.objects.get(pk=game.pk).changes.first()
+    assert made is not None and made.op == "record-remove"
+    made.summary = summary
+    assert said_of(made) == f"Saved: {summary}."
 
 
 def test_a_reveal_names_what_was_revealed_and_by_whom() -> None:
@@ -196,3 +268,28 @@ def test_a_record_without_the_live_script_answers_under_its_form_with_its_undo(h
 def test_a_malformed_answer_address_is_a_400(query: str) -> None:
     game = make_game()
     assert Client().get(game.edit_url() + query).status_code == 400
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+@pytest.mark.parametrize(
+    ("op", "slot", "words"),
+    [
+        ("next", "controls", "Saved: Ben moved the game on to month 1, Phase B · Actions."),
+        ("tick", "ticks", "Saved: Ben ticked “Main board”."),
+    ],
+)
+def test_next_and_a_tick_name_who_without_the_live_script(htmx: bool, op: str, slot: str, words: str) -> None:
+    game = make_game()
+    ben = _phone("Ben")
+    form = {"op": op, "v": _v(game), "key": _first_step(game) if op == "tick" else ""}
+    answer = ben.post(
+        f"/games/{game.edit_token}/change", form, **({"HTTP_HX_REQUEST": "true"} if htmx else {})
+    )
+    if htmx:
+        html = answer.content.decode()
+    else:
+        assert answer.status_code == 302
+        assert answer["Location"].endswith(f"?did={_v(game)}&at={slot}#answer-{slot}")
+        html = ben.get(answer["Location"].split("#")[0]).content.decode()
+    assert _said(html, slot)[0] == words
+    assert words in _state_msg(html) and f'id="undo-history-{_v(game)}"' in _state_msg(html)  # its Undo

@@ -14,8 +14,8 @@ import pytest
 from django.test import Client
 
 from companion.models.games import Game
+from companion.presenters.tracker.state import WHO_COOKIE
 from companion.services.tracker.changes import apply_change
-from companion.views.tracker.common import WHO_COOKIE
 from tests.factories import make_game
 
 pytestmark = pytest.mark.django_db

@@ -7,11 +7,13 @@ drops or an answer is lost, reveals are the table's, and the home page finds the
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import expect
 
 from companion.models.games import Game
+from companion.presenters.tracker.state import WHO_COOKIE
 from companion.services.tracker.changes import apply_change
 from companion.services.tracker.games import NewPlayer, create_game
 from tests.phones import top_of
@@ -308,7 +310,9 @@ def test_a_missed_reveal_is_still_offered_two_months_later_and_next_asks(
     game = _game()
     summer = personality_names(Season.SUMMER, game.setup)
     _move(game, 3, "C", reveal=("new-character-1", "new-character-2", "new-character-3"))
-    one, _, viewer, _ = _table(live_server, new_context, game)
+    one, _, viewer, context = _table(live_server, new_context, game)
+    context.add_cookies([{"name": WHO_COOKIE, "value": quote("Dominique"), "url": live_server.url}])
+    one.reload()  # this phone signs as Dominique: its answers name her (issue 23)
     one.evaluate("document.querySelector('#next').scrollIntoView({block: 'center'})")
     top = top_of(one, "#next")
     one.click("#next")
@@ -324,6 +328,8 @@ def test_a_missed_reveal_is_still_offered_two_months_later_and_next_asks(
     _screens(one, screenshot, "tracker-next-asks")
     one.click("#ask-go-on")
     _wait_text(one, "#month-title", "Month 4 · Summer · phase A")
+    said = "Saved: Dominique moved the game on to month 4, Phase A · Way of Life."
+    expect(one.locator("#answer-controls")).to_have_text(said)
     # Two months later the Summer reveal is still offered under "Now", with the month it fell due.
     _move(game, 5, "B", reveal=("new-character-4", "new-character-5"))
     one.reload()
@@ -341,6 +347,9 @@ def test_a_missed_reveal_is_still_offered_two_months_later_and_next_asks(
     one.locator("#next").wait_for()
     one.click("#next")  # nothing left to reveal: Next moves on at once
     _wait_text(one, "#month-title", "Month 5 · Summer · phase C")
+    expect(one.locator("#answer-controls")).to_have_text(
+        "Saved: Dominique moved the game on to month 5, Phase C · Event."
+    )
     game.refresh_from_db()
     assert game.changes.filter(op="next").count() == 4 * 3 + 2  # 1A to 5C: every tap landed once
     assert game.changes.filter(op="reveal", undone=False).count() == 6

@@ -14,6 +14,7 @@ import pytest
 from django.test import Client
 
 from companion.models.games import Game, Seat
+from companion.presenters.tracker.state import LOG_ON_PAGE
 from companion.services.tracker.changes import apply_change
 from companion.services.tracker.errors import Asked
 from scoring.calendar import firefighting_seats
@@ -233,6 +234,35 @@ def test_a_removed_entry_keeps_its_place_with_its_undo_and_comes_back_there() ->
     assert back.status_code == 200 and "Undid: Removed from Ben: Ox" in _text(back)
     assert _seat(game, 2).record["characters"] == ["monk", "ox-cart", "fisherman"]
     assert 'id="answer-record-2"' in back.content.decode()
+
+
+def test_a_removed_entrys_line_stays_while_its_removal_can_be_undone() -> None:
+    """Its removal can be undone however many changes came after it (each change carries its own inverse), so
+    its "Removed" line with its Undo stays past the page's last changes; once undone, the entry is back instead.
+    A pull without the record section reads nothing more."""
+    game = make_game()
+    ben = _phone("Ben")
+    for key in ("monk", "ox-cart", "fisherman"):
+        _do(game, "Ben", "record-add", seat=2, field="characters", key=key)
+    _post(ben, game, op="record-remove", seat="2", field="characters", key="ox-cart")
+    version = Game.objects.get(pk=game.pk).version
+    for _ in range(LOG_ON_PAGE + 2):  # the removal leaves the page's last changes
+        _do(game, "Anaïs", "score-add", seat=1, value=1)
+    page = ben.get(game.edit_url()).content.decode()
+    assert f'id="change-{version}"' not in page  # no longer in the history
+    listed = re.search(r'id="part-record-2".*?<ul class="entries">(.*?)</ul>', page, re.S)
+    assert listed is not None
+    assert re.findall(r"<li[^>]*>\s*<span[^>]*>([^<]*)</span>", listed.group(1)) == [
+        "Monk",
+        "Ox Cart",
+        "Fisherman",
+    ]
+    assert f'id="removed-{version}"' in listed.group(1) and f'id="undo-record-2-{version}"' in page
+    back = _post(ben, game, op="undo-entry", field="record-2", key=str(version))
+    assert back.status_code == 200 and "Undid: Removed from Ben: Ox" in _text(back)
+    assert _seat(game, 2).record["characters"] == ["monk", "ox-cart", "fisherman"]
+    page = ben.get(game.edit_url()).content.decode()
+    assert f'id="removed-{version}"' not in page and "Ox Cart" in page
 
 
 def test_the_history_names_who_did_what_with_an_undo_per_line_and_none_on_the_view_link() -> None:

@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 
 from companion.models.games import Change, Game
+from companion.presenters.tracker.state import LOG_ON_PAGE
 from companion.services.tracker.games import NewPlayer, create_game
-from companion.views.tracker.common import LOG_ON_PAGE
 from scoring.rules import nagaya_name
 
 pytestmark = pytest.mark.django_db

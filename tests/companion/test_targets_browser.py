@@ -92,12 +92,14 @@ WIDE = """
 """
 
 
-#: The tracker's player rows whose counts are not on the name's line (the row wrapped).
+#: The tracker's player rows whose counts are not on the name's line, or whose name takes two lines (the row wrapped).
 ONE_LINE = """
 () => [...document.querySelectorAll('.row-head')].filter((head) => {
-  const name = head.querySelector('strong').getBoundingClientRect();
+  const strong = head.querySelector('strong');
+  const name = strong.getBoundingClientRect();
   const tracks = head.querySelector('.tracks').getBoundingClientRect();
-  return tracks.top >= name.bottom || tracks.bottom <= name.top;
+  const lines = name.height / parseFloat(getComputedStyle(strong).lineHeight);
+  return tracks.top >= name.bottom || tracks.bottom <= name.top || lines > 1.5;
 }).map((head) => head.innerText.replace(/\\s+/g, ' '))
 """
 
@@ -236,10 +238,12 @@ def test_the_measures_find_what_they_look_for(page: Any) -> None:
     page.set_content(
         '<main><p><a href="/x">small link</a></p><button style="min-height:48px">Big enough</button>'
         '<label><input type="checkbox"> a label</label><div style="width:500px">wide</div>'
-        '<p class="row-head"><strong style="display:block">Name</strong><span class="tracks">9</span></p></main>'
+        '<p class="row-head"><strong style="display:block">Name</strong><span class="tracks">9</span></p>'
+        '<p class="row-head" style="display:flex"><strong style="width:3ch;line-height:20px">Two words</strong>'
+        '<span class="tracks">9</span></p></main>'
     )
     assert [t.split(" ")[0] for t in page.evaluate(TARGETS, TAP)] == ["a.", "label."]  # the button is big
-    assert page.evaluate(WIDE, PHONE_WIDTH) != [] and page.evaluate(ONE_LINE) == ["Name 9"]
+    assert page.evaluate(WIDE, PHONE_WIDTH) != [] and page.evaluate(ONE_LINE) == ["Name 9", "Two words 9"]
 
 
 #: Pages saved as screenshots (out/screens/wide-*.png) for a person to look at.

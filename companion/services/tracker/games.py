@@ -65,6 +65,13 @@ def recent_changes(game: Game, count: int) -> list[Change]:
     return list(game.changes.all()[:count])
 
 
+def removals_before(game: Game, version: int) -> list[Change]:
+    """The game's record removals standing (not undone) older than ``version``, newest first: each can still be
+    undone (companion.services.tracker.undo), so its "Removed" line stays in the record past the page's last
+    changes (issue 23)."""
+    return list(game.changes.filter(op="record-remove", undone=False, version__lt=version))
+
+
 def seats_of(game: Game) -> list[Seat]:
     """The game's seats, in seat order: those a change just stored, else one query."""
     if game.seat_list is None:

@@ -6,7 +6,7 @@ refusal is raised before the first write."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from companion.models.games import QUICK_SCORES, SCORE_MAX, SUMMARY_MAX, Game, Seat
 from companion.services.tracker import new_year, records
@@ -106,12 +106,32 @@ def reveal(game: Game, key: str, who: str) -> tuple[str, dict[str, Any]]:
     if not new:
         raise Refused("Already revealed: every phone shows it.")
     game.revealed = [*game.revealed, *new]
-    where = "New Year's Day" if game.month == NEW_YEAR else f"month {game.month}"
+    where = month_name(game.month)
     # The log names what was revealed, not the secret: an undo hides it again everywhere.
-    summary = f"Revealed {'; '.join(reveal_name(k)[0].replace('The ', 'the ', 1) for k in new)} (by {who} in {where})"
+    summary = f"Revealed {revealed_names(new)} (by {who} in {where})"
     if len(summary) > SUMMARY_MAX:
         summary = f"Revealed the {len(new)} draws that were due (by {who} in {where})"
     return summary, {"revealed": new[0] if len(new) == 1 else new}
+
+
+def month_name(month: int) -> str:
+    """A month as the log and the answers name it: "month 3", "New Year's Day"."""
+    return "New Year's Day" if month == NEW_YEAR else f"month {month}"
+
+
+def revealed_names(keys: Sequence[str]) -> str:
+    """The draws ``keys`` as the log names them (never their secret): "the New Character of month 1; …"."""
+    return "; ".join(reveal_name(k)[0].replace("The ", "the ", 1) for k in keys)
+
+
+TICK_SUMMARY: Final = "Setup: {title} {verb}"
+"""The log's line of a setup tick (``verb``: "ticked" or "unticked"); :func:`tick_title` reads the title back."""
+
+
+def tick_title(summary: str, verb: str) -> str:
+    """The step title a tick's log line names (:data:`TICK_SUMMARY`), for the answer that names who ticked it."""
+    head, _, tail = TICK_SUMMARY.partition("{title}")
+    return summary.removeprefix(head).removesuffix(tail.format(verb=verb))
 
 
 def tick(game: Game, step: str, done: bool) -> tuple[str, dict[str, Any]]:
@@ -123,7 +143,7 @@ def tick(game: Game, step: str, done: bool) -> tuple[str, dict[str, Any]]:
         raise Refused("Already ticked." if done else "Already not ticked.")
     game.ticks = sorted(ticked | {step} if done else ticked - {step})
     verb = "ticked" if done else "unticked"
-    return f"Setup: {steps[step]} {verb}", {"tick": step, "done": not done}
+    return TICK_SUMMARY.format(title=steps[step], verb=verb), {"tick": step, "done": not done}
 
 
 def track(op: TrackOp, s: Seat, seats: Sequence[Seat], value: int | None) -> tuple[str, dict[str, Any]]:
@@ -174,8 +194,7 @@ def advance(game: Game) -> tuple[str, dict[str, Any]]:
     else:
         game.month, phase = step
         game.phase = phase.value
-        where = "New Year's Day" if game.month == 13 else f"month {game.month}"
-        summary = f"{where}: {phase.label}"
+        summary = f"{month_name(game.month)}: {phase.label}"
     return summary, {"game": before}
 
 

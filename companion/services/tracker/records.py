@@ -364,7 +364,20 @@ def remove(seat: Seat, *, field: str, item: str) -> str:
     if item not in held:
         raise RecordRefused("That entry is no longer there: another phone removed it.")
     _take(seat, field, item)
-    return f"Removed from {seat.name}: {name_of(field, item)} ({FIELD_LABELS[field].lower()})"
+    return f"Removed from {seat.name}: {removed_what(field, item)}"
+
+
+def removed_what(field: str, item: str) -> str:
+    """The entry a removal's log line names ("Monk (characters)")."""
+    return f"{name_of(field, item)} ({FIELD_LABELS[field].lower()})"
+
+
+def removed_from(summary: str, field: str, item: str) -> str | None:
+    """The player a removal's log line (:func:`remove`) took the entry from; None when the line does not read so."""
+    head, tail = "Removed from ", f": {removed_what(field, item)}"
+    if not (summary.startswith(head) and summary.endswith(tail)) or len(summary) <= len(head) + len(tail):
+        return None
+    return summary[len(head) : -len(tail)]
 
 
 LOSSES: Final[Mapping[str, tuple[str, str, str]]] = {

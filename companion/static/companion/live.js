@@ -87,12 +87,14 @@
   }
 
   // Put the pieces of an answer in place, with the waiting taps' changes on top.
-  function apply(html) {
+  // ``pulled``: a pull's pieces, which never bring an answer: the answers beside this phone's controls stay until
+  // they fade or its next tap (a pull that follows the tap's answer does not take it away).
+  function apply(html, pulled = false) {
     const t = make("template", { innerHTML: html });
     const anchor = anchorOf(), active = document.activeElement;
     for (const fresh of Array.from(t.content.children)) {
       const old = fresh.id && document.getElementById(fresh.id);
-      if (!old) continue;
+      if (!old || (pulled && old.matches("[data-answer]"))) continue;
       keep(old, fresh);
       const busy = Array.from(fields(old)).filter((f) => (f === active || typed(f)) && !mine(f));
       const clash = busy.find((f) => f.id && inside(fresh, f.id) && shown(inside(fresh, f.id)) !== shown(f));
@@ -303,7 +305,7 @@
         done(got.response.headers.get("X-Live-Done") || "");
         const v = int(got.response.headers.get("X-Live-Version"));
         if (v && v < Math.max(newest, version())) again = true; // a write's answer got here first: ask again
-        else { apply(got.html); if (v) live.dataset.liveVersion = String(v); }
+        else { apply(got.html, true); if (v) live.dataset.liveVersion = String(v); }
       }
     } finally {
       pulling = false;

@@ -1,12 +1,12 @@
-"""What a token of a tracked Traders of Osaka game opens, and the helpers every page of that game shares
-(companion/views/osaka/games.py, game_payday.py, game_links.py).
+"""What a token of a tracked Traders of Osaka game opens, and the refusals every page of that game shares
+(companion/views/osaka/games.py, game_payday.py, game_links.py); what the pages show (the token they keep, a
+write's client id, the ranking) is the presenter's, companion/presenters/osaka.py.
 
 A view-only link never leads to a write: every POST with it answers 403 with a sentence saying so.
 """
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from functools import wraps
 from typing import Final, NoReturn
@@ -15,10 +15,8 @@ from django.http import HttpRequest, HttpResponse
 
 from companion.errors import UserError
 from companion.http import HtmxHttpRequest
-from companion.models.osaka import OsakaSeat
 from companion.services.osaka import Opened, open_token
 from companion.tokens import TOKEN_RE
-from scoring.osaka.rules import Ranked, Standing, rank
 
 NO_GAME: Final = "There is no game at this address. Check the link you were given."
 VIEW_ONLY: Final = "This is the view-only link: it cannot change the game. Ask the table for the edit link."
@@ -47,20 +45,3 @@ def opened_by_token(*, edit: bool) -> Callable[[GameView], Callable[[HtmxHttpReq
         return wrapper
 
     return decorate
-
-
-def token_of(opened: Opened) -> str:
-    """The token this phone came with: the links on its pages keep it."""
-    if opened.seat is not None:
-        return opened.seat.private_token
-    return opened.game.edit_token if opened.can_edit else opened.game.view_token
-
-
-def new_cid() -> str:
-    """A client id for a write rendered into a form (a no-JavaScript resubmission carries it again)."""
-    return secrets.token_urlsafe(12)
-
-
-def ranking(seats: list[OsakaSeat]) -> list[tuple[OsakaSeat, Ranked]]:
-    ranked = rank([Standing(s.name, s.vp, s.tokens) for s in seats])
-    return sorted(zip(seats, ranked, strict=True), key=lambda pair: (pair[1].rank, pair[0].seat))

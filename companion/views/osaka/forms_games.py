@@ -10,15 +10,13 @@ from django import forms
 
 from companion.forms import ChoiceField, NameField, TypedChoiceField
 from companion.models.osaka import NAME_MAX
+from companion.presenters.osaka import CARD_COUNTS, TOTALS
 from companion.services.osaka import NewPlayer
 from scoring.names import name_key
 from scoring.osaka.components import COLOURS, MAX_PLAYERS, MIN_PLAYERS, TRADERS
-from scoring.osaka.rules import possible_draws
 
 CID_PATTERN: Final = r"^[A-Za-z0-9_-]{8,64}$"
 TRADER_CHOICES: Final = [(t.value, t.label) for t in TRADERS]
-TOTALS: Final = sorted({d.total for d in possible_draws()})
-CARD_COUNTS: Final = sorted({d.cards for d in possible_draws()})
 
 
 def cid_field() -> forms.RegexField:

@@ -30,9 +30,9 @@ from django.views.decorators.http import require_POST, require_safe
 from companion.forms import messages_of
 from companion.http import HtmxHttpRequest
 from companion.live.engine import Answer, MutationId, Pieces, held, mutation_id, once, pull_response
-from companion.models.osaka import OsakaEvent, OsakaGame, OsakaSeat
+from companion.models.osaka import OsakaGame
+from companion.presenters.osaka import state_context, token_of
 from companion.services.osaka import (
-    ENTRY_KINDS,
     Conflict,
     Opened,
     Refused,
@@ -43,10 +43,8 @@ from companion.services.osaka import (
 )
 from companion.tokens import TOKEN_RE
 from companion.views.answers import page_or_partial
-from companion.views.osaka.access import error, new_cid, opened_by_token, ranking, token_of
+from companion.views.osaka.access import error, opened_by_token
 from companion.views.osaka.forms_games import (
-    CARD_COUNTS,
-    TOTALS,
     NewOsakaGameForm,
     StartForm,
     TokenForm,
@@ -54,14 +52,10 @@ from companion.views.osaka.forms_games import (
 )
 from companion.views.osaka.game_links import game_log, game_renew, game_share, game_sheet
 from companion.views.osaka.game_payday import game_payday
-from scoring.osaka.components import COLOURS, END_TOKENS
 
-LOG_ON_PAGE: Final = 8
 #: The named pieces of osaka_game.html a token change can alter, beside its seat's (``seat-N``): the log, the
 #: payday shown until the next change, and the message. The others show the start, the end, VP counts, links.
 AFTER_TOKEN: Final = frozenset({"state-msg", "latest-box", "log"})
-#: The pieces that show the start's line (the partial ``start``).
-START_PIECES: Final = frozenset({"start-first", "start-then"})
 #: A pull further behind than this many versions renders every piece.
 PULL_SINCE_MAX: Final = 32
 
@@ -69,82 +63,10 @@ PULL_SINCE_MAX: Final = 32
 # --- what the game page shows -------------------------------------------------------------------------------------
 
 
-def _latest_payday(events: list[OsakaEvent]) -> OsakaEvent | None:
-    """The payday just entered, while it is the latest entry: the table takes its VP cards now."""
-    for e in events:
-        if e.kind in ENTRY_KINDS and not e.undone:
-            applied = e.kind == "payday" and isinstance(e.result, dict) and e.result.get("applied")
-            return e if applied else None
-    return None
-
-
-def _state_context(
-    request: HttpRequest,
-    opened: Opened,
-    message: str = "",
-    level: str = "",
-    *,
-    only: Collection[str] | None = None,
-) -> dict[str, Any]:
-    """What osaka_game.html shows; ``only``: the named pieces rendered (the start's text is then read only when
-    a start piece is among them)."""
-    game = opened.game
-    seats = list(game.seats.all())  # a token change's write leaves them (companion.services.osaka._add_token)
-    # Without the entries' data (the page shows summaries) and results (the latest payday's is read alone). The
-    # start's line may be further back than the log shows: read further only for a piece that shows it.
-    events = _events(
-        game, LOG_ON_PAGE * 4 if only is None or not START_PIECES.isdisjoint(only) else LOG_ON_PAGE
-    )
-    latest = _latest_payday(events)
-    if latest is None and not any(e.kind in ENTRY_KINDS for e in events) and len(events) == LOG_ON_PAGE:
-        events = _events(game, LOG_ON_PAGE * 4)  # no entry among them: the latest payday may lie further back
-        latest = _latest_payday(events)
-    start_seat = next((s for s in seats if s.seat == game.start_seat), None)
-    start_event = next((e for e in events if e.kind == "start" and not e.undone), None)
-    me = next((s for s in seats if opened.seat and s.pk == opened.seat.pk), None)
-    return {
-        "game": game,
-        "opened": opened,
-        "token": token_of(opened),
-        "can_edit": opened.can_edit,
-        "me": me,
-        "seats": seats,
-        "colours": COLOURS,
-        "end_tokens": END_TOKENS,
-        "start_seat": start_seat,
-        "start_text": start_event.summary if start_event and start_seat else "",
-        "order": _clockwise(seats, start_seat),
-        "latest": latest,
-        "latest_players": list(zip(seats, latest.result["payday"]["players"], strict=False))
-        if latest
-        else [],
-        "ranking": ranking(seats) if game.finished else [],
-        "events": events[:LOG_ON_PAGE],
-        "entry_kinds": ENTRY_KINDS,
-        "change_url": reverse("osaka-game-change", args=[token_of(opened)]),
-        "totals": TOTALS,
-        "card_counts": CARD_COUNTS,
-        "cid": new_cid(),
-        "message": message,
-        "level": level,
-    }
-
-
-def _events(game: OsakaGame, count: int) -> list[OsakaEvent]:
-    return list(OsakaEvent.objects.filter(game_id=game.pk).defer("data", "result")[:count])
-
-
-def _clockwise(seats: list[OsakaSeat], first: OsakaSeat | None) -> list[OsakaSeat]:
-    if first is None:
-        return seats
-    i = seats.index(first)
-    return seats[i:] + seats[:i]
-
-
 def _state_response(
     request: HttpRequest, opened: Opened, *, status: int = 200, message: str = "", level: str = ""
 ) -> HttpResponse:
-    context = _state_context(request, opened, message, level)
+    context = state_context(request, opened, message, level)
     response = page_or_partial(request, "osaka_game.html", "state", context, status=status)
     add_never_cache_headers(response)
     return response
@@ -200,7 +122,7 @@ def _fresh_state(request: HttpRequest, opened: Opened) -> HttpResponse:
         since = int(raw) if raw and request.GET.get("h") else None  # a page holding no piece gets them all
         pieces = _pieces(request, opened, only=_changed_since(opened.game, since))
         return pull_response(request, f"osaka:{opened.game.pk}", pieces, opened.game.version)
-    return render(request, "osaka_game.html#state", _state_context(request, opened))
+    return render(request, "osaka_game.html#state", state_context(request, opened))
 
 
 def _changed_since(game: OsakaGame, seen: int | None) -> frozenset[str] | None:
@@ -280,7 +202,7 @@ def _pieces(
     only: Collection[str] | None = None,
 ) -> Pieces:
     pieces = Pieces(only=only)
-    context = {**_state_context(request, opened, message, level, only=only), "live_pieces": pieces}
+    context = {**state_context(request, opened, message, level, only=only), "live_pieces": pieces}
     get_template("osaka_game.html#state").render(context, request)
     return pieces
 

@@ -9,7 +9,8 @@ Routes (docs/api.md "Games", docs/sync.md), one module per job:
   after New Year's Day, the scoring walk-through prefilled).
 - ``writes``: ``/games/<token>/change`` (``game-change``, POST), one change; 403 with the view token, 409 when
   stale. What the tap writes is :mod:`companion.services.tracker.changes`; what it shows, :mod:`.state`.
-- ``state`` (the presenter), ``record_picker`` (the record section), ``common`` (what the views share).
+- ``common`` (what the views share). What the pages show is the presenter's, a floor below:
+  :mod:`companion.presenters.tracker.state` and ``record_picker`` (the record section).
 """
 
 from __future__ import annotations

@@ -1,34 +1,27 @@
 """What every view of a tracked game shares (issue 5): the token's game (404, 403 for the view-only link), the
-name this phone signs with (a cookie), the error page, whether a request is the live script's."""
+name this phone signs with (a cookie; read by the presenter, companion.presenters.tracker.state.who_of), the error
+page, whether a request is the live script's, the state answered as a page or its partial."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import wraps
-from typing import NoReturn
-from urllib.parse import quote, unquote
+from typing import Any, NoReturn
+from urllib.parse import quote
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
+from django.utils.cache import add_never_cache_headers
 
 from companion.errors import UserError
-from companion.forms import clean_text
 from companion.http import HtmxHttpRequest
 from companion.models.games import Game
-from companion.models.scoresheets import NAME_MAX
+from companion.presenters.tracker.state import WHO_COOKIE, page_context, state_context
 from companion.services.tracker.games import (
     game_by_token,
 )
 from companion.tokens import is_token
-
-WHO_COOKIE = "iki_who"
-
-
-WHO_DEFAULT = "a phone"
-
-
-LOG_ON_PAGE = 8
+from companion.views.answers import page_or_partial
 
 
 def error_page(request: HttpRequest, status: int, message: str) -> NoReturn:
@@ -67,15 +60,6 @@ def game_view(*, edit: bool) -> Callable[[GameView], Callable[[HtmxHttpRequest, 
     return decorate
 
 
-def who_of(request: HttpRequest) -> str:
-    """The name this phone signs its changes with; a cookie that is not a valid name is dropped (ignored)."""
-    try:
-        name = clean_text(unquote(request.COOKIES.get(WHO_COOKIE, "")))
-    except ValidationError:
-        return WHO_DEFAULT
-    return name if 0 < len(name) <= NAME_MAX else WHO_DEFAULT
-
-
 def remember_who(response: HttpResponse, who: str) -> HttpResponse:
     """This phone signs its changes as ``who`` (a cookie kept for a month)."""
     response.set_cookie(
@@ -91,3 +75,28 @@ def remember_who(response: HttpResponse, who: str) -> HttpResponse:
 def is_live(request: HttpRequest) -> bool:
     """A request of the live script (companion/static/companion/live.js): answered with pieces only."""
     return request.headers.get("X-Live") == "1"
+
+
+def state_response(
+    request: HtmxHttpRequest,
+    game: Game,
+    can_edit: bool,
+    *,
+    status: int = 200,
+    message: str = "",
+    level: str = "",
+    ask: dict[str, Any] | None = None,
+    question: Mapping[str, Any] | None = None,
+    answer_at: str = "",
+    undo_entry: int | None = None,
+    record_seat: int | None = None,
+) -> HttpResponse:
+    context = state_context(request, game, can_edit, message, level, ask)
+    context |= {"question": question, "answer_at": answer_at, "undo_entry": undo_entry}
+    if record_seat is not None:
+        context["record_seat"] = record_seat
+    if not request.htmx:
+        context.update(page_context(request, game, can_edit))
+    response = page_or_partial(request, "games.html", "state", context, status=status)
+    add_never_cache_headers(response)
+    return response

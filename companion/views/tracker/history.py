@@ -5,16 +5,17 @@ entry removed from a player's record keeps its place as a "Removed · Undo" line
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from typing import Any, Final
 from urllib.parse import urlencode
 
 from django import forms
 from django.http import HttpRequest
 
-from companion.models.games import Change, Game
+from companion.models.games import SUMMARY_MAX, Change, Game
+from companion.presenters.tracker.state import WHO_DEFAULT
 from companion.services.tracker import records
-from scoring.table import LIST_FIELDS
+from companion.services.tracker.ops import month_name, revealed_names, tick_title
+from scoring.calendar import NEW_YEAR, Phase, next_step
 
 HISTORY: Final = "history"
 """The ``field`` an Undo of the history posts, and the answer slot it is answered in (``answer-history``)."""
@@ -32,8 +33,65 @@ def undo_slot(field: str) -> str | None:
 
 def said_of(change: Change) -> str:
     """What the answer to a change says, in the log's own words (issue 23: every answer says who did what):
-    "Saved: +3 IKI for Ben (now 7).", an undo's "Undid: …"."""
-    return f"{change.summary}." if change.op == "undo" else f"Saved: {change.summary}."
+    "Saved: +3 IKI for Ben (now 7).", an undo's "Undid: …"; a change whose log line does not name the one who
+    made it (the next step, a setup tick, a removal) names the phone's player as the history line does
+    (:func:`done_by`)."""
+    if change.op == "undo":
+        return f"{change.summary}."
+    return f"Saved: {done_by(change) or change.summary}."
+
+
+def done_by(change: Change) -> str | None:
+    """Who did what, for a change whose log line names what but not who (issue 23): "Ben moved the game on to
+    month 1, Phase B · Actions", "Ben revealed the New Character of month 2 and moved the game on to …",
+    "Ben ticked “Main board”", "Ben removed Monk (characters) from Chie's record". None for the others (their line names the player), for a phone that signs as
+    nobody (the log's line as it is), and for a change whose undo data does not say where the table went."""
+    if change.who == WHO_DEFAULT:
+        return None
+    data = change.undo if isinstance(change.undo, dict) else {}
+    if change.op in ("tick", "untick"):
+        verb = f"{change.op}ed"
+        return f"{change.who} {verb} “{tick_title(change.summary, verb)}”"
+    if change.op == "record-remove":
+        return _removed_by(change.who, change.summary, data)
+    if change.op not in ("next", "reveal-next"):
+        return None
+    moved = _moved_on(data.get("game"))
+    if moved is None:
+        return None
+    shown = data.get("revealed") or []
+    keys = [shown] if isinstance(shown, str) else [str(k) for k in shown]
+    names = revealed_names(keys) if len(revealed_names(keys)) <= SUMMARY_MAX else f"the {len(keys)} draws due"
+    return f"{change.who} {f'revealed {names} and ' if keys else ''}{moved}"
+
+
+def _removed_by(who: str, summary: str, data: dict[str, Any]) -> str | None:
+    """ "Ben removed Monk (characters) from Chie's record", from a removal's undo data (where the entry stood)."""
+    at = data.get("at")
+    if not (isinstance(at, list) and len(at) == 3 and at[0] in records.FIELD_LABELS):
+        return None
+    field, item = str(at[0]), str(at[1])
+    holder = records.removed_from(summary, field, item)
+    return (
+        None
+        if holder is None
+        else f"{who} removed {records.removed_what(field, item)} from {holder}'s record"
+    )
+
+
+def _moved_on(before: object) -> str | None:
+    """Where "Next" moved the game from the step ``before`` it (the change's undo data): "moved the game on to
+    month 2, Phase A · Way of Life", "ended the game"; None when the data does not say."""
+    if not isinstance(before, dict):
+        return None
+    try:
+        step = next_step(int(before["month"]), Phase(before["phase"]))
+    except (KeyError, TypeError, ValueError):
+        return None
+    if step is None:
+        return "ended the game"
+    month, phase = step
+    return f"moved the game on to {month_name(month)}" + ("" if month == NEW_YEAR else f", {phase.label}")
 
 
 def answered_url(game: Game, at: str = "") -> str:
@@ -73,24 +131,3 @@ def said_on_page(request: HttpRequest, game: Game, can_edit: bool) -> dict[str, 
         "undo_entry": change.version if standing else None,
         "answer_at": at,
     }
-
-
-def keep_removed(shown: Iterable[dict[str, Any]], changes: Iterable[Change]) -> None:
-    """Put a "Removed" line where each entry removed by a recent change standing stood (``record-remove``, its
-    undo data's ``at``: field, item, index), so the list below it does not move; newest first, each into the list
-    as it was before that removal. ``shown``: the record section's players (record_picker), changed in place:
-    each entry is (id, name, the version of the change that removed it or None)."""
-    by_seat = {r["seat"].seat: r for r in shown}
-    for c in changes:
-        at = c.undo.get("at") if isinstance(c.undo, dict) and c.op == "record-remove" else None
-        if c.undone or not isinstance(at, list) or c.undo.get("seat") not in by_seat:
-            continue
-        field, item, index = at
-        r = by_seat[c.undo["seat"]]
-        entries = {f: list(items) for f, _, items in r["entries"]}
-        items = entries.setdefault(field, [])
-        items.insert(min(int(index), len(items)), (item, records.name_of(field, item), c.version))
-        order = [*LIST_FIELDS, *records.LEFT_FIELDS]
-        r["entries"] = [
-            (f, records.FIELD_LABELS[f], entries[f]) for f in sorted(entries, key=order.index) if entries[f]
-        ]

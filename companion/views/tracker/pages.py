@@ -17,6 +17,10 @@ from companion.live.engine import (
 )
 from companion.models.games import Game, Seat
 from companion.models.scoresheets import NAME_MAX
+from companion.presenters.tracker.state import (
+    state_context,
+    state_pieces,
+)
 from companion.scorepad.services import SheetError, sheet_for_game
 from companion.services.tracker.games import (
     version_of,
@@ -27,14 +31,10 @@ from companion.views.tracker.common import (
     game_view,
     is_live,
     remember_who,
+    state_response,
 )
 from companion.views.tracker.forms import PullForm
 from companion.views.tracker.history import said_on_page
-from companion.views.tracker.state import (
-    state_context,
-    state_pieces,
-    state_response,
-)
 
 
 @require_safe

@@ -25,6 +25,14 @@ from companion.live.engine import (
     stored_id,
 )
 from companion.models.games import Game
+from companion.presenters.tracker.record_picker import AKEBONO_FORMS, BASE_FORMS, flags_of, form_shown
+from companion.presenters.tracker.state import (
+    LOG_ON_PAGE,
+    next_question,
+    state_pieces,
+    trade_income_shown,
+    who_of,
+)
 from companion.services.tracker import records
 from companion.services.tracker.changes import (
     OWN_UNDO_OPS,
@@ -42,22 +50,14 @@ from companion.services.tracker.games import (
 )
 from companion.tokens import is_token
 from companion.views.tracker.common import (
-    LOG_ON_PAGE,
     NO_GAME,
     VIEW_ONLY,
     error_page,
     is_live,
-    who_of,
+    state_response,
 )
 from companion.views.tracker.forms import ChangeForm
 from companion.views.tracker.history import HISTORY, UNDOABLE_ANSWERS, answered_url, said_of, undo_slot
-from companion.views.tracker.record_picker import AKEBONO_FORMS, BASE_FORMS, flags_of, form_shown
-from companion.views.tracker.state import (
-    next_question,
-    state_pieces,
-    state_response,
-    trade_income_shown,
-)
 from scoring.calendar import NEW_YEAR
 
 

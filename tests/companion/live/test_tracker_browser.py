@@ -25,16 +25,7 @@ NAMES = ("Ann", "Ben", "Cho")
 
 def new_game(table: Table, *, akebono: bool = True) -> tuple[str, str]:
     """A new 3-player game through its form: (edit token, view token)."""
-    phone = table.client()
-    phone.request("GET", "/games/new/")
-    colours = ("red", "blue", "green")
-    form = {f"name-{i}": n for i, n in enumerate(NAMES)} | {f"colour-{i}": c for i, c in enumerate(colours)}
-    status, headers, body = phone.request(
-        "POST", "/games/new/", form | ({"akebono": "on"} if akebono else {})
-    )
-    found = re.search(r"/games/([A-Za-z0-9_-]+)/share", headers.get("location", ""))
-    assert status == 302 and found, body[:300]
-    edit = found.group(1)
+    edit = table.client().new_game(NAMES, akebono=akebono)
     return edit, str(table.sql("SELECT view_token FROM companion_game WHERE edit_token = ?", edit)[0][0])
 
 
@@ -300,7 +291,7 @@ def test_a_refused_tap_shown_at_once_is_taken_back_with_its_message(table: Table
 def test_a_pull_older_than_a_tap_answer_never_takes_the_page_back(table: Table, new_context: Any) -> None:
     """Ben's tap pokes Ann's phone, whose pull is answered at that version but reaches her page only after her own
     tap's answer (one version newer): the page keeps what her answer showed (the log with her +3) and pulls again,
-    never showing the older state."""
+    never showing the older state; the pull that follows leaves the answer beside her row as it was."""
     edit, _ = new_game(table)
     ann, ben = new_context().new_page(), new_context().new_page()
     _open(ann, table, edit)
@@ -336,6 +327,7 @@ def test_a_pull_older_than_a_tap_answer_never_takes_the_page_back(table: Table, 
     expect(ann.locator("#fire-2")).to_have_text("1")
     expect(ann.locator("#score-1")).to_have_text("3")
     expect(ann.locator("#part-log")).to_contain_text("+3 IKI for Ann")
+    expect(ann.locator("#answer-row-1")).to_contain_text("Saved: +3 IKI for Ann (now 3).")
     logs = ann.evaluate("window.__logs")
     assert False not in logs[logs.index(True) :], logs  # never the older log, not even for a moment
     assert _score(table, edit, 1) == 3

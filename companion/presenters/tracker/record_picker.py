@@ -1,13 +1,13 @@
 """What the tracked game's record section offers (issue 13, item 5; issues 19 and 20): what the rules put in
 front of the table first, nothing beyond its supply nor hidden before it is revealed, and each player's record
-with the validator's flags."""
+with the validator's flags; an entry removed from a record keeps its place as a "Removed · Undo" line (issue 23)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from companion.models.games import Game, Seat
+from companion.models.games import Change, Game, Seat
 from companion.services.tracker import new_year, record_flags, records
 from companion.services.tracker.games import (
     scoring_setup,
@@ -30,6 +30,7 @@ from scoring.catalogue import (
     personalities_of_season,
 )
 from scoring.components import SEASONS, Expansion, Season
+from scoring.table import LIST_FIELDS
 
 BASE_FORMS = frozenset({"characters", "tokens", "retirement_tokens", "buildings"})
 AKEBONO_FORMS = BASE_FORMS | {"boats", "personalities"}
@@ -224,3 +225,24 @@ def _met_pool(game: Game, seats: list[Seat], setup: Mapping[str, Any], season: S
     if ferry:
         pool += [p.id for s in seasons for p in personalities_of_season(s) if p.id not in pool]
     return pool
+
+
+def keep_removed(shown: Iterable[dict[str, Any]], changes: Iterable[Change]) -> None:
+    """Put a "Removed" line where each entry removed by a recent change standing stood (``record-remove``, its
+    undo data's ``at``: field, item, index), so the list below it does not move; newest first, each into the list
+    as it was before that removal. ``shown``: the record section's players (record_picker), changed in place:
+    each entry is (id, name, the version of the change that removed it or None)."""
+    by_seat = {r["seat"].seat: r for r in shown}
+    for c in changes:
+        at = c.undo.get("at") if isinstance(c.undo, dict) and c.op == "record-remove" else None
+        if c.undone or not isinstance(at, list) or c.undo.get("seat") not in by_seat:
+            continue
+        field, item, index = at
+        r = by_seat[c.undo["seat"]]
+        entries = {f: list(items) for f, _, items in r["entries"]}
+        items = entries.setdefault(field, [])
+        items.insert(min(int(index), len(items)), (item, records.name_of(field, item), c.version))
+        order = [*LIST_FIELDS, *records.LEFT_FIELDS]
+        r["entries"] = [
+            (f, records.FIELD_LABELS[f], entries[f]) for f in sorted(entries, key=order.index) if entries[f]
+        ]

@@ -1,37 +1,34 @@
 """What a tracked game's page shows (its presenter, issue 5): the state partial's context (month, events, tracks,
-order of play, the log, what "Next" asks), the page around it, and its render as a page, a partial or the live
-script's pieces (companion.live.engine)."""
+order of play, the log, what "Next" asks), the page around it, and its render as the live script's pieces
+(companion.live.engine). The tracker's views (companion/views/tracker/) and the table screen
+(companion/views/screen.py) both build on it; it imports no view."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
+from urllib.parse import unquote
 
-from django.http import HttpRequest, HttpResponse
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest
 from django.template.loader import get_template
 from django.urls import reverse
-from django.utils.cache import add_never_cache_headers
 
-from companion.http import HtmxHttpRequest
+from companion.forms import clean_text
 from companion.live.engine import (
     Pieces,
 )
 from companion.models.games import QUICK_SCORES, SCORE_MAX, Change, Game, Seat
+from companion.models.scoresheets import NAME_MAX
+from companion.presenters.tracker.record_picker import keep_removed, record_context
 from companion.services.tracker.changes import STEP_OPS, seen_value
 from companion.services.tracker.games import (
     recent_changes,
+    removals_before,
     seats_of,
     setup_steps,
     turn_order,
 )
-from companion.views.answers import page_or_partial
-from companion.views.tracker.common import (
-    LOG_ON_PAGE,
-    WHO_DEFAULT,
-    who_of,
-)
-from companion.views.tracker.history import keep_removed
-from companion.views.tracker.record_picker import record_context
 from scoring.calendar import (
     FIRE_MONTHS,
     NEW_YEAR,
@@ -57,8 +54,23 @@ from scoring.catalogue import (
 )
 from scoring.components import SEASONS
 
+WHO_COOKIE = "iki_who"
+"""The cookie holding the name this phone signs its changes with (set by the ``who`` view)."""
+WHO_DEFAULT = "a phone"
+LOG_ON_PAGE = 8
+"""The changes the page's short history shows (and a write reads with its game)."""
+
 #: The most reveals one step can hold (every hidden draw of a game is fewer), with the "Next" before them.
 STEP_CHANGES = 40
+
+
+def who_of(request: HttpRequest) -> str:
+    """The name this phone signs its changes with; a cookie that is not a valid name is dropped (ignored)."""
+    try:
+        name = clean_text(unquote(request.COOKIES.get(WHO_COOKIE, "")))
+    except ValidationError:
+        return WHO_DEFAULT
+    return name if 0 < len(name) <= NAME_MAX else WHO_DEFAULT
 
 
 def _revealed_this_step(game: Game, last: list[Change]) -> frozenset[str]:
@@ -210,7 +222,9 @@ def state_context(
         # first load as in an answer (companion.live.engine).
         "live_pieces": Pieces(),
     }
-    keep_removed(context.get("records", []), changes)  # a removed entry keeps its place (issue 23)
+    if records_shown:  # a removed entry keeps its place while its removal can be undone (issue 23)
+        older = removals_before(game, changes[-1].version) if len(changes) >= LOG_ON_PAGE else []
+        keep_removed(context["records"], [*changes, *older])
     return context
 
 
@@ -236,31 +250,6 @@ def _order_title(game: Game) -> str:
     if game.phase_enum is Phase.B:
         return "Order for phase B"
     return f"Firefighting order (phase {game.phase}); next month's phase A follows it"
-
-
-def state_response(
-    request: HtmxHttpRequest,
-    game: Game,
-    can_edit: bool,
-    *,
-    status: int = 200,
-    message: str = "",
-    level: str = "",
-    ask: dict[str, Any] | None = None,
-    question: Mapping[str, Any] | None = None,
-    answer_at: str = "",
-    undo_entry: int | None = None,
-    record_seat: int | None = None,
-) -> HttpResponse:
-    context = state_context(request, game, can_edit, message, level, ask)
-    context |= {"question": question, "answer_at": answer_at, "undo_entry": undo_entry}
-    if record_seat is not None:
-        context["record_seat"] = record_seat
-    if not request.htmx:
-        context.update(page_context(request, game, can_edit))
-    response = page_or_partial(request, "games.html", "state", context, status=status)
-    add_never_cache_headers(response)
-    return response
 
 
 def page_context(request: HttpRequest, game: Game, can_edit: bool) -> dict[str, Any]:
