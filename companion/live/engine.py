@@ -34,9 +34,9 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 
+from companion.live.pokes import CHANNEL, local_poke
 from companion.models.live import Mutation
 
-CHANNEL: Final = "live"
 CLIENT_RE: Final = re.compile(r"[A-Za-z0-9_-]{8,32}")
 MAX_COUNTER: Final = 2**31 - 1
 #: The most digests a pull may name (a walk-through step holds about 80 pieces).
@@ -194,14 +194,12 @@ def prune(*, now: datetime.datetime | None = None, dry_run: bool = False) -> int
 
 def poke(thing: str, version: int) -> None:
     """Tell every process that ``thing`` is at ``version``: on PostgreSQL a NOTIFY sent at commit; on SQLite this
-    process's streams are woken at commit and the other processes' version check finds it
+    process's streams are woken at commit (companion.live.pokes) and the other processes' version check finds it
     (companion.live.stream)."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{thing} {version}"])
     else:
-        from companion.live.stream import local_poke  # the stream module imports this one
-
         transaction.on_commit(lambda: local_poke(thing, version))
 
 
