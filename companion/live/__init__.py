@@ -5,6 +5,8 @@
   changed).
 - :mod:`companion.live.stream`: the Server-Sent Events stream of one shared thing (an async view), fed by
   PostgreSQL ``LISTEN``/``NOTIFY`` or, on SQLite, by one version check per process for every open stream.
+- :mod:`companion.live.pokes`: what the two share: the PostgreSQL channel, and this process's hubs of open
+  streams, which a write on SQLite wakes at its commit.
 - :mod:`companion.live.kinds`: the shared things (a score sheet, an Osaka game, a tracked game, a setup's ticks):
   how a token finds one and how its version is read.
 """

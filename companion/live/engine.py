@@ -34,9 +34,9 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 
+from companion.live.pokes import CHANNEL, local_poke
 from companion.models.live import Mutation
 
-CHANNEL: Final = "live"
 CLIENT_RE: Final = re.compile(r"[A-Za-z0-9_-]{8,32}")
 MAX_COUNTER: Final = 2**31 - 1
 #: The most digests a pull may name (a walk-through step holds about 80 pieces).
@@ -194,14 +194,12 @@ def prune(*, now: datetime.datetime | None = None, dry_run: bool = False) -> int
 
 def poke(thing: str, version: int) -> None:
     """Tell every process that ``thing`` is at ``version``: on PostgreSQL a NOTIFY sent at commit; on SQLite this
-    process's streams are woken at commit and the other processes' version check finds it
+    process's streams are woken at commit (companion.live.pokes) and the other processes' version check finds it
     (companion.live.stream)."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{thing} {version}"])
     else:
-        from companion.live.stream import local_poke  # the stream module imports this one
-
         transaction.on_commit(lambda: local_poke(thing, version))
 
 
@@ -233,12 +231,20 @@ class Piece:
 class Pieces:
     """The pieces one render made (put in the template context as ``live_pieces``)."""
 
-    #: The names of the pieces to render; None: all. Pieces without a name, and pieces inside another, always are.
+    #: The names of the pieces to render; None: all. Pieces without a name, and pieces inside a piece rendered,
+    #: always are.
     only: Collection[str] | None = None
+    #: Named pieces not in ``only`` whose inside is rendered but not kept: each piece in them counts on its own, as
+    #: at the top (the named ones in ``only``, every unnamed one), so a change of one player's part of a wrapper
+    #: renders that part alone. Only for a wrapper the change cannot alter itself (its own markup, children counted
+    #: by id): its digest is not sent, and the page keeps the one it holds. A wrapper rendered (in ``only``)
+    #: renders all of its pieces, so its digest is always right.
+    through: Collection[str] = ()
     found: list[Piece] = field(default_factory=list)
     _open: list[tuple[int, list[Piece]]] = field(default_factory=list)
 
     def skips(self, name: str) -> bool:
+        """Whether a collecting render leaves the piece ``name`` out (pieces in a piece rendered never are)."""
         return self.only is not None and bool(name) and not self._open and name not in self.only
 
     def begin(self) -> None:
@@ -278,7 +284,9 @@ def render_piece(context: Any, render: Callable[[], str], name: Callable[[], str
     pieces = context.get("live_pieces")
     if not isinstance(pieces, Pieces):
         return pieces_html(render())
-    if pieces.only is not None and pieces.skips(name()):
+    if pieces.only is not None and pieces.skips(named := name()):
+        if named in pieces.through:
+            render()  # its pieces are recorded on their own; its markup is not sent
         return ""
     pieces.begin()
     return pieces.end(render().strip())

@@ -7,7 +7,7 @@ the loop's shared pool), and no database query while it waits:
 
 - PostgreSQL: one ``LISTEN live`` connection per process (psycopg 3, async) hears every write's ``NOTIFY``
   (companion.live.engine.poke) and wakes the streams of that thing.
-- SQLite (one machine): a write wakes the streams of its own process as it commits (:func:`local_poke`, no
+- SQLite (one machine): a write wakes the streams of its own process as it commits (companion.live.pokes.local_poke, no
   query); one task per process asks every :data:`CHECK_S` whether anything was committed (``PRAGMA
   data_version`` on a connection of its own, from the loop), and only then reads the versions of every thing with an open stream, one query per kind, and
   wakes the streams whose thing moved in another process.
@@ -33,8 +33,8 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.urls import path
 from django.utils.cache import add_never_cache_headers
 
-from companion.live.engine import CHANNEL
 from companion.live.kinds import KINDS, key
+from companion.live.pokes import CHANNEL, HUBS
 from companion.live.threads import has_lease, release
 
 log = logging.getLogger(__name__)
@@ -183,24 +183,15 @@ def _conninfo() -> str:
     return make_conninfo(**{k: v for k, v in parts.items() if v})
 
 
-_hubs: dict[int, Hub] = {}
-
-
 def hub() -> Hub:
-    """The hub of the running event loop (one per ASGI worker process)."""
+    """The hub of the running event loop (one per ASGI worker process, kept in companion.live.pokes.HUBS, where a
+    write's commit finds it)."""
     loop = asyncio.get_running_loop()
-    found = _hubs.get(id(loop))
-    if found is None or found.loop is not loop:
-        found = _hubs[id(loop)] = Hub(loop)
+    found = HUBS.get(id(loop))
+    if not isinstance(found, Hub) or found.loop is not loop:
+        found = Hub(loop)
+        HUBS[id(loop)] = found
     return found
-
-
-def local_poke(thing: str, version: int) -> None:
-    """Wake this process's streams of ``thing`` now (SQLite, called at a write's commit, from the write's thread):
-    a tap reaches the other phones served by the same worker without waiting for the version check."""
-    for found in list(_hubs.values()):
-        if thing in found.queues and not found.loop.is_closed():
-            found.loop.call_soon_threadsafe(found.publish, thing, version)
 
 
 def _release_request_thread() -> None:

@@ -19,6 +19,7 @@ Nothing is saved when a write is refused.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -257,24 +258,35 @@ def record(
 ) -> OsakaGame:
     """Apply one write in one transaction (see the module); returns the fresh game. Raises Refused or Conflict.
     ``mid``: the live write's id, looked up in the first read (raises companion.live.engine.Stored when its
-    answer is stored: ``once(..., looked_up=True)`` answers with it)."""
-    with transaction.atomic():
-        # One read: the game (held), whether this write's cid was applied, and the live write's stored answer.
+    answer is stored: ``once(..., looked_up=True)`` answers with it). Inside a transaction already (the live
+    write's, companion.live.engine.once) it joins it without a savepoint: every refusal is raised before the
+    first write, so the write's answer (a 400, a 409) is stored in that transaction (two statements fewer)."""
+    with _joined():
+        # One read: the seats with their game (held), whether this write's cid was applied, and the live write's
+        # stored answer.
         applied = (
-            OsakaEvent.objects.filter(game_id=models.OuterRef("pk"), cid=cid)
+            OsakaEvent.objects.filter(game_id=models.OuterRef("game_id"), cid=cid)
             if cid
             else OsakaEvent.objects.none()
         )
-        read = OsakaGame.objects.filter(pk=models.OuterRef("pk")).values("version")[:1]
-        game = (
-            OsakaGame.objects.select_for_update()
+        read = OsakaGame.objects.filter(pk=models.OuterRef("game_id")).values("version")[:1]
+        seats = list(
+            OsakaSeat.objects.select_related("game")
+            .select_for_update()
             .annotate(
                 applied=models.Exists(applied),
                 stored=stored_id(f"osaka:{game_id}", mid),
                 read_version=models.Subquery(read),
             )
-            .get(pk=game_id)
+            .filter(game_id=game_id)
+            .order_by("seat")
         )
+        if not seats:
+            raise OsakaGame.DoesNotExist(f"no Osaka game {game_id}")
+        game, first = seats[0].game, seats[0]
+        for seat in seats:
+            seat.game = game
+        game.applied, game.stored, game.read_version = first.applied, first.stored, first.read_version
         if game.read_version != game.version and cid:
             # PostgreSQL: the read waited for another write's lock and then holds the row as that write left it,
             # but its subqueries saw the game from before it: look again (a stale stored answer is found by
@@ -286,7 +298,6 @@ def record(
             return game  # a replayed write: applied once already
         if kind in VERSIONED_KINDS and seen != game.version:
             raise Conflict(game)
-        seats = list(game.seats.all())
         names = [s.name for s in seats]
         event = OsakaEvent(game=game, version=game.version + 1, cid=cid, who=who, kind=kind, data=dict(data))
         entry = _entry(event, len(names)) if kind == "token" else None
@@ -313,6 +324,11 @@ def record(
         since = event.data["target"] if kind == "undo" else event.version
         _save(game, seats, [*events, event], outcomes, state, names, since)
     return game
+
+
+def _joined() -> contextlib.AbstractContextManager[Any]:
+    """A transaction of its own, or the one the write runs in (:func:`record`)."""
+    return contextlib.nullcontext() if transaction.get_connection().in_atomic_block else transaction.atomic()
 
 
 def _refusal(outcome: Outcome) -> Refused:

@@ -110,11 +110,47 @@ def test_a_track_tap_on_a_fresh_game_renders_its_row_the_controls_the_exact_valu
 ) -> None:
     page = Page(client, make_game(akebono=akebono))
     rendered = set(page.track(monkeypatch, seat=1, **PLUS3))
-    assert rendered & NAMED == {"part-row-1", "part-controls", "part-exact", "part-log"}
-    assert "part-order" in page.track(monkeypatch, seat=2, **FIRE)  # the order follows firefighting
+    assert rendered & NAMED == {"part-row-1", "part-controls", "part-log"}
+    # Of the exact values (passed through, not rendered as a whole), only the tapped player's score form.
+    assert {r for r in rendered if r.startswith(("part-set-", "part-top-"))} == {"part-set-score-1"}
+    fire = set(page.track(monkeypatch, seat=2, **FIRE))
+    assert "part-order" in fire  # the order follows firefighting
+    # Their firefighting form, and every player's "On top" (the stacks moved).
+    assert {r for r in fire if r.startswith(("part-set-", "part-top-"))} == {
+        "part-set-fire-2",
+        *(f"part-top-{s}" for s in range(1, page.game.players + 1)),
+    }
     page.track(monkeypatch, seat=1, **MINUS1)
     if akebono:
-        assert "part-month" not in page.track(monkeypatch, seat=3, **TRADE)
+        trade = set(page.track(monkeypatch, seat=3, **TRADE))
+        assert "part-month" not in trade
+        assert {r for r in trade if r.startswith(("part-set-", "part-top-"))} == {"part-set-trade-3"}
+
+
+def test_a_track_tap_clears_an_answer_left_beside_another_players_exact_values(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The answer slots of the exact values are pieces of their own inside the wrapper passed through: rendered
+    on every track tap, so an answer an earlier Set left there goes as it does with the whole state rendered."""
+    page = Page(client, make_game())
+    page.tap(op="score-set", seat=2, value=4, was=0)
+    assert "answer-exact-2" in page.track(monkeypatch, seat=1, **PLUS3)
+    answer = page.post(v=page.game.version, seat=1, **PLUS3).content.decode()
+    assert 'id="answer-exact-2"' not in answer  # already empty on the page: not sent again
+
+
+def test_firefighting_onto_a_taken_space_moves_the_on_top_buttons(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """F+1 onto a space another player stands on makes a stack ("On top of space 1" appears for both), and
+    leaving it takes the button away again: the same pieces as the whole render, each time."""
+    page = Page(client, make_game())
+    first = page.track(monkeypatch, seat=1, **FIRE)
+    assert "part-top-1" in first and "part-set-fire-1" in first
+    page.track(monkeypatch, seat=2, **FIRE)
+    assert "On top of space 1" in client.get(f"/games/{page.game.edit_token}/").content.decode()
+    page.track(monkeypatch, seat=2, **FIRE)
+    assert "On top of space" not in client.get(f"/games/{page.game.edit_token}/").content.decode()
 
 
 def test_trade_while_the_month_lists_its_income_renders_the_month(

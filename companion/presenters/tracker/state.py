@@ -287,9 +287,11 @@ def state_pieces(
     can_edit: bool,
     said: Mapping[str, Any],
     only: Collection[str] | None = None,
+    through: Collection[str] = (),
 ) -> Pieces:
-    """The pieces of ``#state`` (``only``: those named, with every unnamed one; all when None)."""
-    pieces = Pieces(only=only)
+    """The pieces of ``#state`` (``only``: those named, with every unnamed one; all when None; ``through``: the
+    wrappers whose pieces count on their own, companion.live.engine.Pieces)."""
+    pieces = Pieces(only=only, through=through)
     context = state_context(
         request, game, can_edit, said.get("message", ""), said.get("level", ""), said.get("ask"), only
     )

@@ -4,6 +4,7 @@ or a redirect (a plain form)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Collection, Mapping
 from typing import Any
@@ -261,32 +262,39 @@ def _answer(
         request
     ):  # htmx: the state partial, the answer beside the control (its Undo too, issue 23)
         return Answer.of(state_response(request, game, True, status=status, **said), game.version)
-    pieces = state_pieces(request, game, True, said, only)
+    pieces = state_pieces(request, game, True, said, only, THROUGH if only is not None else ())
     body = "".join(p.html for p in pieces.missing(held(request.POST.get("h", ""))))
     return Answer(status, body, game.version)
 
 
 #: The taps that add to a seat's track (+N IKI, F+1, T+1): their answer renders only what they can change.
 TRACK_ADDS = frozenset({"score-add", "fire-add", "trade-add"})
+#: The wrappers of #state whose pieces a track tap names one by one (companion.live.engine.Pieces ``through``):
+#: the exact values, whose own markup (each player's name and colour) no track tap changes.
+THROUGH = frozenset({"part-exact"})
+#: The set form of the exact values a track tap moves (games.html, ``part-set-<track>-<seat>``).
+_SET_FORM = {"score-add": "part-set-score", "fire-add": "part-set-fire", "trade-add": "part-set-trade"}
 
 
 def _after_track(request: HttpRequest, game: Game, op: str, seat: int, flags: Mapping[str, Any]) -> set[str]:
     """The named pieces of ``#state`` a +N on ``seat``'s track can change; the others are as the page shows them,
     so they are not rendered (the unnamed ones, the answer slots beside the rows and controls, always are). The
-    seat's row, "Undo last" waking, the exact values (the seat's set forms; after F+1 a stack's "On top"), the log;
+    seat's row, "Undo last" waking, the seat's set form of that track (the exact values' wrapper is passed
+    through, :data:`THROUGH`: the other players' forms are not rendered; the answer slots in it always are), after
+    F+1 every player's "On top" (the stacks of the space left and the space reached), the log;
     after F+1 the order of play, after T+1 the month while it lists the trade income. The record section when its
     flags (which read the tracks: ``flags`` were those before the change) changed, or when the page shows there
     something an earlier tap of this phone left, which any answer clears: an answer or a question in a slot of the
     section (the page does not hold that slot's empty digest), a player's record open (where "Remove?" asks). The
     checklist likewise for its answer."""
-    only = {f"part-row-{seat}", "part-controls", "part-exact", "part-log"}
+    seats = seats_of(game)
+    only = {f"part-row-{seat}", "part-controls", f"{_SET_FORM[op]}-{seat}", "part-log"}
     if op == "fire-add":
-        only.add("part-order")
+        only |= {"part-order", *(f"part-top-{s.seat}" for s in seats)}
     if op == "trade-add" and trade_income_shown(game):
         only.add("part-month")
     page = held(request.POST.get("h", ""))
     opened = str(request.POST.get("open", "")).split()
-    seats = seats_of(game)
     if game.scoresheet_id is None and (
         flags_of(game, seats) != flags
         or any(d.startswith("record-seat-") for d in opened)
@@ -306,12 +314,18 @@ def _record_slots(game: Game, seats: list[Any]) -> list[str]:
 
 
 def _empty_answers_held(page: set[str], slots: list[str]) -> bool:
-    """Whether the page holds each of these answer slots empty (the digest of the empty slot, rendered alone: no
-    request, as an empty slot shows no form)."""
-    for slot in slots:
-        name = "record-answer" if slot.startswith("record-add-") else "answer"
-        html = get_template(f"games.html#{name}").render({"slot": slot, "answer_at": ""})
-        found = re.search(r'data-h="([0-9a-f]+)"', html)
-        if found is None or found.group(1) not in page:
-            return False
-    return True
+    """Whether the page holds each of these answer slots empty."""
+    return all((h := _empty_answer(slot)) is not None and h in page for slot in slots)
+
+
+@functools.cache
+def _empty_answer(slot: str) -> str | None:
+    """The digest of the answer slot ``slot`` empty: the slot rendered alone (no request, as an empty slot shows
+    no form). A pure function of the slot's name and games.html, so it is kept for the process (a track tap asked
+    for a dozen of them, each a template render): templates do not change while a process runs (a deployment
+    restarts it; ``runserver`` restarts on a template's change too), and no test edits a template. The names are
+    those of :func:`_record_slots` and "ticks", a few dozen at most."""
+    name = "record-answer" if slot.startswith("record-add-") else "answer"
+    html = get_template(f"games.html#{name}").render({"slot": slot, "answer_at": ""})
+    found = re.search(r'data-h="([0-9a-f]+)"', html)
+    return found.group(1) if found else None

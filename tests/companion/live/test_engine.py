@@ -124,6 +124,52 @@ def test_a_pull_gets_only_the_pieces_whose_data_changed() -> None:
     assert sent.html == f'<p data-h="{sent.h}" id="inner">2</p>'
 
 
+WRAPPED = Template(
+    '{% load live %}{% piece "wrap" %}<section id="wrap"><h2>{{ title }}</h2>{% for s in seats %}'
+    '{% piece "form" s %}<p id="form-{{ s }}">{{ n }}</p>{% endpiece %}'
+    '{% piece %}<p id="said-{{ s }}">{{ said }}</p>{% endpiece %}{% endfor %}</section>{% endpiece %}'
+    '{% piece "row" %}<p id="row">{{ n }}</p>{% endpiece %}'
+)
+
+
+def _wrapped(only: set[str] | None, through: set[str], **values: Any) -> Pieces:
+    pieces = Pieces(only=only, through=through)
+    WRAPPED.render(Context({"seats": [1, 2, 3], "title": "T", **values, "live_pieces": pieces}))
+    return pieces
+
+
+@pytest.mark.parametrize(
+    ("only", "through", "rendered"),
+    [
+        # passed through: the wrapper is not kept; its named pieces in only and its unnamed ones are, alone
+        ({"form-2", "row"}, {"wrap"}, ["said-1", "form-2", "said-2", "said-3", "row"]),
+        # not passed through: a wrapper not in only is not rendered at all
+        ({"form-2", "row"}, set(), ["row"]),
+        # a wrapper rendered renders every piece in it, named or not, so its digest is right
+        ({"wrap"}, {"wrap"}, ["wrap", "form-1", "said-1", "form-2", "said-2", "form-3", "said-3"]),
+    ],
+)
+def test_a_wrapper_passed_through_renders_the_pieces_named_in_it(
+    only: set[str], through: set[str], rendered: list[str]
+) -> None:
+    pieces = _wrapped(only, through, n=1, said="")
+    assert [p.id for p in pieces.found] == rendered
+    if "wrap" not in rendered:  # each counts on its own, as at the top
+        assert all(p.parent is None for p in pieces.found)
+
+
+def test_a_piece_sent_from_a_wrapper_passed_through_is_the_whole_renders_piece() -> None:
+    """The same change rendered whole and passed through sends the same pieces: the wrapper's digest holds its
+    children by id only, so it is unchanged and not sent either way."""
+    held = {p.h for p in _wrapped(None, set(), n=1, said="Saved.").found}
+    whole = _wrapped(None, set(), n=2, said="").missing(held)
+    passed = _wrapped({"form-2", "row"}, {"wrap"}, n=2, said="").missing(held)
+    assert [(p.id, p.html) for p in whole if p.id in {"form-2", "row"} or p.id.startswith("said-")] == [
+        (p.id, p.html) for p in passed
+    ]
+    assert "wrap" not in [p.id for p in whole]
+
+
 def test_the_stream_of_a_thing() -> None:
     game = create_game(players=[NewPlayer("Ann", "white"), NewPlayer("Ben", "pink")])
     client = Client()
