@@ -286,15 +286,16 @@ def record(
         game, first = seats[0].game, seats[0]
         for seat in seats:
             seat.game = game
-        game.applied, game.stored, game.read_version = first.applied, first.stored, first.read_version
-        if game.read_version != game.version and cid:
+        applied_before: bool = first.applied
+        stored: int | None = first.stored
+        if first.read_version != game.version and cid:
             # PostgreSQL: the read waited for another write's lock and then holds the row as that write left it,
             # but its subqueries saw the game from before it: look again (a stale stored answer is found by
             # once()'s second attempt, after its unique row refuses the copy).
-            game.applied = game.events.filter(cid=cid).exists()
-        if game.stored is not None:
-            raise Stored(game.stored)
-        if game.applied:
+            applied_before = game.events.filter(cid=cid).exists()
+        if stored is not None:
+            raise Stored(stored)
+        if applied_before:
             return game  # a replayed write: applied once already
         if kind in VERSIONED_KINDS and seen != game.version:
             raise Conflict(game)
