@@ -16,7 +16,7 @@ import pytest
 from django.test import Client
 
 from companion.models.games import Game, Seat
-from companion.services.tracker import records
+from companion.services.tracker import record_add, records
 from scoring.catalogue import PERSONALITY_BY_ID
 from tests.factories import make_game
 
@@ -298,7 +298,7 @@ def test_an_activation_that_spends_a_pipe_is_recorded(
     for field, key in held:
         assert _add(client, game, 1, field, key).status_code == 200
     before = _records(game)[1]
-    response = _add(client, game, 1, records.SPEND_PIPE, what)
+    response = _add(client, game, 1, record_add.SPEND_PIPE, what)
     assert response.status_code == status
     assert words in response.content.decode()
     seat = _seat(game, 1)

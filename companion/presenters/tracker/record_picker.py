@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from companion.models.games import Change, Game, Seat
-from companion.services.tracker import new_year, record_flags, records
+from companion.services.tracker import new_year, record_add, record_flags, record_removals, records
 from companion.services.tracker.games import (
     scoring_setup,
 )
@@ -141,8 +141,8 @@ def record_context(game: Game, seats: list[Seat], season: Season | None) -> dict
             ),
         ]
         + [
-            (records.SPEND_PIPE, "Spent a pipe", [("Activated", spenders)])
-            for spenders in [records.pipe_spenders(seats, setup)]
+            (record_add.SPEND_PIPE, "Spent a pipe", [("Activated", spenders)])
+            for spenders in [record_add.pipe_spenders(seats, setup)]
             if spenders
         ]
         if game.akebono
@@ -155,7 +155,7 @@ def record_context(game: Game, seats: list[Seat], season: Season | None) -> dict
             for field, label, options in groups
         ],
         "record_labels": records.FIELD_LABELS,
-        "losses": records.LOSSES,
+        "losses": record_removals.LOSSES,
         "resources": records.RESOURCES,
         "records": [
             {
@@ -169,7 +169,7 @@ def record_context(game: Game, seats: list[Seat], season: Season | None) -> dict
                     )
                     for field, items in records.entries(s).items()
                 ],
-                "doctor": records.DOCTOR in records.entries(s).get("retirement_tokens", []),
+                "doctor": record_removals.DOCTOR in records.entries(s).get("retirement_tokens", []),
                 "flags": flags.get(s.name, []),
             }
             for s in seats

@@ -7,7 +7,9 @@ write, one transaction each:
   most once, in one transaction); the op codes and what a set change is made against (``seen_value``).
 - :mod:`~companion.services.tracker.ops`: what each change does to the rows (tracks, record, reveal, tick, next,
   undo).
-- :mod:`~companion.services.tracker.records`: what the table records of each player (issue 13, item 5; issue 19);
+- :mod:`~companion.services.tracker.records`: what the table records of each player (issue 13, item 5; issue 19),
+  its fields and reads; :mod:`~companion.services.tracker.record_add` adds an entry (supply, costs, immediate IKI),
+  :mod:`~companion.services.tracker.record_removals` takes one out (a removal, a loss);
   :mod:`~companion.services.tracker.record_flags`: what the validator says of it.
 - :mod:`~companion.services.tracker.errors`: what a change answers instead of applying.
 

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final, Literal
 
 from companion.models.games import QUICK_SCORES, SCORE_MAX, SUMMARY_MAX, Game, Seat
-from companion.services.tracker import new_year, records
+from companion.services.tracker import new_year, record_add, record_removals, records
 from companion.services.tracker.errors import Refused
 from companion.services.tracker.games import setup_steps
 from companion.services.tracker.inverse import seat_entry
@@ -70,15 +70,15 @@ def record(
     try:
         if op == "record-add":
             setup = game.setup if isinstance(game.setup, dict) else {}
-            done = records.add(
+            done = record_add.add(
                 s, seats, kind=field, item=item, akebono=game.akebono, setup=setup, paid=paid, move=move
             )
             summary, others = done.summary, done.others
             game.warned = done.warning
         elif op == "record-remove":
-            summary = records.remove(s, field=field, item=item)
+            summary = record_removals.remove(s, field=field, item=item)
         elif op == "lost":
-            summary = records.lose(s, item=item, how=field or "fire")
+            summary = record_removals.lose(s, item=item, how=field or "fire")
         else:
             summary = new_year.resources(s, numbers)
     except records.RecordRefused as exc:

@@ -13,7 +13,7 @@ from django.http import HttpRequest
 
 from companion.models.games import SUMMARY_MAX, Change, Game
 from companion.presenters.tracker.state import WHO_DEFAULT
-from companion.services.tracker import records
+from companion.services.tracker import record_removals, records
 from companion.services.tracker.ops import month_name, revealed_names, tick_title
 from scoring.calendar import NEW_YEAR, Phase, next_step
 
@@ -71,11 +71,11 @@ def _removed_by(who: str, summary: str, data: dict[str, Any]) -> str | None:
     if not (isinstance(at, list) and len(at) == 3 and at[0] in records.FIELD_LABELS):
         return None
     field, item = str(at[0]), str(at[1])
-    holder = records.removed_from(summary, field, item)
+    holder = record_removals.removed_from(summary, field, item)
     return (
         None
         if holder is None
-        else f"{who} removed {records.removed_what(field, item)} from {holder}'s record"
+        else f"{who} removed {record_removals.removed_what(field, item)} from {holder}'s record"
     )
 
 
