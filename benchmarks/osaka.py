@@ -10,8 +10,9 @@ import time
 from django.test import Client
 
 from benchmarks import Report, api_beside_healthz, cpu_figure, median_seconds
-from companion.services.osaka import NewPlayer, create_game, payday_data
+from companion.services.osaka import NewPlayer, create_game
 from companion.services.osaka import record as record_entry
+from companion.services.osaka_log import payday_data
 from scoring.osaka import evaluate_payday, play, read_moment
 from scoring.osaka.examples import FOUR_PLAYERS
 

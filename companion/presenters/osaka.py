@@ -13,7 +13,8 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from companion.models.osaka import OsakaEvent, OsakaGame, OsakaSeat
-from companion.services.osaka import ENTRY_KINDS, Opened
+from companion.services.osaka_access import Opened
+from companion.services.osaka_log import ENTRY_KINDS
 from scoring.osaka.components import COLOURS, END_TOKENS
 from scoring.osaka.rules import Ranked, Standing, possible_draws, rank
 

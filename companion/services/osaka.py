@@ -1,4 +1,4 @@
-"""Services and selectors of a tracked Traders of Osaka game (companion/models/osaka.py, docs/sync.md).
+"""The writes of a tracked Traders of Osaka game (companion/models/osaka.py, docs/sync.md).
 
 Every write is :func:`record`: one transaction holding the game's row (``select_for_update``; SQLite's
 ``BEGIN IMMEDIATE`` serialises writers), which
@@ -14,48 +14,30 @@ A token change (the tap of the table) is added at the end of the log, so step 3 
 state the game keeps (saved by every write: the replay of the log so far), :func:`scoring.osaka.track.take_token`,
 and step 4 saves that seat, the version and the event: a tap costs the same on the first turn and the last.
 
-Nothing is saved when a write is refused.
+Nothing is saved when a write is refused. The log's entries, their replay and their lines are in
+:mod:`companion.services.osaka_log`; opening a game by its token in :mod:`companion.services.osaka_access`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, Final
 
 from django.db import models, transaction
-from django.utils import timezone
 
 from companion.errors import UserError
 from companion.live.engine import MutationId, Stored, stored_id
 from companion.models.osaka import OsakaEvent, OsakaGame, OsakaSeat
+from companion.services.osaka_access import TABLE_PHONE
+from companion.services.osaka_log import ENTRY_KINDS, entry_of, replayed, result_json, summary_of
 from companion.tokens import new_token
-from scoring.errors import InputError
-from scoring.osaka.components import COLOURS, ByColour
-from scoring.osaka.read import colour as read_colour
-from scoring.osaka.read import read_moment
-from scoring.osaka.rules import Draw, PaydayResult
-from scoring.osaka.track import (
-    Cards,
-    Entry,
-    Outcome,
-    PaydayEntry,
-    StartDraws,
-    TableState,
-    TokenChange,
-    replay,
-    take_token,
-)
-from scoring.problems import join
+from scoring.osaka.components import COLOURS
+from scoring.osaka.track import Outcome, TableState, TokenChange, take_token
 
-#: What the table enters; "undo" and "link" are about entries and links, not the game's state.
-ENTRY_KINDS: Final = frozenset({"token", "start", "payday"})
 #: Writes carrying the version the phone saw: a payday or a start entered twice must not count twice.
 VERSIONED_KINDS: Final = frozenset({"start", "payday"})
-TABLE_PHONE: Final = "the table's phone"
 
 
 class Refused(UserError):
@@ -70,55 +52,6 @@ class Conflict(UserError):
             "Someone changed the game first; here it is as it is now. Nothing was saved.", status=409
         )
         self.game = game
-
-
-class Access(StrEnum):
-    """What a token opens: the whole game (edit), a look (view), or one player's own phone (seat)."""
-
-    EDIT = "edit"
-    VIEW = "view"
-    SEAT = "seat"
-
-
-@dataclass(frozen=True)
-class Opened:
-    game: OsakaGame
-    access: Access
-    seat: OsakaSeat | None
-
-    @property
-    def can_edit(self) -> bool:
-        return self.access is not Access.VIEW
-
-    @property
-    def who(self) -> str:
-        return self.seat.name if self.seat else TABLE_PHONE
-
-
-# --- selectors ----------------------------------------------------------------------------------------------------
-
-
-def open_token(token: str) -> Opened | None:
-    """The game a token opens and how, or None. Tokens are compared in constant time once found."""
-    game = OsakaGame.objects.filter(models.Q(edit_token=token) | models.Q(view_token=token)).first()
-    if game is not None:
-        if secrets.compare_digest(game.edit_token, token):
-            return Opened(game, Access.EDIT, None)
-        return Opened(game, Access.VIEW, None)
-    seat = OsakaSeat.objects.select_related("game").filter(private_token=token).first()
-    if seat is None or not secrets.compare_digest(seat.private_token, token):
-        return None
-    return Opened(seat.game, Access.SEAT, seat)
-
-
-def version_of(token: str) -> int | None:
-    """The version of a token's game: the poll's fast path, one indexed query (two for a player's own link)."""
-    games = OsakaGame.objects.filter(models.Q(edit_token=token) | models.Q(view_token=token)).order_by()
-    found = list(games.values_list("version", flat=True)[:1])
-    if not found:
-        seats = OsakaSeat.objects.filter(private_token=token).order_by()
-        found = list(seats.values_list("game__version", flat=True)[:1])
-    return int(found[0]) if found else None
 
 
 # --- creating -----------------------------------------------------------------------------------------------------
@@ -141,106 +74,6 @@ def create_game(*, players: Sequence[NewPlayer]) -> OsakaGame:
             game=game, version=game.version, who=TABLE_PHONE, kind="create", summary="Game created"
         )
     return game
-
-
-# --- entries from the log -----------------------------------------------------------------------------------------
-
-
-def payday_data(moment_json: Mapping[str, Any]) -> dict[str, Any]:
-    """A payday as the log keeps it: the ships and each seat's cards (names and tokens come from the game)."""
-    return {
-        "arrived": list(moment_json["arrived"]),
-        "sunk": list(moment_json.get("sunk", [])),
-        "players": [
-            {k: p.get(k, {}) for k in ("goods", "insured", "insurance")} for p in moment_json["players"]
-        ],
-    }
-
-
-def _entry(event: OsakaEvent, seats: int) -> Entry | None:
-    """The entry an event holds, or None when undone or unreadable (then it has no effect)."""
-    if event.undone or event.kind not in ENTRY_KINDS:
-        return None
-    data = event.data if isinstance(event.data, dict) else {}
-    try:
-        if event.kind == "token":
-            return TokenChange(int(data["seat"]), read_colour(data["colour"], "colour"), int(data["delta"]))
-        if event.kind == "start":
-            return StartDraws(tuple(Draw(int(t), int(c)) for t, c in data["draws"]))
-        players = [{"name": f"seat {i + 1}", **p} for i, p in enumerate(data["players"])]
-        moment = read_moment({"arrived": data["arrived"], "sunk": data["sunk"], "players": players})
-    except (KeyError, TypeError, ValueError, InputError):
-        return None
-    if len(moment.players) != seats:
-        return None
-    return PaydayEntry(
-        moment.arrived, moment.sunk, tuple(Cards(h.goods, h.insured, h.insurance) for h in moment.players)
-    )
-
-
-def _tokens_json(tokens: ByColour[int]) -> dict[str, int]:
-    return {c.value: n for c, n in tokens.items() if n}
-
-
-def _payday_result(result: PaydayResult) -> dict[str, Any]:
-    return {
-        "held": [c.value for c in result.held],
-        "skipped": [c.value for c in result.skipped],
-        "sank": [c.value for c in result.sank],
-        "ended": result.game_over,
-        "end": result.end_sentence,
-        "players": [
-            {
-                "name": p.name,
-                "vp": p.vp,
-                "take": [
-                    {"colour": s.colour.value, "vp_cards": list(s.vp_cards), "from_pile": s.from_pile}
-                    for s in p.sales
-                ],
-                "tokens_gained": _tokens_json(p.tokens_gained),
-                "lost": {s.colour.value: len(s.lost) for s in p.sinkings if s.lost},
-                "explanations": list(p.explanations),
-            }
-            for p in result.players
-        ],
-    }
-
-
-def _summary(event: OsakaEvent, outcome: Outcome | None, names: Sequence[str]) -> str:
-    """The event's line in the log, public: never a VP count (RULINGS O6)."""
-    data = event.data if isinstance(event.data, dict) else {}
-    if event.kind == "token":
-        seat = data.get("seat")
-        name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
-        text = f"{name} {'took' if data.get('delta') == 1 else 'gave back'} a {data.get('colour')} token"
-    elif event.kind == "start":
-        draws = [Draw(int(t), int(c)) for t, c in data.get("draws", [])]
-        start = outcome.start if outcome else None
-        text = start.explain(names, draws) if start else "The first hands were entered"
-    elif event.kind == "payday":
-        result = outcome.payday if outcome else None
-        text = payday_summary(result) if result else f"Payday: {join(list(data.get('arrived', [])))}"
-    else:
-        return event.summary
-    if outcome is not None and not outcome.applied and outcome.note != "undone":
-        text += f" ({outcome.note})"
-    return text
-
-
-def payday_summary(result: PaydayResult) -> str:
-    """A payday in public words: the ships, the tokens gained, the goods lost, the end."""
-    text = "Payday: " + ", then ".join(c.value for c in result.held)
-    if result.sank:
-        text += f"; sunk: {join([c.value for c in result.sank])}"
-    gains = [f"{p.name} +{n} {c.value}" for p in result.players for c, n in p.tokens_gained.items() if n]
-    if gains:
-        text += f". Tokens: {', '.join(gains)}"
-    lost = [f"{p.name} {s.colour.value} {len(s.lost)}" for p in result.players for s in p.sinkings if s.lost]
-    if lost:
-        text += f". Lost to the Black Tide: {', '.join(lost)}"
-    if result.game_over:
-        text += ". The game ends here"
-    return text + "."
 
 
 # --- writing ------------------------------------------------------------------------------------------------------
@@ -301,7 +134,7 @@ def record(
             raise Conflict(game)
         names = [s.name for s in seats]
         event = OsakaEvent(game=game, version=game.version + 1, cid=cid, who=who, kind=kind, data=dict(data))
-        entry = _entry(event, len(names)) if kind == "token" else None
+        entry = entry_of(event, len(names)) if kind == "token" else None
         if isinstance(entry, TokenChange):
             _add_token(game, seats, event, entry, names)
             return game
@@ -315,7 +148,7 @@ def record(
             event.summary = f"{_seat(seats, data.get('seat')).name}'s own link was replaced"
         elif kind not in ENTRY_KINDS:
             raise Refused("Unknown change.")
-        state, outcomes = _replayed(game, [*events, event], names)
+        state, outcomes = replayed(game, [*events, event], names)
         outcome = outcomes[-1]
         if kind in ENTRY_KINDS and outcome is not None and not outcome.applied:
             raise _refusal(outcome)
@@ -350,7 +183,7 @@ def _add_token(
     OsakaSeat.objects.filter(pk=seat.pk).update(**{colour: getattr(seat, colour)})
     game.version = event.version
     game.save(update_fields=["version"])
-    event.result, event.summary = _result_json(outcome), _summary(event, outcome, names)
+    event.result, event.summary = result_json(outcome), summary_of(event, outcome, names)
     event.save()
     # The answer shows these seats: keep them on the game as if prefetched, so it does not read them again.
     kept = game.seats.all()
@@ -374,16 +207,6 @@ def _seat(seats: Sequence[OsakaSeat], number: object) -> OsakaSeat:
     raise Refused("Choose one of the game's players.")
 
 
-def _replayed(
-    game: OsakaGame, events: Sequence[OsakaEvent], names: Sequence[str]
-) -> tuple[TableState, list[Outcome | None]]:
-    """Replay the entries of ``events``; the outcome of each event (None for events that are not entries)."""
-    entries = [e for e in events if e.kind in ENTRY_KINDS]
-    state, outcomes = replay(names, [_entry(e, len(names)) for e in entries], game.seed)
-    by_event = dict(zip((id(e) for e in entries), outcomes, strict=True))
-    return state, [by_event.get(id(e)) for e in events]
-
-
 def _save(
     game: OsakaGame,
     seats: Sequence[OsakaSeat],
@@ -405,8 +228,8 @@ def _save(
     for event, outcome in zip(events, outcomes, strict=True):
         if event.version < since:
             continue
-        result = _result_json(outcome)
-        summary = _summary(event, outcome, names)
+        result = result_json(outcome)
+        summary = summary_of(event, outcome, names)
         if event.pk is None:  # a new event, not yet saved (its stubs type the key as always set)
             event.result, event.summary = result, summary  # type: ignore[unreachable]
             event.save()
@@ -417,28 +240,9 @@ def _save(
         OsakaEvent.objects.bulk_update(changed, ["result", "summary", "undone"])
 
 
-def _result_json(outcome: Outcome | None) -> dict[str, Any]:
-    if outcome is None:
-        return {}
-    out: dict[str, Any] = {"applied": outcome.applied, "note": outcome.note}
-    if outcome.payday is not None:
-        out["payday"] = _payday_result(outcome.payday)
-    if outcome.start is not None:
-        out["start"] = outcome.start.index + 1
-    return out
-
-
 def renew_link(game_id: int, *, seat: int, who: str, cid: str = "") -> OsakaGame:
     """A new private link for ``seat`` (the old one stops working), logged publicly so the player would notice."""
     with transaction.atomic():
         game = record(game_id, kind="link", data={"seat": seat}, who=who, cid=cid)
         OsakaSeat.objects.filter(game=game, seat=seat).update(private_token=new_token(), private_opened=None)
     return game
-
-
-def mark_opened(seat: OsakaSeat) -> None:
-    """The first time a private link opens, it stops being shown on the share page."""
-    if seat.private_opened is None:
-        OsakaSeat.objects.filter(pk=seat.pk, private_opened__isnull=True).update(
-            private_opened=timezone.now()
-        )

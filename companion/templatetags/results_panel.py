@@ -17,7 +17,7 @@ from django import template
 from companion.links import share_url
 from companion.models.osaka import OsakaGame
 from companion.models.results import RESTORE_DAYS, Result
-from companion.services.osaka import Access, Opened
+from companion.services.osaka_access import Access, Opened
 from companion.services.play_time import duration_words, play_time
 from companion.services.result_export import bgstats_url
 from companion.services.results import record_osaka_result

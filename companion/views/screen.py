@@ -34,8 +34,8 @@ from companion.live.engine import Pieces, pull_response
 from companion.live.kinds import key
 from companion.presenters.osaka import state_context as osaka_state_context
 from companion.presenters.tracker.state import state_context as game_state_context
-from companion.services.osaka import Access, Opened, open_token
-from companion.services.osaka import version_of as osaka_version
+from companion.services.osaka_access import Access, Opened, open_token
+from companion.services.osaka_access import version_of as osaka_version
 from companion.services.tracker.games import game_by_token
 from companion.services.tracker.games import version_of as game_version
 from companion.tokens import is_token

@@ -15,7 +15,7 @@ from django.http import HttpRequest, HttpResponse
 
 from companion.errors import UserError
 from companion.http import HtmxHttpRequest
-from companion.services.osaka import Opened, open_token
+from companion.services.osaka_access import Opened, open_token
 from companion.tokens import TOKEN_RE
 
 NO_GAME: Final = "There is no game at this address. Check the link you were given."

@@ -15,7 +15,9 @@ from companion.links import shared
 from companion.models.osaka import OsakaSeat
 from companion.pdf.osaka_sheet import PAGE_SIZES, Tally, TallyPayday, TallyPlayer, tally_sheet
 from companion.presenters.osaka import new_cid, ranking, token_of
-from companion.services.osaka import ENTRY_KINDS, Opened, Refused, renew_link
+from companion.services.osaka import Refused, renew_link
+from companion.services.osaka_access import Opened
+from companion.services.osaka_log import ENTRY_KINDS
 from companion.views.answers import pdf_response
 from companion.views.osaka.access import error, opened_by_token
 from companion.views.osaka.forms_games import RenewForm

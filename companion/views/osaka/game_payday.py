@@ -13,7 +13,9 @@ from django.utils.cache import add_never_cache_headers
 
 from companion.http import HtmxHttpRequest
 from companion.presenters.osaka import new_cid, token_of
-from companion.services.osaka import Conflict, Opened, Refused, payday_data, record
+from companion.services.osaka import Conflict, Refused, record
+from companion.services.osaka_access import Opened
+from companion.services.osaka_log import payday_data
 from companion.views.osaka.access import opened_by_token
 from companion.views.osaka.calculator import RESULT_TARGET, Worked, form_context, work_out
 from companion.views.osaka.forms import ShipsForm, holding_forms, moment_data

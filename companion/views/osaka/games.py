@@ -32,15 +32,8 @@ from companion.http import HtmxHttpRequest
 from companion.live.engine import Answer, MutationId, Pieces, held, mutation_id, once, pull_response
 from companion.models.osaka import OsakaGame
 from companion.presenters.osaka import state_context, token_of
-from companion.services.osaka import (
-    Conflict,
-    Opened,
-    Refused,
-    create_game,
-    mark_opened,
-    record,
-    version_of,
-)
+from companion.services.osaka import Conflict, Refused, create_game, record
+from companion.services.osaka_access import Opened, mark_opened, version_of
 from companion.tokens import TOKEN_RE
 from companion.views.answers import page_or_partial
 from companion.views.osaka.access import error, opened_by_token
