@@ -63,15 +63,26 @@ ROWS: list[_Row] = [
      lambda g: {"seat": 2, "field": "characters", "key": "monk"}, "record-2", "Saved: Ben removed Monk (characters) from Ben's record."),
     ("lost", lambda g: _by_table(g, "record-add", seat=2, field="characters", key="monk"),
      lambda g: {"seat": 2, "field": "fire", "key": "monk"}, "record-2", "Saved: Ben lost Monk in a fire."),
-    ("resources", _new_year, lambda g: {"seat": 1, "v": _v(g), "was": "0,0,0,0,0", "blank": "0", "mon": 7},
-     "res-1", "Saved: Anaïs's resources: 7 mon, 0 koban, 0 wood"),
+    ("lost another's", lambda g: _by_table(g, "record-add", seat=3, field="characters", key="monk"),
+     lambda g: {"seat": 3, "field": "fire", "key": "monk"}, "record-3",
+     "Saved: Ben recorded that Chie lost Monk in a fire."),
+    ("resources", _new_year, lambda g: {"seat": 2, "v": _v(g), "was": "0,0,0,0,0", "blank": "0", "mon": 7},
+     "res-2", "Saved: Ben's resources: 7 mon, 0 koban, 0 wood."),
+    ("resources another's", _new_year,
+     lambda g: {"seat": 1, "v": _v(g), "was": "0,0,0,0,0", "blank": "0", "mon": 7},
+     "res-1", "Saved: Ben recorded Anaïs's resources: 7 mon, 0 koban, 0 wood."),
     ("undo", lambda g: _by_table(g, "score-add", seat=2, value=2), lambda g: {"v": _v(g)}, "controls",
-     "Undid: +2 IKI for Ben (now 2)."),
+     "Saved: Ben undid “+2 IKI for Ben (now 2)”."),
+    ("undo-mine", lambda g: _post(_phone("Ben"), g, op="score-add", seat=3, value=5), lambda g: {}, "controls",
+     "Saved: Ben undid “+5 IKI for Chie (now 5)”."),
 ]  # fmt: skip
 
 
-NAMED_BY_THE_ANSWER = ("next", "tick", "untick", "record-remove")
-"""The changes whose log line does not name who made them: their answer names the phone's player."""
+NAMED_BY_THE_ANSWER = (
+    "next", "tick", "untick", "record-remove", "lost another's", "resources another's", "undo", "undo-mine"
+)  # fmt: skip
+"""The changes whose log line does not name who made them, or names another player than the phone's: their
+answer names the phone's player (the others are answered the log's line)."""
 
 
 def _said(body: str, slot: str) -> tuple[str, str]:
@@ -95,15 +106,12 @@ def test_each_changes_live_answer_names_the_player_and_the_change(
     answer = _post(_phone("Ben"), game, op=op.split()[0], **form(game))
     assert answer.status_code == 200
     said, level = _said(answer.content.decode(), slot)
-    assert said.startswith(words), said
+    assert said == words
     made = Game.objects.get(pk=game.pk).changes.first()
     assert made is not None and made.who == "Ben"
-    if (
-        made.op in NAMED_BY_THE_ANSWER
-    ):  # the log's line names what, the answer who too (the history's "Ben: …")
-        assert said == words
-    else:  # the log's words, which name the player
-        assert said == (f"{made.summary}." if made.op == "undo" else f"Saved: {made.summary}.")
+    # The log's line names what (and whom it happened to), the answer who did it too (the history's "Ben: …");
+    # the others are answered the log's words, which name the player.
+    assert (said == f"Saved: {made.summary}.") is (op not in NAMED_BY_THE_ANSWER)
     assert level == "ok"
     assert len(answer.content) < 64_000
 
@@ -192,7 +200,7 @@ def test_the_own_undo_says_what_it_undid() -> None:
     _post(ben, game, op="score-add", seat=1, value=5)
     _by_table(game, "trade-add", seat=3)
     said, _ = _said(_post(ben, game, op="undo-mine").content.decode(), "controls")
-    assert said == "Undid: +5 IKI for Anaïs (now 5)."
+    assert said == "Saved: Ben undid “+5 IKI for Anaïs (now 5)”."
 
 
 def test_a_refusal_stays_as_it_was() -> None:
@@ -261,7 +269,7 @@ def test_a_record_without_the_live_script_answers_under_its_form_with_its_undo(h
     )
     assert undone["Location"].endswith("&at=record-add-characters#answer-record-add-characters")
     page = ben.get(undone["Location"].split("#")[0]).content.decode()
-    assert "Undid: Ben hired Monk (now firefighting 1)." in _record_said(page, "characters")
+    assert "Saved: Ben undid “Ben hired Monk (now firefighting 1)”." in _record_said(page, "characters")
 
 
 @pytest.mark.parametrize("query", ["?did=1&at=Row%201", "?did=1&at=" + "x" * 41, "?did=x&at=row-1"])

@@ -73,7 +73,7 @@ def test_the_answer_names_who_recorded_what_under_the_form_tapped_with_its_undo(
     assert tokens is not None and tokens.group(1).strip() == ""
     undone = _post(phone, game, op="undo-entry", field="characters", key=str(version))
     assert undone.status_code == 200
-    assert "Undid: Ben hired Monk" in undone.content.decode()
+    assert "Saved: Ben undid “Ben hired Monk" in undone.content.decode()
     assert not any(s.record.get("characters") for s in Game.objects.get(pk=game.pk).seats.all())
 
 
@@ -84,13 +84,13 @@ def test_each_phone_undoes_its_own_last_change_not_the_tables() -> None:
     assert _post(ben, game, op="score-add", seat="2", value="3").status_code == 200
     answer = _post(anais, game, op="undo-mine")
     assert answer.status_code == 200
-    assert "Undid: +2 IKI for Anaïs (now 2)." in answer.content.decode()
+    assert "Saved: Anaïs undid “+2 IKI for Anaïs (now 2)”." in answer.content.decode()
     scores = dict(Game.objects.get(pk=game.pk).seats.values_list("name", "score"))
     assert scores == {"Anaïs": 0, "Ben": 3, "Chie": 0}
     # Anaïs has nothing left to undo; Ben's own +3 is still his to undo.
     refused = _post(anais, game, op="undo-mine")
     assert refused.status_code == 400 and "Anaïs has nothing to undo." in refused.content.decode()
-    assert "Undid: +3 IKI for Ben" in _post(ben, game, op="undo-mine").content.decode()
+    assert "Saved: Ben undid “+3 IKI for Ben" in _post(ben, game, op="undo-mine").content.decode()
 
 
 def test_an_undo_never_undoes_what_came_after_it() -> None:
@@ -101,7 +101,7 @@ def test_an_undo_never_undoes_what_came_after_it() -> None:
     _post(anais, game, op="score-add", seat="1", value="2")
     _post(ben, game, op="score-add", seat="1", value="5")  # Ben scores for Anaïs after her own +2
     undone = _post(anais, game, op="undo-mine")
-    assert undone.status_code == 200 and "Undid: +2 IKI for Anaïs" in undone.content.decode()
+    assert undone.status_code == 200 and "Saved: Anaïs undid “+2 IKI for Anaïs" in undone.content.decode()
     assert Game.objects.get(pk=game.pk).seats.get(seat=1).score == 5
 
 

@@ -53,7 +53,7 @@ def test_another_phones_change_is_undone_after_a_confirmation_and_the_answer_say
     assert f'id="undo-sure-{version}"' in asked.content.decode()
     assert db_snapshot() == before  # asking writes nothing
     done = _undo(game, "Anaïs", version, sure="1")
-    assert done.status_code == 200 and "Undid: +3 IKI for Anaïs (now 3)." in _text(done)
+    assert done.status_code == 200 and "Saved: Anaïs undid “+3 IKI for Anaïs (now 3)”." in _text(done)
     assert _seat(game, 1).score == 0
     assert Game.objects.get(pk=game.pk).changes.get(version=version).undone
 
@@ -70,7 +70,7 @@ def test_the_service_asks_too_without_a_view() -> None:
 def test_ones_own_change_needs_no_confirmation() -> None:
     game = make_game()
     version = _do(game, "Ben", "trade-add", seat=2)
-    assert "Undid: Ben +1 trade (now 1)." in _text(_undo(game, "Ben", version))
+    assert "Saved: Ben undid “Ben +1 trade (now 1)”." in _text(_undo(game, "Ben", version))
     assert _seat(game, 2).trade == 0
 
 
@@ -92,9 +92,10 @@ def test_an_older_change_is_undone_out_of_order_and_what_came_after_stands(
 ) -> None:
     game = make_game()
     version = _do(game, "Anaïs", **first)
+    first_line = Game.objects.get(pk=game.pk).changes.get(version=version).summary
     _do(game, "Ben", **then)
     answer = _undo(game, "Anaïs", version)
-    assert answer.status_code == 200 and "Undid:" in _text(answer)
+    assert answer.status_code == 200 and f"Saved: Anaïs undid “{first_line}”." in _text(answer)
     assert getattr(_seat(game, 1), field) == after
 
 
@@ -104,7 +105,7 @@ def test_undo_mine_blocks_per_field_not_per_player() -> None:
     _post(anais, game, op="score-add", seat="1", value="2")
     _do(game, "Ben", "fire-add", seat=1)  # Ben moves Anaïs's firefighting marker afterwards
     answer = _post(anais, game, op="undo-mine")
-    assert answer.status_code == 200 and "Undid: +2 IKI for Anaïs (now 2)." in _text(answer)
+    assert answer.status_code == 200 and "Saved: Anaïs undid “+2 IKI for Anaïs (now 2)”." in _text(answer)
     assert (_seat(game, 1).score, _seat(game, 1).firefighting) == (0, 1)
 
 
@@ -231,7 +232,9 @@ def test_a_removed_entry_keeps_its_place_with_its_undo_and_comes_back_there() ->
     )
     assert f'id="undo-record-2-{version}"' in body
     back = _post(ben, game, op="undo-entry", field="record-2", key=str(version))
-    assert back.status_code == 200 and "Undid: Removed from Ben: Ox" in _text(back)
+    assert back.status_code == 200 and "Saved: Ben undid “Removed from Ben: Ox Cart (characters)”." in _text(
+        back
+    )
     assert _seat(game, 2).record["characters"] == ["monk", "ox-cart", "fisherman"]
     assert 'id="answer-record-2"' in back.content.decode()
 
@@ -259,7 +262,9 @@ def test_a_removed_entrys_line_stays_while_its_removal_can_be_undone() -> None:
     ]
     assert f'id="removed-{version}"' in listed.group(1) and f'id="undo-record-2-{version}"' in page
     back = _post(ben, game, op="undo-entry", field="record-2", key=str(version))
-    assert back.status_code == 200 and "Undid: Removed from Ben: Ox" in _text(back)
+    assert back.status_code == 200 and "Saved: Ben undid “Removed from Ben: Ox Cart (characters)”." in _text(
+        back
+    )
     assert _seat(game, 2).record["characters"] == ["monk", "ox-cart", "fisherman"]
     page = ben.get(game.edit_url()).content.decode()
     assert f'id="removed-{version}"' not in page and "Ox Cart" in page
@@ -319,7 +324,7 @@ def test_a_plain_form_comes_back_to_the_page_saying_what_it_did_with_its_undo() 
         f"/games/{game.edit_token}/change", {"op": "undo-entry", "field": "history", "key": version}
     )
     page = _text(ben.get(undone["Location"].split("#")[0]))
-    assert "Undid: Anaïs +1 trade (now 1)." in page
+    assert "Saved: Ben undid “Anaïs +1 trade (now 1)”." in page
     assert _seat(game, 1).trade == 0
 
 
@@ -335,4 +340,4 @@ def test_the_table_undo_says_what_it_undid() -> None:
     _do(game, "Ben", "score-add", seat=2, value=3)
     current = Game.objects.get(pk=game.pk).version
     answer = _post(_phone("Chie"), game, op="undo", v=str(current))
-    assert answer.status_code == 200 and "Undid: +3 IKI for Ben (now 3)." in _text(answer)
+    assert answer.status_code == 200 and "Saved: Chie undid “+3 IKI for Ben (now 3)”." in _text(answer)

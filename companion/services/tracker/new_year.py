@@ -30,6 +30,10 @@ def resources_asked(seat: Seat) -> tuple[str, ...]:
     return tuple(k for k in RESOURCES if k in SCORED_RESOURCES or k in extra)
 
 
+RESOURCES_WORDS: Final = "'s resources: "
+"""The log's words of a player's resources saved, between the player and the numbers (:func:`resources`)."""
+
+
 def resources(seat: Seat, values: Mapping[str, int | None]) -> str:
     """Set the player's resources at the end. A resource ``values`` leaves out keeps what was recorded (0 when
     nothing was): New Year's Day asks only those that score for this player (:func:`resources_asked`)."""
@@ -43,10 +47,16 @@ def resources(seat: Seat, values: Mapping[str, int | None]) -> str:
         record[key] = value
     seat.record = record
     shown = [k for k in RESOURCES if k in SCORED_RESOURCES or record[k]]  # no "0 rice" nobody was asked
-    return f"{seat.name}'s resources: " + ", ".join(f"{record[k]} {k}" for k in shown)
+    return seat.name + RESOURCES_WORDS + ", ".join(f"{record[k]} {k}" for k in shown)
 
 
 def resources_seen(seat: Seat) -> str:
     """What a resources form is made against (its ``was``)."""
     record = seat.record if isinstance(seat.record, dict) else {}
     return ",".join(str(record.get(k, 0)) for k in RESOURCES)
+
+
+def resources_of(summary: str) -> str | None:
+    """The player a resources log line (:func:`resources`) names; None when the line does not read so."""
+    holder, found, _ = summary.rpartition(RESOURCES_WORDS)  # the numbers never hold these words
+    return holder if found and holder else None

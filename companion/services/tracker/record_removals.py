@@ -5,7 +5,7 @@ words for a removal.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from companion.models.games import Seat
@@ -24,6 +24,8 @@ from scoring.catalogue import CHARACTER_BY_ID, RETIREMENT_TOKEN_BY_ID
 
 DOCTOR: Final = "doctor"
 """The Doctor token (RULINGS R29): discarded, a character that would leave the game retires instead."""
+DOCTOR_WORDS: Final = " discarded the Doctor token: "
+"""The log's words of the Doctor token discarded, between the player and the character (:func:`lose`)."""
 
 
 def remove(seat: Seat, *, field: str, item: str) -> str:
@@ -66,7 +68,7 @@ def lose(seat: Seat, *, item: str, how: str = "fire") -> str:
         if DOCTOR not in entries(seat).get("retirement_tokens", []):
             raise RecordRefused(f"{seat.name} holds no Doctor token.")
         take_out(seat, "retirement_tokens", DOCTOR, SPENT)
-        summary = f"{seat.name} discarded the Doctor token: {name_of('characters', item)} retires instead"
+        summary = f"{seat.name}{DOCTOR_WORDS}{name_of('characters', item)} retires instead"
         token = CHARACTER_BY_ID[item].retirement_token if item in CHARACTER_BY_ID else None
         if token in RETIREMENT_TOKEN_BY_ID:
             summary += f" (record its token if taken: {name_of('retirement_tokens', str(token))})"
@@ -78,3 +80,19 @@ def lose(seat: Seat, *, item: str, how: str = "fire") -> str:
         raise RecordRefused("That entry is no longer there: another phone removed it.")
     take_out(seat, field, item, into)
     return f"{seat.name} " + words.format(what=name_of(field, item))
+
+
+def lost_from(summary: str, went: Sequence[Sequence[str]]) -> str | None:
+    """The player a loss's log line (:func:`lose`) names, read back with what the loss moved (its undo's ``+``:
+    where each entry went, and which); None when the line does not read so (cut at the log's length)."""
+    for into, item, *_ in went:
+        if (into, item) == (SPENT, DOCTOR):
+            holder, found, _ = summary.rpartition(
+                DOCTOR_WORDS
+            )  # the character's name never holds these words
+            return holder if found and holder else None
+        for field, where, words in LOSSES.values():
+            tail = " " + words.format(what=name_of(field, item))
+            if into == where and summary.endswith(tail) and len(summary) > len(tail):
+                return summary[: -len(tail)]
+    return None

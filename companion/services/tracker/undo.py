@@ -20,6 +20,10 @@ UNDOABLE_EXCLUDED = ("undo", "create")
 """Changes that are never undone themselves (an undo of any kind is logged as "undo"; the game's creation)."""
 
 
+UNDID: Final = "Undid: "
+"""The head of an undo's log line, before the line of the change it undid (:func:`undo_change`)."""
+
+
 def _seat_entries(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return ([data] if "seat" in data else []) + list(data.get("others", []))
 
@@ -274,4 +278,4 @@ def undo_change(
         game.ticks = sorted(ticked | {data["tick"]} if data["done"] else ticked - {data["tick"]})
     last.undone = True
     last.save(update_fields=["undone"])
-    return f"Undid: {last.summary}", {"undid": last.version}
+    return f"{UNDID}{last.summary}", {"undid": last.version}

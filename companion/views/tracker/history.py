@@ -13,8 +13,9 @@ from django.http import HttpRequest
 
 from companion.models.games import SUMMARY_MAX, Change, Game
 from companion.presenters.tracker.state import WHO_DEFAULT
-from companion.services.tracker import record_removals, records
+from companion.services.tracker import new_year, record_removals, records
 from companion.services.tracker.ops import month_name, revealed_names, tick_title
+from companion.services.tracker.undo import UNDID
 from scoring.calendar import NEW_YEAR, Phase, next_step
 
 HISTORY: Final = "history"
@@ -33,22 +34,31 @@ def undo_slot(field: str) -> str | None:
 
 def said_of(change: Change) -> str:
     """What the answer to a change says, in the log's own words (issue 23: every answer says who did what):
-    "Saved: +3 IKI for Ben (now 7).", an undo's "Undid: …"; a change whose log line does not name the one who
-    made it (the next step, a setup tick, a removal) names the phone's player as the history line does
-    (:func:`done_by`)."""
-    if change.op == "undo":
+    "Saved: +3 IKI for Ben (now 7)."; a change whose log line does not name the one who made it (the next step, a
+    setup tick, a removal, an undo) or names another player (a loss, the resources) names the phone's player
+    (:func:`done_by`). A phone that signs as nobody is answered the log's line: an undo's "Undid: …"."""
+    by = done_by(change)
+    if by is None and change.op == "undo":
         return f"{change.summary}."
-    return f"Saved: {done_by(change) or change.summary}."
+    return f"Saved: {by or change.summary}."
 
 
 def done_by(change: Change) -> str | None:
     """Who did what, for a change whose log line names what but not who (issue 23): "Ben moved the game on to
     month 1, Phase B · Actions", "Ben revealed the New Character of month 2 and moved the game on to …",
-    "Ben ticked “Main board”", "Ben removed Monk (characters) from Chie's record". None for the others (their line names the player), for a phone that signs as
-    nobody (the log's line as it is), and for a change whose undo data does not say where the table went."""
+    "Ben ticked “Main board”", "Ben removed Monk (characters) from Chie's record", "Ben undid “+3 IKI for Chie
+    (now 3)”"; or names the player it happened to, not the phone's: "Ben recorded that Chie lost Monk in a fire",
+    "Ben recorded Chie's resources: …" (:func:`_recorded_by`). None for the others (their line names the player),
+    for a phone that signs as nobody (the log's line as it is), and for a change whose undo data does not say
+    where the table went."""
     if change.who == WHO_DEFAULT:
         return None
     data = change.undo if isinstance(change.undo, dict) else {}
+    if change.op == "undo":
+        undid = change.summary.removeprefix(UNDID)
+        return f"{change.who} undid “{undid}”" if undid != change.summary else None
+    if change.op in ("lost", "resources"):
+        return _recorded_by(change.who, change.op, change.summary, data)
     if change.op in ("tick", "untick"):
         verb = f"{change.op}ed"
         return f"{change.who} {verb} “{tick_title(change.summary, verb)}”"
@@ -77,6 +87,22 @@ def _removed_by(who: str, summary: str, data: dict[str, Any]) -> str | None:
         if holder is None
         else f"{who} removed {record_removals.removed_what(field, item)} from {holder}'s record"
     )
+
+
+def _recorded_by(who: str, op: str, summary: str, data: dict[str, Any]) -> str | None:
+    """A loss or the resources recorded by another player's phone: "Ben recorded that Chie lost Monk in a fire",
+    "Ben recorded Chie's resources: 7 mon, 0 koban, 0 wood"; None when the line names the phone's own player (it
+    says who already) or does not read as the op's line (the log's words then)."""
+    if op == "resources":
+        holder = new_year.resources_of(summary)
+    else:
+        delta = data.get("delta")
+        went = delta.get("+") if isinstance(delta, dict) else None
+        moved = [[str(x) for x in e[:2]] for e in went or [] if isinstance(e, list) and len(e) >= 2]
+        holder = record_removals.lost_from(summary, moved) if isinstance(went, list) else None
+    if holder is None or holder == who:
+        return None
+    return f"{who} recorded {summary}" if op == "resources" else f"{who} recorded that {summary}"
 
 
 def _moved_on(before: object) -> str | None:
