@@ -301,3 +301,169 @@ def test_next_and_a_tick_name_who_without_the_live_script(htmx: bool, op: str, s
         html = ben.get(answer["Location"].split("#")[0]).content.decode()
     assert _said(html, slot)[0] == words
     assert words in _state_msg(html) and f'id="undo-history-{_v(game)}"' in _state_msg(html)  # its Undo
+
+
+# --- an undo, a loss and the resources name the phone that did it too ----------------------------------------------
+
+
+def _answered(phone: Client, game: Game, transport: str, slot: str, **form: Any) -> str:
+    """The answer in ``slot`` to a change posted by the live script, htmx or a plain form (then the page it is
+    sent back to)."""
+    url = f"/games/{game.edit_token}/change"
+    if transport == "live":
+        return _said(_post(phone, game, **form).content.decode(), slot)[0]
+    if transport == "htmx":
+        answer = phone.post(url, form, HTTP_HX_REQUEST="true")
+        assert answer.status_code == 200
+        return _said(answer.content.decode(), slot)[0]
+    answer = phone.post(url, form)
+    assert answer.status_code == 302 and answer["Location"].endswith(f"#answer-{slot}")
+    return _said(phone.get(answer["Location"].split("#")[0]).content.decode(), slot)[0]
+
+
+def _removed_by_table(game: Game) -> Game:
+    _by_table(game, "record-add", seat=3, field="characters", key="monk")
+    return _by_table(game, "record-remove", seat=3, field="characters", key="monk")
+
+
+# (how, what the table did first (its version is the key undone), the form, slot, the answer, the log's line)
+UNDOS = [
+    ("undo-mine", lambda g: _post(_phone("Ben"), g, op="score-add", seat=3, value=5) and g, {}, "controls",
+     "Saved: Ben undid “+5 IKI for Chie (now 5)”.", "Undid: +5 IKI for Chie (now 5)"),
+    ("undo", lambda g: _by_table(g, "score-add", seat=2, value=2), {}, "controls",
+     "Saved: Ben undid “+2 IKI for Ben (now 2)”.", "Undid: +2 IKI for Ben (now 2)"),
+    ("history", lambda g: _by_table(g, "score-add", seat=3, value=3), {"field": "history", "sure": "1"},
+     "history", "Saved: Ben undid “+3 IKI for Chie (now 3)”.", "Undid: +3 IKI for Chie (now 3)"),
+    ("removed", _removed_by_table, {"field": "record-3", "sure": "1"}, "record-3",
+     "Saved: Ben undid “Removed from Chie: Monk (characters)”.",
+     "Undid: Removed from Chie: Monk (characters)"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("transport", ["live", "htmx", "plain"])
+@pytest.mark.parametrize(("how", "before", "form", "slot", "words", "line"), UNDOS, ids=[u[0] for u in UNDOS])
+def test_every_undo_names_who_undid_what_and_the_log_keeps_its_line(
+    transport: str,
+    how: str,
+    before: Callable[[Game], Any],
+    form: dict[str, str],
+    slot: str,
+    words: str,
+    line: str,
+) -> None:
+    game = make_game()
+    before(game)
+    version = _v(game)
+    op = {"history": "undo-entry", "removed": "undo-entry"}.get(how, how)
+    sent = (
+        form
+        | {"op": op}
+        | ({"v": version} if op == "undo" else {"key": version} if op == "undo-entry" else {})
+    )
+    assert _answered(_phone("Ben"), game, transport, slot, **sent) == words
+    made = Game.objects.get(pk=game.pk).changes.first()
+    assert made is not None and (made.op, made.who, made.summary) == ("undo", "Ben", line)
+    assert Game.objects.get(pk=game.pk).changes.get(version=version).undone
+
+
+def _holding(game: Game, seat: int, *entries: tuple[str, str]) -> None:
+    for field, key in entries:
+        _by_table(game, "record-add", seat=seat, field=field, key=key)
+
+
+#: (how, what Chie holds, the entry lost, the log's line). RULINGS R26 (a loss), R29 (the Doctor token).
+LOSSES = [
+    ("fire", [("characters", "monk")], "monk", "Chie: the second lost Monk in a fire"),
+    ("unfed", [("characters", "monk")], "monk", "Chie: the second lost Monk (not fed)"),
+    ("burnt", [("buildings", "well")], "well", "Chie: the second lost Well: burnt in a fire"),
+    ("doctor", [("characters", "monk"), ("retirement_tokens", "doctor")], "monk",
+     "Chie: the second discarded the Doctor token: Monk retires instead (record its token if taken: Hire -1 (Monk))"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("how", "held", "key", "line"), LOSSES, ids=[x[0] for x in LOSSES])
+@pytest.mark.parametrize("who", ["Anaïs", "Chie: the second", None])
+def test_a_loss_names_who_recorded_it_when_it_is_another_players(
+    how: str, held: list[tuple[str, str]], key: str, line: str, who: str | None
+) -> None:
+    """Another phone's: "Anaïs recorded that Chie lost …"; the player's own phone, or a phone that signs as
+    nobody: the log's line, which names the player."""
+    game = make_game(("Anaïs", "Ben", "Chie: the second"), akebono=True)
+    _holding(game, 3, *held)
+    phone = Client() if who is None else _phone(who)
+    said = _answered(phone, game, "live", "record-3", op="lost", seat=3, field=how, key=key)
+    assert said == (f"Saved: Anaïs recorded that {line}." if who == "Anaïs" else f"Saved: {line}.")
+    made = Game.objects.get(pk=game.pk).changes.first()
+    assert made is not None and (made.op, made.summary) == ("lost", line)
+
+
+@pytest.mark.parametrize("transport", ["htmx", "plain"])
+def test_a_loss_and_the_resources_name_both_without_the_live_script(transport: str) -> None:
+    game = make_game(("Anaïs", "Ben", "Chie's kid"))
+    _holding(game, 3, ("characters", "monk"))
+    anais = _phone("Anaïs")
+    said = _answered(anais, game, transport, "record-3", op="lost", seat=3, field="unfed", key="monk")
+    assert said == "Saved: Anaïs recorded that Chie's kid lost Monk (not fed)."
+    play_to(game, 13)
+    form = {"op": "resources", "seat": 3, "v": _v(game), "was": "0,0,0,0,0", "blank": "0", "koban": 2}
+    said = _answered(anais, game, transport, "res-3", **form)
+    assert said == "Saved: Anaïs recorded Chie's kid's resources: 0 mon, 2 koban, 0 wood."
+    made = Game.objects.get(pk=game.pk).changes.first()
+    assert made is not None and made.summary == "Chie's kid's resources: 0 mon, 2 koban, 0 wood"
+
+
+@pytest.mark.parametrize(
+    ("op", "before", "form", "slot", "words"),
+    [
+        ("undo-mine", lambda g: _post(Client(), g, op="score-add", seat=2, value=3), {}, "controls",
+         "Undid: +3 IKI for Ben (now 3)."),
+        ("resources", _new_year, {"seat": 1, "was": "0,0,0,0,0", "blank": "0", "mon": 7}, "res-1",
+         "Saved: Anaïs's resources: 7 mon, 0 koban, 0 wood."),
+    ],
+)  # fmt: skip
+def test_a_phone_that_signs_as_nobody_keeps_todays_words(
+    op: str, before: Callable[[Game], Any], form: dict[str, Any], slot: str, words: str
+) -> None:
+    game = make_game()
+    before(game)
+    assert _answered(Client(), game, "live", slot, op=op, v=_v(game), **form) == words
+
+
+@pytest.mark.parametrize(
+    ("op", "summary", "undo"),
+    [
+        ("lost", "Chie lost Mo", {"seat": 3, "delta": {"+": [["lost", "monk"]]}}),  # cut at the log's length
+        (
+            "lost",
+            "Chie lost Monk in a fire",
+            {"seat": 3, "delta": {"+": [["burnt", "monk"]]}},
+        ),  # another entry
+        ("lost", "Chie lost Monk in a fire", {"seat": 3, "delta": {"+": "lost"}}),
+        ("lost", "Chie lost Monk in a fire", {"seat": 3}),
+        (
+            "lost",
+            " discarded the Doctor token: Monk retires instead",
+            {"delta": {"+": [["spent", "doctor"]]}},
+        ),
+        ("resources", "Chie's resources", {}),
+        ("resources", "'s resources: 7 mon", {}),
+    ],
+)
+def test_a_loss_or_resources_line_that_reads_otherwise_keeps_the_logs_words(
+    op: str, summary: str, undo: dict[str, Any]
+) -> None:
+    game = make_game()
+    _by_table(game, "trade-add", seat=1)
+    made = Game.objects.get(pk=game.pk).changes.first()
+    assert made is not None
+    made.op, made.summary, made.undo, made.who = op, summary, undo, "Anaïs"
+    assert said_of(made) == f"Saved: {summary}."
+
+
+def test_an_undo_line_that_reads_otherwise_keeps_the_logs_words() -> None:
+    game = make_game()
+    _by_table(game, "trade-add", seat=1)
+    made = Game.objects.get(pk=game.pk).changes.first()
+    assert made is not None
+    made.op, made.summary, made.who = "undo", "Restored: Anaïs +1 trade (now 1)", "Anaïs"
+    assert said_of(made) == "Restored: Anaïs +1 trade (now 1)."
