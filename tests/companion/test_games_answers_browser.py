@@ -45,5 +45,5 @@ def test_without_javascript_the_answer_names_who_did_what_beside_the_control(
     screenshot(ben, "answer-no-script-record")
     ben.click("#undo-entry-characters")
     ben.wait_for_url(lambda u: "at=record-add-characters" in u)
-    expect(ben.locator("#answer-record-add-characters")).to_contain_text("Undid: Ben hired Monk")
+    expect(ben.locator("#answer-record-add-characters")).to_contain_text("Saved: Ben undid “Ben hired Monk")
     assert not Game.objects.get(pk=game.pk).seats.get(seat=2).record.get("characters")

@@ -44,7 +44,7 @@ def test_dominiques_record_takes_two_taps_and_undoes_itself(
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     dom.screenshot(path=str(SCREENSHOTS / "record-taps-answer-screen.png"))  # the viewport: scroll kept
     dom.click("#undo-entry-characters")
-    said.get_by_text("Undid: Dominique hired Monk").wait_for()
+    said.get_by_text("Saved: Dominique undid “Dominique hired Monk").wait_for()
     assert abs(top_of(dom, "#record-tokens-go") - below) <= 1
     assert dom.evaluate("window.__shift") == 0
     assert not Game.objects.get(pk=game.pk).seats.get(seat=3).record.get("characters")
@@ -62,7 +62,7 @@ def test_undo_mine_undoes_this_phones_change_not_the_tables(live_server: Any, ne
     anais.locator("#answer-row-1", has_text="Saved: +1 IKI for Anaïs (now 1).").wait_for()
     dom.locator("#score-1", has_text="1").wait_for()
     dom.click("#undo-mine")
-    dom.locator("#answer-controls", has_text="Undid: +2 IKI for Dominique (now 2).").wait_for()
+    dom.locator("#answer-controls", has_text="Saved: Dominique undid “+2 IKI for Dominique (now 2)”.").wait_for()
     dom.locator("#score-3", has_text="0").wait_for()
     assert dict(Game.objects.get(pk=game.pk).seats.values_list("name", "score")) == {
         "Anaïs": 1,

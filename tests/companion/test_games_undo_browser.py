@@ -42,7 +42,7 @@ def test_one_phone_undoes_the_others_change_from_the_history_after_confirming(
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     anais.screenshot(path=str(SCREENSHOTS / "undo-history-confirm.png"))
     anais.click(f"#undo-sure-{version}")
-    anais.locator("#answer-history", has_text="Undid: +3 IKI for Ben (now 3).").wait_for()
+    anais.locator("#answer-history", has_text="Saved: Anaïs undid “+3 IKI for Ben (now 3)”.").wait_for()
     anais.locator(f"#change-{version}.undone").wait_for()
     anais.locator("#score-2", has_text="0").wait_for()
     ben.locator("#score-2", has_text="0").wait_for()  # and Ben's phone sees it undone
