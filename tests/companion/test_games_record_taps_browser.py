@@ -62,7 +62,9 @@ def test_undo_mine_undoes_this_phones_change_not_the_tables(live_server: Any, ne
     anais.locator("#answer-row-1", has_text="Saved: +1 IKI for Anaïs (now 1).").wait_for()
     dom.locator("#score-1", has_text="1").wait_for()
     dom.click("#undo-mine")
-    dom.locator("#answer-controls", has_text="Saved: Dominique undid “+2 IKI for Dominique (now 2)”.").wait_for()
+    dom.locator(
+        "#answer-controls", has_text="Saved: Dominique undid “+2 IKI for Dominique (now 2)”."
+    ).wait_for()
     dom.locator("#score-3", has_text="0").wait_for()
     assert dict(Game.objects.get(pk=game.pk).seats.values_list("name", "score")) == {
         "Anaïs": 1,
