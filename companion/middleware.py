@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 
-from companion.views.home import healthz
+from companion.health import healthz
 
 MAX_HOST = 253  # a DNS name's longest text form
 _LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)", re.IGNORECASE)

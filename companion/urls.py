@@ -1,10 +1,12 @@
 """URLs: each feature module of ``companion.views`` brings its own ``urlpatterns``.
 
 Django tries the patterns in order: the requests a table makes all the time come first (a scoring entry, a
-game's poll), right after the health check. No two modules' patterns match the same path, so the order changes
+game's poll), right after the health check (``companion.health``, a floor below the views: the first middleware
+answers it too). No two modules' patterns match the same path, so the order changes
 nothing else.
 """
 
+from companion import health
 from companion.live import stream as live
 from companion.scorepad import views as scorepad
 from companion.views import (
@@ -24,6 +26,7 @@ from companion.views import (
 )
 
 urlpatterns = [
+    *health.urlpatterns,
     *home.urlpatterns,
     *scorepad.urlpatterns,
     *live.urlpatterns,

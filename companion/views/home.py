@@ -32,12 +32,6 @@ urlpatterns = [path("", home, name="home")]
 
 
 @require_safe
-def healthz(request: HttpRequest) -> HttpResponse:
-    """A minimal view rendering a template: a health check, and the baseline the benchmarks compare against."""
-    return render(request, "healthz.html", {"status": "ok"})
-
-
-@require_safe
 def favicon(request: HttpRequest) -> HttpResponse:
     """``/favicon.ico``, asked for by browsers and link previews whatever the page says: the icon of
     ``base.html``'s ``<link rel="icon">``, an SVG (every current phone browser draws one)."""
@@ -46,7 +40,7 @@ def favicon(request: HttpRequest) -> HttpResponse:
     return response
 
 
-urlpatterns += [path("healthz", healthz, name="healthz"), path("favicon.ico", favicon, name="favicon")]
+urlpatterns += [path("favicon.ico", favicon, name="favicon")]
 
 
 #: The installable app's colours (issue 25): the top bar's ink (``--ink`` of app.css) and the page's paper.
