@@ -37,8 +37,6 @@ CODE_CACHES = {
     "scoring.export.catalogue_json",
     "scoring.osaka.rules.possible_draws",
     "companion.views.osaka.sheet._blank",
-    # an empty answer slot's digest, by slot name: the record's forms and seats (at most 5), the checklist
-    "companion.views.tracker.writes._empty_answer",
 }
 
 
