@@ -8,18 +8,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import cast
 
-from django.db import connection, models
+from django.db import models
 
 from companion.models.games import Game
 from companion.models.osaka import OsakaGame, OsakaSeat
 from companion.models.scoresheets import ScoreSheet
 from companion.models.setup_progress import SetupProgress
-
-#: The most numbers in one statement of :meth:`Kind.versions` (SQLite's limit on parameters is 32,766 today, 999 in
-#: old builds).
-BATCH = 900
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,30 +26,9 @@ class Kind:
     field: str = "pk"
 
     def versions(self, pks: Collection[int]) -> dict[int, int]:
-        """The versions of the things ``pks`` that have a row: one plain statement per :data:`BATCH` numbers (the
-        SQLite check asks it up to 20 times a second for every thing with a stream open, where building the
-        ORM's query for 1,000 numbers cost more than running it)."""
-        meta = self.model._meta
-        field = (
-            meta.pk
-            if self.field == "pk"
-            else cast("models.Field[object, object]", meta.get_field(self.field))
-        )
-        column = field.column
-        assert column is not None, "a field with a column: the key or a number"
-        quote = connection.ops.quote_name
-        numbers = [int(pk) for pk in pks]
-        found: dict[int, int] = {}
-        with connection.cursor() as cursor:
-            for start in range(0, len(numbers), BATCH):
-                batch = numbers[start : start + BATCH]
-                cursor.execute(
-                    f"SELECT {quote(column)}, {quote('version')} FROM {quote(meta.db_table)} "
-                    f"WHERE {quote(column)} IN ({', '.join(['%s'] * len(batch))})",
-                    batch,
-                )
-                found.update((int(pk), int(v)) for pk, v in cursor.fetchall())
-        return found
+        """The versions of the things ``pks`` that have a row, in one statement."""
+        rows = self.model._default_manager.filter(**{f"{self.field}__in": list(pks)}).order_by()
+        return {int(pk): int(v) for pk, v in rows.values_list(self.field, "version")}
 
 
 def _first(rows: models.QuerySet[models.Model]) -> tuple[int, int] | None:
