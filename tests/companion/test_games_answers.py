@@ -309,19 +309,24 @@ def test_next_and_a_tick_name_who_without_the_live_script(htmx: bool, op: str, s
 # --- an undo, a loss and the resources name the phone that did it too ----------------------------------------------
 
 
-def _answered(phone: Client, game: Game, transport: str, slot: str, **form: Any) -> str:
-    """The answer in ``slot`` to a change posted by the live script, htmx or a plain form (then the page it is
-    sent back to)."""
+def page_after(phone: Client, game: Game, transport: str, slot: str, **form: Any) -> str:
+    """What the phone shows after a change posted by the live script, htmx or a plain form (then the page it is
+    sent back to, opened at ``slot``)."""
     url = f"/games/{game.edit_token}/change"
     if transport == "live":
-        return _said(_post(phone, game, **form).content.decode(), slot)[0]
+        return str(_post(phone, game, **form).content.decode())
     if transport == "htmx":
         answer = phone.post(url, form, HTTP_HX_REQUEST="true")
         assert answer.status_code == 200
-        return _said(answer.content.decode(), slot)[0]
+        return str(answer.content.decode())
     answer = phone.post(url, form)
     assert answer.status_code == 302 and answer["Location"].endswith(f"#answer-{slot}")
-    return _said(phone.get(answer["Location"].split("#")[0]).content.decode(), slot)[0]
+    return str(phone.get(answer["Location"].split("#")[0]).content.decode())
+
+
+def _answered(phone: Client, game: Game, transport: str, slot: str, **form: Any) -> str:
+    """The answer in ``slot`` to a change posted by the live script, htmx or a plain form."""
+    return _said(page_after(phone, game, transport, slot, **form), slot)[0]
 
 
 def _removed_by_table(game: Game) -> Game:
@@ -501,15 +506,7 @@ def test_a_record_from_another_players_phone_names_who_recorded_it(
     game = make_game()
     phone = Client() if who is None else _phone(who)
     form = {"op": "record-add", "seat": 2, "field": "characters", "key": "monk"}
-    url = f"/games/{game.edit_token}/change"
-    if transport == "live":
-        body = _post(phone, game, **form).content.decode()
-    elif transport == "htmx":
-        body = phone.post(url, form, HTTP_HX_REQUEST="true").content.decode()
-    else:
-        answer = phone.post(url, form)
-        assert answer.status_code == 302 and answer["Location"].endswith("#answer-record-add-characters")
-        body = phone.get(answer["Location"].split("#")[0]).content.decode()
+    body = page_after(phone, game, transport, "record-add-characters", **form)
     assert _record_said_words(body) == words
     assert f'name="key" value="{_v(game)}"' in body  # its Undo beside it
     made = Game.objects.get(pk=game.pk).changes.first()
