@@ -36,6 +36,8 @@ from companion.tokens import new_token
 from scoring.osaka.components import COLOURS
 from scoring.osaka.track import Outcome, TableState, TokenChange, take_token
 
+#: The key of an undo's data holding the line of the entry it undid or restored (companion.views.osaka.answers).
+UNDID_LINE: Final = "line"
 #: Writes carrying the version the phone saw: a payday or a start entered twice must not count twice.
 VERSIONED_KINDS: Final = frozenset({"start", "payday"})
 
@@ -143,7 +145,8 @@ def record(
             target = _undo_target(events, data)
             target.undone = not target.undone
             event.summary = f"{'Undid' if target.undone else 'Restored'}: {target.summary}"
-            event.data = {"target": target.version, "restore": not target.undone}
+            # The line it undid, for the answer that names who undid what (issue 23), read back from here.
+            event.data = {"target": target.version, "restore": not target.undone, UNDID_LINE: target.summary}
         elif kind == "link":
             event.summary = f"{_seat(seats, data.get('seat')).name}'s own link was replaced"
         elif kind not in ENTRY_KINDS:

@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from companion.models.games import Game
+from companion.models.games import Change, Game
 from companion.services.tracker.changes import apply_change
 from companion.services.tracker.games import setup_steps
+from companion.services.tracker.ops import WHOM
 from companion.views.tracker.history import said_of
 from tests.companion.test_games_record_taps import _phone, _post
 from tests.factories import make_game, play_to
@@ -175,12 +176,14 @@ def test_a_removal_names_who_took_what_from_whom() -> None:
     ["Removed from Chie: Ox Cart (characters)", "Removed from : Monk (characters)", "Removed from Ch"],
 )
 def test_a_removal_whose_line_reads_otherwise_keeps_the_logs_words(summary: str) -> None:
-    """A line that does not name this entry (cut at the log's length, another entry) is said as it is."""
+    """A removal saved before its data named whom (old-shaped: read from its line): a line that does not name
+    this entry (cut at the log's length, another entry) is said as it is."""
     game = make_game()
     _by_table(game, "record-add", seat=3, field="characters", key="monk")
     _post(_phone("Anaïs"), game, op="record-remove", seat=3, field="characters", key="monk")
     made = Game.objects.get(pk=game.pk).changes.first()
     assert made is not None and made.op == "record-remove"
+    del made.undo[WHOM]
     made.summary = summary
     assert said_of(made) == f"Saved: {summary}."
 
@@ -306,19 +309,24 @@ def test_next_and_a_tick_name_who_without_the_live_script(htmx: bool, op: str, s
 # --- an undo, a loss and the resources name the phone that did it too ----------------------------------------------
 
 
-def _answered(phone: Client, game: Game, transport: str, slot: str, **form: Any) -> str:
-    """The answer in ``slot`` to a change posted by the live script, htmx or a plain form (then the page it is
-    sent back to)."""
+def page_after(phone: Client, game: Game, transport: str, slot: str, **form: Any) -> str:
+    """What the phone shows after a change posted by the live script, htmx or a plain form (then the page it is
+    sent back to, opened at ``slot``)."""
     url = f"/games/{game.edit_token}/change"
     if transport == "live":
-        return _said(_post(phone, game, **form).content.decode(), slot)[0]
+        return str(_post(phone, game, **form).content.decode())
     if transport == "htmx":
         answer = phone.post(url, form, HTTP_HX_REQUEST="true")
         assert answer.status_code == 200
-        return _said(answer.content.decode(), slot)[0]
+        return str(answer.content.decode())
     answer = phone.post(url, form)
     assert answer.status_code == 302 and answer["Location"].endswith(f"#answer-{slot}")
-    return _said(phone.get(answer["Location"].split("#")[0]).content.decode(), slot)[0]
+    return str(phone.get(answer["Location"].split("#")[0]).content.decode())
+
+
+def _answered(phone: Client, game: Game, transport: str, slot: str, **form: Any) -> str:
+    """The answer in ``slot`` to a change posted by the live script, htmx or a plain form."""
+    return _said(page_after(phone, game, transport, slot, **form), slot)[0]
 
 
 def _removed_by_table(game: Game) -> Game:
@@ -429,6 +437,16 @@ def test_a_phone_that_signs_as_nobody_keeps_todays_words(
     assert _answered(Client(), game, "live", slot, op=op, v=_v(game), **form) == words
 
 
+def _made_by_anais(op: str, summary: str, undo: dict[str, Any]) -> Change:
+    """A change of Anaïs's phone as it may have been saved (its op, line and data as given), not stored."""
+    game = make_game()
+    _by_table(game, "trade-add", seat=1)
+    made = Game.objects.get(pk=game.pk).changes.first()
+    assert made is not None
+    made.op, made.summary, made.undo, made.who = op, summary, undo, "Anaïs"
+    return made
+
+
 @pytest.mark.parametrize(
     ("op", "summary", "undo"),
     [
@@ -452,12 +470,7 @@ def test_a_phone_that_signs_as_nobody_keeps_todays_words(
 def test_a_loss_or_resources_line_that_reads_otherwise_keeps_the_logs_words(
     op: str, summary: str, undo: dict[str, Any]
 ) -> None:
-    game = make_game()
-    _by_table(game, "trade-add", seat=1)
-    made = Game.objects.get(pk=game.pk).changes.first()
-    assert made is not None
-    made.op, made.summary, made.undo, made.who = op, summary, undo, "Anaïs"
-    assert said_of(made) == f"Saved: {summary}."
+    assert said_of(_made_by_anais(op, summary, undo)) == f"Saved: {summary}."
 
 
 def test_an_undo_line_that_reads_otherwise_keeps_the_logs_words() -> None:
@@ -467,3 +480,119 @@ def test_an_undo_line_that_reads_otherwise_keeps_the_logs_words() -> None:
     assert made is not None
     made.op, made.summary, made.who = "undo", "Restored: Anaïs +1 trade (now 1)", "Anaïs"
     assert said_of(made) == "Restored: Anaïs +1 trade (now 1)."
+
+
+# --- a record from another player's phone names both (issue 23) ----------------------------------------------------
+
+
+def _record_said_words(body: str) -> str:
+    found = re.search(r'id="answer-record-add-characters"[^>]*>\s*<p [^>]*>(.*?)</p>', body, re.S)
+    assert found is not None
+    return unescape(found.group(1))
+
+
+@pytest.mark.parametrize("transport", ["live", "htmx", "plain"])
+@pytest.mark.parametrize(
+    ("who", "words"),
+    [
+        ("Anaïs", "Saved: Anaïs recorded that Ben hired Monk (now firefighting 1)."),
+        ("Ben", "Saved: Ben hired Monk (now firefighting 1)."),  # his own phone: the log's line names him
+        (None, "Saved: Ben hired Monk (now firefighting 1)."),  # a phone that signs as nobody
+    ],
+)
+def test_a_record_from_another_players_phone_names_who_recorded_it(
+    transport: str, who: str | None, words: str
+) -> None:
+    game = make_game()
+    phone = Client() if who is None else _phone(who)
+    form = {"op": "record-add", "seat": 2, "field": "characters", "key": "monk"}
+    body = page_after(phone, game, transport, "record-add-characters", **form)
+    assert _record_said_words(body) == words
+    assert f'name="key" value="{_v(game)}"' in body  # its Undo beside it
+    made = Game.objects.get(pk=game.pk).changes.first()
+    assert (
+        made is not None and made.summary == "Ben hired Monk (now firefighting 1)"
+    )  # the log keeps its line
+
+
+def test_a_pipe_spent_for_another_player_names_both() -> None:
+    """RULINGS R25: the Mounted Samurai's owner spends a pipe (+6 IKI); recorded by another phone."""
+    game = make_game(akebono=True)
+    _holding(game, 2, ("characters", "mounted-samurai"), ("pipes", "pipe-winter-1"))
+    answer = _post(_phone("Chie"), game, op="record-add", seat=2, field="spend-pipe", key="mounted-samurai")
+    said, _ = _said(answer.content.decode(), "record-add")
+    assert said.startswith("Saved: Chie recorded that Ben spent "), said
+
+
+# --- the facts an answer names are stored with the change, not read back from its line (issue 23) ------------------
+
+
+def test_each_change_stores_whom_the_title_and_the_line_undone() -> None:
+    game = make_game()
+    anais = _phone("Anaïs")
+    _post(anais, game, op="record-add", seat=2, field="characters", key="monk")
+    _post(anais, game, op="tick", key=_first_step(game))
+    _post(anais, game, op="undo-mine")
+    undo, tick, added = Game.objects.get(pk=game.pk).changes.all()[:3]
+    assert added.undo["whom"] == "Ben"
+    assert tick.undo["title"] == "Main board"
+    assert undo.undo == {"undid": tick.version, "line": "Setup: Main board ticked"}
+
+
+@pytest.mark.parametrize(
+    ("op", "form", "line", "words"),
+    [
+        ("record-add", {"seat": 2, "field": "characters", "key": "ox-cart"}, "Ben hi",
+         "Saved: Anaïs recorded that Ben hi."),
+        ("record-remove", {"seat": 3, "field": "characters", "key": "monk"}, "Removed from Ch",
+         "Saved: Anaïs removed Monk (characters) from Chie's record."),
+        ("lost", {"seat": 3, "field": "fire", "key": "monk"}, "Chie lost Mo", "Saved: Anaïs recorded that Chie lost Mo."),
+        ("tick", {"key": "main-board"}, "Setup: Main bo", "Saved: Anaïs ticked “Main board”."),
+    ],
+)  # fmt: skip
+def test_the_answer_reads_the_stored_facts_whatever_the_line_says(
+    op: str, form: dict[str, Any], line: str, words: str
+) -> None:
+    """A line cut at the log's length no longer reads back, yet the answer names whom and what: from the data."""
+    game = make_game()
+    _by_table(game, "record-add", seat=3, field="characters", key="monk")
+    _post(_phone("Anaïs"), game, op=op, **({"key": _first_step(game)} if op == "tick" else form))
+    made = Game.objects.get(pk=game.pk).changes.first()
+    assert made is not None and made.op == op
+    made.summary = line
+    assert said_of(made) == words
+
+
+def test_an_undo_reads_the_line_it_undid_from_its_data() -> None:
+    game = make_game()
+    _by_table(game, "score-add", seat=2, value=3)
+    _post(_phone("Anaïs"), game, op="undo-entry", key=_v(game), sure="1")
+    made = Game.objects.get(pk=game.pk).changes.first()
+    assert made is not None and made.op == "undo"
+    made.summary = "Undid: +3 IKI for B"  # cut
+    assert said_of(made) == "Saved: Anaïs undid “+3 IKI for Ben (now 3)”."
+
+
+@pytest.mark.parametrize(
+    ("op", "summary", "undo", "words"),
+    [
+        # Saved before changes stored their facts: read back from the line, as before.
+        ("tick", "Setup: Main board ticked", {"tick": "main-board", "done": False},
+         "Saved: Anaïs ticked “Main board”."),
+        ("undo", "Undid: +3 IKI for Ben (now 3)", {"undid": 2}, "Saved: Anaïs undid “+3 IKI for Ben (now 3)”."),
+        ("record-remove", "Removed from Chie: Monk (characters)",
+         {"seat": 3, "delta": {"-": [["characters", "monk", 0]]}, "at": ["characters", "monk", 0]},
+         "Saved: Anaïs removed Monk (characters) from Chie's record."),
+        ("lost", "Chie lost Monk in a fire", {"seat": 3, "delta": {"+": [["lost", "monk"]]}},
+         "Saved: Anaïs recorded that Chie lost Monk in a fire."),
+        ("resources", "Chie's resources: 7 mon, 0 koban, 0 wood", {"seat": 3},
+         "Saved: Anaïs recorded Chie's resources: 7 mon, 0 koban, 0 wood."),
+        # A record saved before it stored its player has no line to read it from: the log's words.
+        ("record-add", "Ben hired Monk (now firefighting 1)", {"seat": 2, "delta": {"+": [["characters", "monk"]]}},
+         "Saved: Ben hired Monk (now firefighting 1)."),
+    ],
+)  # fmt: skip
+def test_an_old_shaped_change_is_read_from_its_line(
+    op: str, summary: str, undo: dict[str, Any], words: str
+) -> None:
+    assert said_of(_made_by_anais(op, summary, undo)) == words

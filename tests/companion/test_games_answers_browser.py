@@ -47,3 +47,19 @@ def test_without_javascript_the_answer_names_who_did_what_beside_the_control(
     ben.wait_for_url(lambda u: "at=record-add-characters" in u)
     expect(ben.locator("#answer-record-add-characters")).to_contain_text("Saved: Ben undid “Ben hired Monk")
     assert not Game.objects.get(pk=game.pk).seats.get(seat=2).record.get("characters")
+
+
+def test_a_record_from_another_players_phone_names_both(live_server: Any, new_context: Any) -> None:
+    """Issue 23: Anaïs's phone records Ben's hire; the answer under the form names who recorded what."""
+    game = make_game(("Anaïs", "Ben", "Chie"))
+    url = live_server.url + game.edit_url()
+    anais = phone_as(new_context, url, "Anaïs")
+    anais.locator("#record-characters-seat").select_option("2")
+    anais.locator("#record-characters").select_option("monk")
+    anais.click("#record-characters-go")
+    said = anais.locator("#answer-record-add-characters")
+    expect(said).to_contain_text("Saved: Anaïs recorded that Ben hired Monk (now firefighting 1).")
+    _in_view(anais, "#undo-entry-characters")
+    anais.click("#undo-entry-characters")
+    expect(said).to_contain_text("Saved: Anaïs undid “Ben hired Monk (now firefighting 1)”.")
+    assert not Game.objects.get(pk=game.pk).seats.get(seat=2).record.get("characters")

@@ -4,8 +4,8 @@ with the validator's flags; an entry removed from a record keeps its place as a 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final
 
 from companion.models.games import Change, Game, Seat
 from companion.services.tracker import new_year, record_add, record_flags, record_removals, records
@@ -227,18 +227,52 @@ def _met_pool(game: Game, seats: list[Seat], setup: Mapping[str, Any], season: S
     return pool
 
 
-def keep_removed(shown: Iterable[dict[str, Any]], changes: Iterable[Change]) -> None:
-    """Put a "Removed" line where each entry removed by a recent change standing stood (``record-remove``, its
-    undo data's ``at``: field, item, index), so the list below it does not move; newest first, each into the list
-    as it was before that removal. ``shown``: the record section's players (record_picker), changed in place:
-    each entry is (id, name, the version of the change that removed it or None)."""
+FOLDING_OPS: Final = frozenset({"record-add", "resources"})
+"""The changes at which a player's older removals are folded (issue 23): made from the forms above the players'
+records, so the lines that fold are below the thumb that made them (a removal, an undo, a loss is tapped on a
+line of the record itself: the lines around it stay)."""
+
+
+def keep_removed(
+    shown: Iterable[dict[str, Any]], changes: Sequence[Change], older: Sequence[Change] = ()
+) -> None:
+    """Put a "Removed" line where each entry removed by a removal standing stood (``record-remove``, its undo
+    data's ``at``: field, item, index), newest first, each into the list as it was before that removal, so the
+    list below it does not move; but fold a player's older removals (issue 23: struck lines no longer pile up),
+    each still undoable. Lines fold only when a record or the resources are saved for that player
+    (:data:`FOLDING_OPS`), never at a removal or an undo, so nothing moves under the thumb removing or undoing
+    one entry after another: the removals since the player's last such change keep their lines, and the latest
+    one before it; the others are folded, as are those older than the page's last changes but the player's
+    latest. ``changes``: the page's last changes, newest first; ``older``: the removals standing before them,
+    newest first. ``shown``: the record section's players (record_picker), changed in place: each entry is (id,
+    name, the version of the change that removed it or None); ``folded`` the folded removals (version, name),
+    newest first, and ``folded_keys`` their versions as a form sends them."""
     by_seat = {r["seat"].seat: r for r in shown}
-    for c in changes:
-        at = c.undo.get("at") if isinstance(c.undo, dict) and c.op == "record-remove" else None
-        if c.undone or not isinstance(at, list) or c.undo.get("seat") not in by_seat:
+    for r in by_seat.values():
+        r["folded"], r["folded_keys"] = [], []
+    placed: set[int] = set()  # the players with a removal's line in place
+    seals: dict[object, int] = {}  # the FOLDING_OPS passed, newest first, by player
+    kept: set[int] = set()  # the players whose latest removal before their last seal keeps its line
+    beyond = {c.version for c in older}
+    for c in [*changes, *older]:
+        data = c.undo if isinstance(c.undo, dict) else {}
+        if c.op in FOLDING_OPS and not c.undone:
+            seals[data.get("seat")] = seals.get(data.get("seat"), 0) + 1
+            continue
+        at = data.get("at") if c.op == "record-remove" else None
+        if c.undone or not isinstance(at, list) or data.get("seat") not in by_seat:
             continue
         field, item, index = at
-        r = by_seat[c.undo["seat"]]
+        r = by_seat[data["seat"]]
+        seat = r["seat"].seat
+        sealed = seals.get(seat, 0)
+        if sealed == 1 and seat not in kept:
+            kept.add(seat)  # the latest before the seal: it was on screen when the seal was made
+        elif sealed or (c.version in beyond and seat in placed):
+            r["folded"].append((c.version, records.name_of(field, item)))
+            r["folded_keys"].append(str(c.version))
+            continue
+        placed.add(seat)
         entries = {f: list(items) for f, _, items in r["entries"]}
         items = entries.setdefault(field, [])
         items.insert(min(int(index), len(items)), (item, records.name_of(field, item), c.version))

@@ -224,7 +224,7 @@ def state_context(
     }
     if records_shown:  # a removed entry keeps its place while its removal can be undone (issue 23)
         older = removals_before(game, changes[-1].version) if len(changes) >= LOG_ON_PAGE else []
-        keep_removed(context["records"], [*changes, *older])
+        keep_removed(context["records"], changes, older)
     return context
 
 

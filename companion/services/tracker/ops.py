@@ -41,6 +41,11 @@ def _before(s: Seat) -> dict[str, Any]:
 
 
 SEAT_FIELDS = ["score", "firefighting", "stack", "trade", "record"]
+WHOM: Final = "whom"
+"""The key of a record change's data naming the player it happened to (issue 23: the answer names who did what
+from the facts stored, not by reading the log's line back)."""
+TITLE: Final = "title"
+"""The key of a tick's data naming the step's title (issue 23, as :data:`WHOM`)."""
 
 TrackOp = Literal["score-add", "score-set", "fire-add", "fire-set", "fire-top", "trade-add", "trade-set"]
 """A change of one seat's tracks (:func:`track`)."""
@@ -91,6 +96,7 @@ def record(
         undo["at"] = [field, item, before[s.seat]["record"].get(field, []).index(item)]
     if others:
         undo["others"] = [seat_entry(o.seat, before[o.seat], _before(o)) for o in others]
+    undo[WHOM] = s.name  # whom it happened to, for the answer that names who did it (issue 23)
     return summary[:200], undo
 
 
@@ -129,7 +135,8 @@ TICK_SUMMARY: Final = "Setup: {title} {verb}"
 
 
 def tick_title(summary: str, verb: str) -> str:
-    """The step title a tick's log line names (:data:`TICK_SUMMARY`), for the answer that names who ticked it."""
+    """The step title a tick's log line names (:data:`TICK_SUMMARY`), for the answer that names who ticked it: a
+    tick saved before its data held the title (:data:`TITLE`)."""
     head, _, tail = TICK_SUMMARY.partition("{title}")
     return summary.removeprefix(head).removesuffix(tail.format(verb=verb))
 
@@ -143,7 +150,8 @@ def tick(game: Game, step: str, done: bool) -> tuple[str, dict[str, Any]]:
         raise Refused("Already ticked." if done else "Already not ticked.")
     game.ticks = sorted(ticked | {step} if done else ticked - {step})
     verb = "ticked" if done else "unticked"
-    return TICK_SUMMARY.format(title=steps[step], verb=verb), {"tick": step, "done": not done}
+    data = {"tick": step, "done": not done, TITLE: steps[step]}
+    return TICK_SUMMARY.format(title=steps[step], verb=verb), data
 
 
 def track(op: TrackOp, s: Seat, seats: Sequence[Seat], value: int | None) -> tuple[str, dict[str, Any]]:

@@ -22,6 +22,8 @@ UNDOABLE_EXCLUDED = ("undo", "create")
 
 UNDID: Final = "Undid: "
 """The head of an undo's log line, before the line of the change it undid (:func:`undo_change`)."""
+UNDID_LINE: Final = "line"
+"""The key of an undo's data holding the line of the change it undid (issue 23: the answer reads it there)."""
 
 
 def _seat_entries(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -278,4 +280,4 @@ def undo_change(
         game.ticks = sorted(ticked | {data["tick"]} if data["done"] else ticked - {data["tick"]})
     last.undone = True
     last.save(update_fields=["undone"])
-    return f"{UNDID}{last.summary}", {"undid": last.version}
+    return f"{UNDID}{last.summary}", {"undid": last.version, UNDID_LINE: last.summary}

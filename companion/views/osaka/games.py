@@ -37,6 +37,7 @@ from companion.services.osaka_access import Opened, mark_opened, version_of
 from companion.tokens import TOKEN_RE
 from companion.views.answers import page_or_partial
 from companion.views.osaka.access import error, opened_by_token
+from companion.views.osaka.answers import DidForm, answered_url, undo_answer, with_answer
 from companion.views.osaka.forms_games import (
     NewOsakaGameForm,
     StartForm,
@@ -57,9 +58,16 @@ PULL_SINCE_MAX: Final = 32
 
 
 def _state_response(
-    request: HttpRequest, opened: Opened, *, status: int = 200, message: str = "", level: str = ""
+    request: HttpRequest,
+    opened: Opened,
+    *,
+    status: int = 200,
+    message: str = "",
+    level: str = "",
+    **said: Any,
 ) -> HttpResponse:
-    context = state_context(request, opened, message, level)
+    """The page or (htmx) the state partial; ``said``: an undo's answer (companion.views.osaka.answers)."""
+    context = with_answer(state_context(request, opened, message, level), said)
     response = page_or_partial(request, "osaka_game.html", "state", context, status=status)
     add_never_cache_headers(response)
     return response
@@ -90,9 +98,16 @@ def games_new(request: HtmxHttpRequest) -> HttpResponse:
 @require_safe
 @opened_by_token(edit=False)
 def game_page(request: HttpRequest, opened: Opened) -> HttpResponse:
+    """The game; ``?did=V`` (after a plain form's undo): saying what the undo of version V did (issue 23)."""
     if opened.seat is not None:
         mark_opened(opened.seat)
-    return _state_response(request, opened)
+    said: dict[str, Any] = {}
+    if "did" in request.GET:
+        query = DidForm(request.GET)
+        if not query.is_valid():
+            return error(request, 400, "The answer's address (?did=) must be a version number.")
+        said = undo_answer(opened.game, query.cleaned_data["did"])
+    return _state_response(request, opened, **said)
 
 
 @require_safe
@@ -140,11 +155,13 @@ def _answer_write(
     *,
     mid: MutationId | None = None,
     looked_up: bool = False,
+    undo: bool = False,
 ) -> HttpResponse:
     """Run a write once per write id (``lc``/``ln``, companion.live): the live script gets the pieces that
     changed (400 refused, 409 stale, with the message; ``only``: the named pieces the write can alter), htmx the
     fresh state, a plain form a redirect back. ``looked_up``: ``write`` looks ``mid`` up itself (record's
-    ``mid``); else the id is read from the form."""
+    ``mid``); else the id is read from the form. ``undo``: the write is an undo or a restore, answered with who
+    did it to which line (issue 23), beside that line; a plain form is sent back to the page saying so."""
     if not looked_up:
         mid = mutation_id(request.POST)
 
@@ -155,9 +172,13 @@ def _answer_write(
             return _answer(request, _refresh(opened), status=409, message=str(exc), level="warning")
         except Refused as exc:
             return _answer(request, _refresh(opened), status=400, message=str(exc), level="error", only=only)
+        said = undo_answer(fresh.game, fresh.game.version) if undo else {}
         if request.htmx or _is_live(request):
-            return _answer(request, fresh, only=only)
-        return Answer.of(redirect("osaka-game", token_of(opened)), fresh.game.version)
+            return _answer(request, fresh, only=only, said=said)
+        url = reverse("osaka-game", args=[token_of(opened)])
+        if said:
+            url = answered_url(url, fresh.game, said["said_at"])
+        return Answer.of(redirect(url), fresh.game.version)
 
     done, replay = once(f"osaka:{opened.game.pk}", mid, answer, looked_up=looked_up)
     return done.response(replay=replay)
@@ -176,12 +197,14 @@ def _answer(
     message: str = "",
     level: str = "",
     only: Collection[str] | None = None,
+    said: dict[str, Any] | None = None,
 ) -> Answer:
     if not _is_live(request):
-        return Answer.of(
-            _state_response(request, opened, status=status, message=message, level=level), opened.game.version
+        response = _state_response(
+            request, opened, status=status, message=message, level=level, **(said or {})
         )
-    pieces = _pieces(request, opened, message, level, only=only if request.POST.get("h") else None)
+        return Answer.of(response, opened.game.version)
+    pieces = _pieces(request, opened, message, level, only=only if request.POST.get("h") else None, said=said)
     body = "".join(p.html for p in pieces.missing(held(request.POST.get("h", ""))))
     return Answer(status, body, opened.game.version)
 
@@ -193,9 +216,11 @@ def _pieces(
     level: str = "",
     *,
     only: Collection[str] | None = None,
+    said: dict[str, Any] | None = None,
 ) -> Pieces:
     pieces = Pieces(only=only)
     context = {**state_context(request, opened, message, level, only=only), "live_pieces": pieces}
+    context = with_answer(context, said or {})
     get_template("osaka_game.html#state").render(context, request)
     return pieces
 
@@ -240,7 +265,7 @@ def game_change(request: HtmxHttpRequest, opened: Opened) -> HttpResponse:
     def write() -> OsakaGame:
         return record(game.pk, kind=op, data=data, who=opened.who, cid=got["cid"], seen=seen, mid=mid)
 
-    return _answer_write(request, opened, write, only, mid=mid, looked_up=True)
+    return _answer_write(request, opened, write, only, mid=mid, looked_up=True, undo=op == "undo")
 
 
 urlpatterns = [

@@ -14,8 +14,8 @@ from django.http import HttpRequest
 from companion.models.games import SUMMARY_MAX, Change, Game
 from companion.presenters.tracker.state import WHO_DEFAULT
 from companion.services.tracker import new_year, record_removals, records
-from companion.services.tracker.ops import month_name, revealed_names, tick_title
-from companion.services.tracker.undo import UNDID
+from companion.services.tracker.ops import TITLE, WHOM, month_name, revealed_names, tick_title
+from companion.services.tracker.undo import UNDID, UNDID_LINE
 from scoring.calendar import NEW_YEAR, Phase, next_step
 
 HISTORY: Final = "history"
@@ -47,21 +47,24 @@ def done_by(change: Change) -> str | None:
     """Who did what, for a change whose log line names what but not who (issue 23): "Ben moved the game on to
     month 1, Phase B · Actions", "Ben revealed the New Character of month 2 and moved the game on to …",
     "Ben ticked “Main board”", "Ben removed Monk (characters) from Chie's record", "Ben undid “+3 IKI for Chie
-    (now 3)”"; or names the player it happened to, not the phone's: "Ben recorded that Chie lost Monk in a fire",
-    "Ben recorded Chie's resources: …" (:func:`_recorded_by`). None for the others (their line names the player),
-    for a phone that signs as nobody (the log's line as it is), and for a change whose undo data does not say
-    where the table went."""
+    (now 3)”"; or names the player it happened to, not the phone's: "Ben recorded that Chie hired Monk …",
+    "Ben recorded that Chie lost Monk in a fire", "Ben recorded Chie's resources: …" (:func:`_recorded_by`). None
+    for the others (their line names the player), for a phone that signs as nobody (the log's line as it is), and
+    for a change whose data does not say where the table went.
+
+    Whom, the step's title and the line undone are read from the facts the change stored when it was written
+    (ops.WHOM, ops.TITLE, undo.UNDID_LINE); a change saved before it stored them is read from its log line."""
     if change.who == WHO_DEFAULT:
         return None
     data = change.undo if isinstance(change.undo, dict) else {}
     if change.op == "undo":
-        undid = change.summary.removeprefix(UNDID)
-        return f"{change.who} undid “{undid}”" if undid != change.summary else None
-    if change.op in ("lost", "resources"):
+        undid = _fact(data, UNDID_LINE) or _cut(change.summary, UNDID)
+        return f"{change.who} undid “{undid}”" if undid else None
+    if change.op in ("lost", "resources", "record-add"):
         return _recorded_by(change.who, change.op, change.summary, data)
     if change.op in ("tick", "untick"):
         verb = f"{change.op}ed"
-        return f"{change.who} {verb} “{tick_title(change.summary, verb)}”"
+        return f"{change.who} {verb} “{_fact(data, TITLE) or tick_title(change.summary, verb)}”"
     if change.op == "record-remove":
         return _removed_by(change.who, change.summary, data)
     if change.op not in ("next", "reveal-next"):
@@ -75,13 +78,27 @@ def done_by(change: Change) -> str | None:
     return f"{change.who} {f'revealed {names} and ' if keys else ''}{moved}"
 
 
+def _fact(data: dict[str, Any], key: str) -> str | None:
+    """A fact the change stored when it was written (issue 23); None for a change saved before, or a value that
+    is not a name."""
+    value = data.get(key)
+    return value if isinstance(value, str) and value else None
+
+
+def _cut(summary: str, head: str) -> str | None:
+    """What follows ``head`` in a log line that starts with it; None otherwise."""
+    rest = summary.removeprefix(head)
+    return rest if rest != summary else None
+
+
 def _removed_by(who: str, summary: str, data: dict[str, Any]) -> str | None:
-    """ "Ben removed Monk (characters) from Chie's record", from a removal's undo data (where the entry stood)."""
+    """ "Ben removed Monk (characters) from Chie's record", from a removal's data (where the entry stood, whom it
+    was taken from; an older removal's log line names whom)."""
     at = data.get("at")
     if not (isinstance(at, list) and len(at) == 3 and at[0] in records.FIELD_LABELS):
         return None
     field, item = str(at[0]), str(at[1])
-    holder = record_removals.removed_from(summary, field, item)
+    holder = _fact(data, WHOM) or record_removals.removed_from(summary, field, item)
     return (
         None
         if holder is None
@@ -90,12 +107,14 @@ def _removed_by(who: str, summary: str, data: dict[str, Any]) -> str | None:
 
 
 def _recorded_by(who: str, op: str, summary: str, data: dict[str, Any]) -> str | None:
-    """A loss or the resources recorded by another player's phone: "Ben recorded that Chie lost Monk in a fire",
-    "Ben recorded Chie's resources: 7 mon, 0 koban, 0 wood"; None when the line names the phone's own player (it
-    says who already) or does not read as the op's line (the log's words then)."""
-    if op == "resources":
+    """A record, a loss or the resources recorded by another player's phone: "Ben recorded that Chie hired Monk",
+    "Ben recorded that Chie lost Monk in a fire", "Ben recorded Chie's resources: 7 mon, 0 koban, 0 wood"; None
+    when the player is the phone's own (the line says who already), or when the change stored no player and its
+    line does not read as the op's (the log's words then; a record saved before it stored its player)."""
+    holder = _fact(data, WHOM)
+    if holder is None and op == "resources":
         holder = new_year.resources_of(summary)
-    else:
+    elif holder is None and op == "lost":
         delta = data.get("delta")
         went = delta.get("+") if isinstance(delta, dict) else None
         moved = [[str(x) for x in e[:2]] for e in went or [] if isinstance(e, list) and len(e) >= 2]
