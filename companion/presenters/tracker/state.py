@@ -202,6 +202,7 @@ def state_context(
         "bridge": bridge,
         "income": income,
         "changes": changes,
+        "log_on_page": LOG_ON_PAGE,  # the versions the log shows: live.js drops an older line (issue 21)
         "can_undo": can_undo,
         "next_was": seen_value(game, "next", None),
         "steps": [(step, title, step in game.ticks) for step, title in steps.items()],

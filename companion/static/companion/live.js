@@ -94,7 +94,8 @@
     const anchor = anchorOf(), active = document.activeElement;
     for (const fresh of Array.from(t.content.children)) {
       const old = fresh.id && document.getElementById(fresh.id);
-      if (!old || (pulled && old.matches("[data-answer]"))) continue;
+      if (!old) { addLine(fresh); continue; }
+      if (pulled && old.matches("[data-answer]")) continue;
       keep(old, fresh);
       const busy = Array.from(fields(old)).filter((f) => (f === active || typed(f)) && !mine(f));
       const clash = busy.find((f) => f.id && inside(fresh, f.id) && shown(inside(fresh, f.id)) !== shown(f));
@@ -111,6 +112,16 @@
     if (back) back.focus({ preventScroll: true }); // the focused field, put in anew
     const mark = anchor && (anchor.el.isConnected ? anchor.el : anchor.id && document.getElementById(anchor.id));
     if (mark) window.scrollBy(0, mark.getBoundingClientRect().top - anchor.top);
+  }
+
+  // A new line of a list (data-live-in="<list id>", data-v its version): put in by version, newest first; the
+  // lines older than the list's last data-live-keep versions go (the server's render shows the same lines).
+  function addLine(fresh) {
+    const list = fresh.dataset.liveIn && document.getElementById(fresh.dataset.liveIn), v = int(fresh.dataset.v);
+    if (!list) return;
+    list.insertBefore(fresh, Array.from(list.children).find((line) => int(line.dataset.v) < v) || null);
+    const keep = int(list.dataset.liveKeep), newest = int(list.firstElementChild.dataset.v);
+    for (const line of Array.from(list.children)) if (keep && int(line.dataset.v) <= newest - keep) line.remove();
   }
 
   // A record's player (select[data-keep]) and its search (input[data-filter]) are this phone's choice, not shared

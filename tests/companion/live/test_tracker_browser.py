@@ -331,3 +331,28 @@ def test_a_pull_older_than_a_tap_answer_never_takes_the_page_back(table: Table, 
     logs = ann.evaluate("window.__logs")
     assert False not in logs[logs.index(True) :], logs  # never the older log, not even for a moment
     assert _score(table, edit, 1) == 3
+
+
+def test_a_track_tap_sends_its_log_line_alone_and_the_log_matches_a_reload(
+    table: Table, page: Any, screenshot: Any
+) -> None:
+    """A track tap's answer carries the log's new line, not the log (issue 21 "perf2"): live.js puts it first and
+    drops the line no longer among the last eight versions; the log then reads as a fresh page's does."""
+    edit, _ = new_game(table)
+    _open(page, table, edit)
+    lines = "Array.from(document.querySelectorAll('#log-lines > li'), (li) => li.id)"
+    answers: list[str] = []
+    page.on("response", lambda r: answers.append(r.text()) if r.url.endswith("/change") else None)
+    for n in range(10):
+        with page.expect_response(lambda r: r.url.endswith("/change")):
+            _add(page, 1 + n % 3, 1)
+        expect(page.locator("#log-lines > li").first).to_have_id(f"change-{n + 2}")
+        expect(page.locator(".live-waiting")).to_have_count(0)
+    assert all("part-log" not in a and a.count('data-live-in="log-lines"') == 1 for a in answers)
+    shown = page.evaluate(lines)
+    assert shown == [f"change-{v}" for v in range(11, 3, -1)]  # the last eight versions, newest first
+    texts = page.locator("#log-lines").inner_text()
+    screenshot(page, "live-tracker-log-line")
+    page.reload()
+    assert page.evaluate(lines) == shown
+    assert page.locator("#log-lines").inner_text() == texts
