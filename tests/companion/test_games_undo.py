@@ -274,7 +274,7 @@ def test_the_history_names_who_did_what_with_an_undo_per_line_and_none_on_the_vi
     game = make_game()
     version = _do(game, "Ben", "score-add", seat=3, value=5)
     page = _text(_phone("Anaïs").get(game.edit_url()))
-    line = re.search(rf'<li id="change-{version}">(.*?)</li>', page, re.S)
+    line = re.search(rf'<li[^>]* id="change-{version}"[^>]*>(.*?)</li>', page, re.S)
     assert line is not None
     assert "<strong>Ben</strong>: +5 IKI for Chie (now 5)" in line.group(1)
     assert f'id="undo-history-{version}"' in line.group(1)
