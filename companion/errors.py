@@ -31,6 +31,22 @@ class UserError(BadRequest):
         return self.message
 
 
+class Refused(UserError):
+    """A write the rules or the form do not allow (400); the message is for a person. Nothing was saved."""
+
+
+CHANGED_FIRST = "Someone changed the game first; here it is as it is now. Nothing was saved."
+"""What a write sent from an older version answers (:class:`Conflict`): the tracker's and Traders of Osaka's."""
+
+
+class Conflict(UserError):
+    """The phone saw an older version: someone changed the thing first (409). Nothing was saved; the answer shows
+    the thing as it is now, read again."""
+
+    def __init__(self, message: str = CHANGED_FIRST) -> None:
+        super().__init__(message, status=409)
+
+
 def json_error(status: int, code: str, message: str, field: str = "") -> JsonResponse:
     """An error as the API answers it: ``{"error": {"code", "field", "message"}}``."""
     return JsonResponse({"error": {"code": code, "field": field, "message": message}}, status=status)

@@ -27,7 +27,7 @@ from typing import Any, Final
 
 from django.db import models, transaction
 
-from companion.errors import UserError
+from companion.errors import Conflict, Refused
 from companion.live.engine import MutationId, Stored, stored_id
 from companion.models.osaka import OsakaEvent, OsakaGame, OsakaSeat
 from companion.services.osaka_access import TABLE_PHONE
@@ -40,20 +40,6 @@ from scoring.osaka.track import Outcome, TableState, TokenChange, take_token
 UNDID_LINE: Final = "line"
 #: Writes carrying the version the phone saw: a payday or a start entered twice must not count twice.
 VERSIONED_KINDS: Final = frozenset({"start", "payday"})
-
-
-class Refused(UserError):
-    """A write the rules or the form do not allow; the message is for a person. Nothing was saved."""
-
-
-class Conflict(UserError):
-    """The phone saw an older version: someone changed the game first. Nothing was saved."""
-
-    def __init__(self, game: OsakaGame) -> None:
-        super().__init__(
-            "Someone changed the game first; here it is as it is now. Nothing was saved.", status=409
-        )
-        self.game = game
 
 
 # --- creating -----------------------------------------------------------------------------------------------------
@@ -133,7 +119,7 @@ def record(
         if applied_before:
             return game  # a replayed write: applied once already
         if kind in VERSIONED_KINDS and seen != game.version:
-            raise Conflict(game)
+            raise Conflict()
         names = [s.name for s in seats]
         event = OsakaEvent(game=game, version=game.version + 1, cid=cid, who=who, kind=kind, data=dict(data))
         entry = entry_of(event, len(names)) if kind == "token" else None

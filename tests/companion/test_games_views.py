@@ -216,7 +216,7 @@ def test_stale_set_change_is_409_with_the_fresh_state(client: Client, htmx: bool
     stale = _change(client, game, htmx, op="fire-set", seat=1, value=7, v=1)
     assert stale.status_code == 409
     html = stale.content.decode()
-    assert "Someone else changed this first" in html
+    assert "Someone changed the game first" in html
     assert 'id="fire-1">4<' in html
     game.refresh_from_db()
     assert game.seats.get(seat=1).firefighting == 4

@@ -20,9 +20,10 @@ from django.db import connection, models, transaction
 from django.db.models import Aggregate, JSONField, OuterRef, Subquery
 from django.db.models.functions import JSONObject
 
+from companion.errors import Conflict, Refused
 from companion.models.games import CLIENT_ID_RE, Change, Game, Seat
 from companion.services.tracker import new_year, ops, records
-from companion.services.tracker.errors import Asked, Conflict, Refused, Replayed
+from companion.services.tracker.errors import Asked, Replayed
 from companion.services.tracker.ops import Op, RecordOp, TrackOp
 from companion.services.tracker.undo import undo_change, undo_target
 
@@ -204,7 +205,7 @@ def apply_change(
         if op in SET_OPS and seen != game.version:
             target = next((s for s in seats if s.seat == seat), None)
             if was is None or was != seen_value(game, op, target) or op == "undo":
-                raise Conflict(game)
+                raise Conflict()
         if op == "undo":
             summary, undo = undo_change(game, seats)
         elif op in OWN_UNDO_OPS:

@@ -2,23 +2,8 @@
 
 from __future__ import annotations
 
-from companion.errors import UserError
 from companion.models.games import Game
 from companion.services.tracker.records import Question
-
-
-class Refused(UserError):
-    """A change the rules or the form do not allow; the message is for a person. Nothing was changed."""
-
-
-class Conflict(UserError):
-    """The phone's version is stale: someone changed the game first. Nothing was changed."""
-
-    def __init__(self, game: Game) -> None:
-        super().__init__(
-            "Someone else changed this first; here is the fresh state. Nothing was changed.", status=409
-        )
-        self.game = game
 
 
 class Asked(Exception):

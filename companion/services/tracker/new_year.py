@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
+from companion.errors import Refused
 from companion.models.games import Seat
-from companion.services.tracker.records import RESOURCE_MAX, RESOURCES, RecordRefused, entries
+from companion.services.tracker.records import RESOURCE_MAX, RESOURCES, entries
 from scoring.catalogue import BUILDING_BY_ID
 from scoring.components import BuildingRule
 
@@ -39,11 +40,11 @@ def resources(seat: Seat, values: Mapping[str, int | None]) -> str:
     nothing was): New Year's Day asks only those that score for this player (:func:`resources_asked`)."""
     record = dict(seat.record) if isinstance(seat.record, dict) else {}
     if not any(key in values for key in RESOURCES):
-        raise RecordRefused("Enter the player's resources.")
+        raise Refused("Enter the player's resources.")
     for key in RESOURCES:
         value = values[key] if key in values else record.get(key, 0)
         if not isinstance(value, int) or not 0 <= value <= RESOURCE_MAX:
-            raise RecordRefused(f"{key.capitalize()} must be a whole number from 0 to {RESOURCE_MAX}.")
+            raise Refused(f"{key.capitalize()} must be a whole number from 0 to {RESOURCE_MAX}.")
         record[key] = value
     seat.record = record
     shown = [k for k in RESOURCES if k in SCORED_RESOURCES or record[k]]  # no "0 rice" nobody was asked

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, Literal
 
+from companion.errors import Refused
 from companion.models.games import QUICK_SCORES, SCORE_MAX, SUMMARY_MAX, Game, Seat
-from companion.services.tracker import new_year, record_add, record_removals, records
-from companion.services.tracker.errors import Refused
+from companion.services.tracker import new_year, record_add, record_removals
 from companion.services.tracker.games import setup_steps
 from companion.services.tracker.inverse import seat_entry
 from scoring.calendar import NEW_YEAR, TRACK_MAX, due_reveals, move_marker, next_step, reveal_name
@@ -72,22 +72,19 @@ def record(
     of a component from another player (issue 19) changes that seat too: its undo restores both."""
     before = {x.seat: _before(x) for x in seats}
     others: tuple[Seat, ...] = ()
-    try:
-        if op == "record-add":
-            setup = game.setup if isinstance(game.setup, dict) else {}
-            done = record_add.add(
-                s, seats, kind=field, item=item, akebono=game.akebono, setup=setup, paid=paid, move=move
-            )
-            summary, others = done.summary, done.others
-            game.warned = done.warning
-        elif op == "record-remove":
-            summary = record_removals.remove(s, field=field, item=item)
-        elif op == "lost":
-            summary = record_removals.lose(s, item=item, how=field or "fire")
-        else:
-            summary = new_year.resources(s, numbers)
-    except records.RecordRefused as exc:
-        raise Refused(str(exc)) from None
+    if op == "record-add":
+        setup = game.setup if isinstance(game.setup, dict) else {}
+        done = record_add.add(
+            s, seats, kind=field, item=item, akebono=game.akebono, setup=setup, paid=paid, move=move
+        )
+        summary, others = done.summary, done.others
+        game.warned = done.warning
+    elif op == "record-remove":
+        summary = record_removals.remove(s, field=field, item=item)
+    elif op == "lost":
+        summary = record_removals.lose(s, item=item, how=field or "fire")
+    else:
+        summary = new_year.resources(s, numbers)
     s.save(update_fields=SEAT_FIELDS)  # a gain moved only this seat's marker (on top of its new space)
     for other in others:
         other.save(update_fields=SEAT_FIELDS)

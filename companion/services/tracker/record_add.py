@@ -11,13 +11,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from companion.errors import Refused
 from companion.models.games import SCORE_MAX, Seat
 from companion.services.tracker.records import (
     FIELD_LABELS,
     SPENT,
     TOKEN_FIELDS,
     Question,
-    RecordRefused,
     entries,
     field_of,
     name_of,
@@ -74,14 +74,14 @@ def _supply_check(seat: Seat, seats: Sequence[Seat], field: str, item: str, move
     what = name_of(field, item)
     gone = [(s, f) for s, f in taken if f != field]
     if supply > 1:
-        raise RecordRefused(
+        raise Refused(
             f"All {supply} {what} tokens are taken ({', '.join(s.name for s, _ in taken)}): there are no more."
         )
     holder, place = taken[0]
     if gone:
-        raise RecordRefused(f"{what} left the game ({holder.name}: {FIELD_LABELS[place].lower()}).")
+        raise Refused(f"{what} left the game ({holder.name}: {FIELD_LABELS[place].lower()}).")
     if holder is seat or holder.seat == seat.seat:
-        raise RecordRefused(f"{seat.name} already holds {what}: there is only one.")
+        raise Refused(f"{seat.name} already holds {what}: there is only one.")
     if not move:
         raise Question(
             f"{holder.name} holds {what}: there is only one. Move it to {seat.name}?",
@@ -97,14 +97,14 @@ def _pay(seat: Seat, item: str, paid: str, answers: Mapping[str, str]) -> str:
     held = list(dict.fromkeys(entries(seat).get(field, [])))
     kind = {"fish": "fish", "pipes": "pipe"}[field]
     if not held:
-        raise RecordRefused(f"{seat.name} holds no {kind}: record the {kind} first, it pays for this.")
+        raise Refused(f"{seat.name} holds no {kind}: record the {kind} first, it pays for this.")
     if not paid and len(held) == 1:
         paid = held[0]
     if not paid:
         choices = [(name_of(field, t), {**answers, "paid": t}) for t in held]
         raise Question(question.format(name=seat.name), choices)
     if paid not in held:
-        raise RecordRefused(f"{seat.name} holds no such {kind}: choose one of their {field}.")
+        raise Refused(f"{seat.name} holds no such {kind}: choose one of their {field}.")
     take_out(seat, field, paid, SPENT)
     return name_of(field, paid)
 
@@ -140,28 +140,26 @@ def _spend_pipe(
     """RULINGS R25: an activation that spends a pipe (the Carrying ship's side B, any player may activate a built
     boat; the Mounted Samurai, its owner), with the Samurai's +6 IKI."""
     if item not in PIPE_SPENDERS:
-        raise RecordRefused("Choose what spent the pipe.")
+        raise Refused("Choose what spent the pipe.")
     _, what, iki = PIPE_SPENDERS[item]
     if item == "carrying-ship":
         if not any("carrying-ship" in entries(s).get("boats", []) for s in seats):
-            raise RecordRefused("Nobody has built the Carrying ship: record it first.")
+            raise Refused("Nobody has built the Carrying ship: record it first.")
         side = ((setup.get("akebono") or {}).get("boat_sides") or {}).get("carrying-ship")
         if side == "A":
-            raise RecordRefused(
-                "The Carrying ship is on side A in this game: it spends a sandal, not a pipe."
-            )
+            raise Refused("The Carrying ship is on side A in this game: it spends a sandal, not a pipe.")
     elif item not in entries(seat).get("characters", []):
-        raise RecordRefused(f"{seat.name} has not hired the Mounted Samurai: record the hire first.")
+        raise Refused(f"{seat.name} has not hired the Mounted Samurai: record the hire first.")
     held = list(dict.fromkeys(entries(seat).get("pipes", [])))
     if not held:
-        raise RecordRefused(f"{seat.name} holds no pipe: record the pipe first.")
+        raise Refused(f"{seat.name} holds no pipe: record the pipe first.")
     if not paid and len(held) > 1:
         raise Question(
             f"Which pipe did {seat.name} spend?", [(name_of("pipes", t), {"paid": t}) for t in held]
         )
     paid = paid or held[0]
     if paid not in held:
-        raise RecordRefused(f"{seat.name} holds no such pipe: choose one of their pipes.")
+        raise Refused(f"{seat.name} holds no such pipe: choose one of their pipes.")
     take_out(seat, "pipes", paid, SPENT)
     words, short = _score(seat, iki)
     summary = f"{seat.name} spent {name_of('pipes', paid)} on {what}" + (f" ({words})" if words else "")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Final
 
+from companion.errors import Refused
 from companion.models.games import Seat
 from companion.services.tracker.records import (
     BURNT,
@@ -15,7 +16,6 @@ from companion.services.tracker.records import (
     LOST,
     SPENT,
     UNFED,
-    RecordRefused,
     entries,
     name_of,
     take_out,
@@ -32,7 +32,7 @@ def remove(seat: Seat, *, field: str, item: str) -> str:
     """Remove one entry, any of them (not only the last); the markers stay where the table put them."""
     held = entries(seat).get(field, [])
     if item not in held:
-        raise RecordRefused("That entry is no longer there: another phone removed it.")
+        raise Refused("That entry is no longer there: another phone removed it.")
     take_out(seat, field, item)
     return f"Removed from {seat.name}: {removed_what(field, item)}"
 
@@ -64,9 +64,9 @@ def lose(seat: Seat, *, item: str, how: str = "fire") -> str:
     ``doctor``: the Doctor token is discarded and the character retires instead (RULINGS R29)."""
     if how == DOCTOR:
         if item not in entries(seat).get("characters", []):
-            raise RecordRefused("That entry is no longer there: another phone removed it.")
+            raise Refused("That entry is no longer there: another phone removed it.")
         if DOCTOR not in entries(seat).get("retirement_tokens", []):
-            raise RecordRefused(f"{seat.name} holds no Doctor token.")
+            raise Refused(f"{seat.name} holds no Doctor token.")
         take_out(seat, "retirement_tokens", DOCTOR, SPENT)
         summary = f"{seat.name}{DOCTOR_WORDS}{name_of('characters', item)} retires instead"
         token = CHARACTER_BY_ID[item].retirement_token if item in CHARACTER_BY_ID else None
@@ -74,10 +74,10 @@ def lose(seat: Seat, *, item: str, how: str = "fire") -> str:
             summary += f" (record its token if taken: {name_of('retirement_tokens', str(token))})"
         return summary
     if how not in LOSSES:
-        raise RecordRefused("Choose how it was lost.")
+        raise Refused("Choose how it was lost.")
     field, into, words = LOSSES[how]
     if item not in entries(seat).get(field, []):
-        raise RecordRefused("That entry is no longer there: another phone removed it.")
+        raise Refused("That entry is no longer there: another phone removed it.")
     take_out(seat, field, item, into)
     return f"{seat.name} " + words.format(what=name_of(field, item))
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from companion.errors import UserError
+from companion.errors import Refused
 from companion.models.games import Seat
 from scoring.catalogue import (
     BOAT_BY_ID,
@@ -81,10 +81,6 @@ LEFT_FROM: Final[Mapping[str, tuple[str, ...]]] = {
 """Where an entry of a list field goes when it leaves the game: one copy of a component, held or gone."""
 
 
-class RecordRefused(UserError):
-    """An entry that names no component of its kind; the message is for a person. Nothing was changed."""
-
-
 class Question(Exception):
     """An entry that needs one more answer (which token paid, whether to move a component held by another
     player): nothing was changed. ``choices``: (button label, the form fields that answer with it)."""
@@ -97,19 +93,19 @@ class Question(Exception):
 
 def field_of(kind: str, item: str) -> str:
     """The record field an entry of ``kind`` (a form's ``field``: a list field, or ``tokens`` for fish, pipes and
-    tobacco, which the token's printed kind decides) goes to; RecordRefused if ``item`` is not of that kind."""
+    tobacco, which the token's printed kind decides) goes to; Refused if ``item`` is not of that kind."""
     if kind == "tokens":
         token = TOKEN_BY_ID.get(item)
         if token is None:
-            raise RecordRefused("Choose a fish, pipe or tobacco token.")
+            raise Refused("Choose a fish, pipe or tobacco token.")
         return TOKEN_FIELDS[token.kind.value]
     names = _NAMES.get(kind) if kind in LIST_FIELDS else None
     if names is None:
-        raise RecordRefused("Choose what to record.")
+        raise Refused("Choose what to record.")
     if item not in names or (
         kind in TOKEN_FIELDS.values() and TOKEN_FIELDS[TOKEN_BY_ID[item].kind.value] != kind
     ):
-        raise RecordRefused(f"Choose one of the {FIELD_LABELS[kind].lower()}.")
+        raise Refused(f"Choose one of the {FIELD_LABELS[kind].lower()}.")
     return kind
 
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from companion.errors import Refused
 from companion.models.games import SCORE_MAX, Change, Game, Seat
 from companion.services.tracker import records
-from companion.services.tracker.errors import Asked, Refused
+from companion.services.tracker.errors import Asked
 from companion.services.tracker.inverse import items_of
 from companion.services.tracker.ops import SEAT_FIELDS, seat_in
 from scoring.calendar import TRACK_MAX

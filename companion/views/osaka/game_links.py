@@ -10,12 +10,13 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
+from companion.errors import Refused
 from companion.forms import messages_of
 from companion.links import shared
 from companion.models.osaka import OsakaSeat
 from companion.pdf.osaka_sheet import PAGE_SIZES, Tally, TallyPayday, TallyPlayer, tally_sheet
 from companion.presenters.osaka import new_cid, ranking, token_of
-from companion.services.osaka import Refused, renew_link
+from companion.services.osaka import renew_link
 from companion.services.osaka_access import Opened
 from companion.services.osaka_log import ENTRY_KINDS
 from companion.views.answers import pdf_response

@@ -11,9 +11,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 
+from companion.errors import Conflict, Refused
 from companion.http import HtmxHttpRequest
 from companion.presenters.osaka import new_cid, token_of
-from companion.services.osaka import Conflict, Refused, record
+from companion.services.osaka import record
 from companion.services.osaka_access import Opened
 from companion.services.osaka_log import payday_data
 from companion.views.osaka.access import opened_by_token

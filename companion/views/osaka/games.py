@@ -27,12 +27,13 @@ from django.utils.cache import add_never_cache_headers
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
+from companion.errors import Conflict, Refused
 from companion.forms import messages_of
 from companion.http import HtmxHttpRequest
 from companion.live.engine import Answer, MutationId, Pieces, held, mutation_id, once, pull_response
 from companion.models.osaka import OsakaGame
 from companion.presenters.osaka import state_context, token_of
-from companion.services.osaka import Conflict, Refused, create_game, record
+from companion.services.osaka import create_game, record
 from companion.services.osaka_access import Opened, mark_opened, version_of
 from companion.tokens import TOKEN_RE
 from companion.views.answers import page_or_partial

@@ -15,6 +15,7 @@ from django.shortcuts import redirect
 from django.template.loader import get_template
 from django.views.decorators.http import require_POST
 
+from companion.errors import Conflict, Refused
 from companion.http import HtmxHttpRequest
 from companion.live.engine import (
     Answer,
@@ -43,7 +44,7 @@ from companion.services.tracker.changes import (
     hold,
     seen_value,
 )
-from companion.services.tracker.errors import Asked, Conflict, Refused, Replayed
+from companion.services.tracker.errors import Asked, Replayed
 from companion.services.tracker.games import (
     recent_changes,
     seats_of,
@@ -164,14 +165,13 @@ def _change(request: HtmxHttpRequest, held_game: Held) -> Answer:
         # An Undo's question opens over the line it was asked from, words included (issue 23).
         said = "" if undo_slot(field) else exc.question.text
         return _answer(request, exc.game, message=said, level="warning", question=question, at=at)
-    except Conflict as exc:
-        return _answer(request, exc.game, status=409, message=str(exc), level="warning", at=at)
     except Replayed as exc:
         return _answer(request, exc.game, message=str(exc), level="ok", at=at)
-    except Refused as exc:
+    except (Conflict, Refused) as exc:
         game.refresh_from_db()
         game.seat_list = None  # a refusal may leave a seat changed in memory: read them again
-        return _answer(request, game, status=400, message=str(exc), level="error", at=at)
+        level = "warning" if isinstance(exc, Conflict) else "error"
+        return _answer(request, game, status=exc.status, message=str(exc), level=level, at=at)
     if request.htmx or is_live(request):
         plain = not is_live(request)  # htmx: the answer names what was done, with its Undo (issue 23)
         # Every answer says who did what in the log's words (the change just made is on game.recent: no query),

@@ -111,7 +111,7 @@ def test_a_stale_set_is_a_conflict_and_the_pull_says_what_landed() -> None:
     _tap(client, game, 1, op="score-add", seat=1, value=2)
     stale = _tap(client, game, 2, op="score-set", seat=1, value=9, v=1, was="0")
     assert stale.status_code == 409
-    assert "Someone else changed this first" in stale.content.decode()
+    assert "Someone changed the game first" in stale.content.decode()
     assert game.seats.get(seat=1).score == 2
     pull = client.get(f"/games/{game.view_token}/state?v=1&h=&lc=phone1234", HTTP_X_LIVE="1")
     assert pull.status_code == 200 and pull["X-Live-Done"] == "phone1234:2"

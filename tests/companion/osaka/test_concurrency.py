@@ -9,8 +9,9 @@ from collections.abc import Callable
 
 import pytest
 
+from companion.errors import Conflict
 from companion.models.osaka import OsakaGame
-from companion.services.osaka import Conflict, NewPlayer, create_game, record
+from companion.services.osaka import NewPlayer, create_game, record
 from tests.companion.osaka.test_games import _begin
 from tests.concurrency import THREADS, at_once
 
