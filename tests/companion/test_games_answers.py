@@ -66,12 +66,12 @@ ROWS: list[_Row] = [
      lambda g: {"seat": 2, "field": "fire", "key": "monk"}, "record-2", "Saved: Ben lost Monk in a fire."),
     ("lost another's", lambda g: _by_table(g, "record-add", seat=3, field="characters", key="monk"),
      lambda g: {"seat": 3, "field": "fire", "key": "monk"}, "record-3",
-     "Saved: Ben recorded that Chie lost Monk in a fire."),
+     "Saved: Chie lost Monk in a fire, recorded by Ben."),
     ("resources", _new_year, lambda g: {"seat": 2, "v": _v(g), "was": "0,0,0,0,0", "blank": "0", "mon": 7},
      "res-2", "Saved: Ben's resources: 7 mon, 0 koban, 0 wood."),
     ("resources another's", _new_year,
      lambda g: {"seat": 1, "v": _v(g), "was": "0,0,0,0,0", "blank": "0", "mon": 7},
-     "res-1", "Saved: Ben recorded Anaïs's resources: 7 mon, 0 koban, 0 wood."),
+     "res-1", "Saved: Anaïs's resources: 7 mon, 0 koban, 0 wood, recorded by Ben."),
     ("undo", lambda g: _by_table(g, "score-add", seat=2, value=2), lambda g: {"v": _v(g)}, "controls",
      "Saved: Ben undid “+2 IKI for Ben (now 2)”."),
     ("undo-mine", lambda g: _post(_phone("Ben"), g, op="score-add", seat=3, value=5), lambda g: {}, "controls",
@@ -394,13 +394,13 @@ LOSSES = [
 def test_a_loss_names_who_recorded_it_when_it_is_another_players(
     how: str, held: list[tuple[str, str]], key: str, line: str, who: str | None
 ) -> None:
-    """Another phone's: "Anaïs recorded that Chie lost …"; the player's own phone, or a phone that signs as
+    """Another phone's: "Chie lost …, recorded by Anaïs"; the player's own phone, or a phone that signs as
     nobody: the log's line, which names the player."""
     game = make_game(("Anaïs", "Ben", "Chie: the second"), akebono=True)
     _holding(game, 3, *held)
     phone = Client() if who is None else _phone(who)
     said = _answered(phone, game, "live", "record-3", op="lost", seat=3, field=how, key=key)
-    assert said == (f"Saved: Anaïs recorded that {line}." if who == "Anaïs" else f"Saved: {line}.")
+    assert said == (f"Saved: {line}, recorded by Anaïs." if who == "Anaïs" else f"Saved: {line}.")
     made = Game.objects.get(pk=game.pk).changes.first()
     assert made is not None and (made.op, made.summary) == ("lost", line)
 
@@ -411,11 +411,11 @@ def test_a_loss_and_the_resources_name_both_without_the_live_script(transport: s
     _holding(game, 3, ("characters", "monk"))
     anais = _phone("Anaïs")
     said = _answered(anais, game, transport, "record-3", op="lost", seat=3, field="unfed", key="monk")
-    assert said == "Saved: Anaïs recorded that Chie's kid lost Monk (not fed)."
+    assert said == "Saved: Chie's kid lost Monk (not fed), recorded by Anaïs."
     play_to(game, 13)
     form = {"op": "resources", "seat": 3, "v": _v(game), "was": "0,0,0,0,0", "blank": "0", "koban": 2}
     said = _answered(anais, game, transport, "res-3", **form)
-    assert said == "Saved: Anaïs recorded Chie's kid's resources: 0 mon, 2 koban, 0 wood."
+    assert said == "Saved: Chie's kid's resources: 0 mon, 2 koban, 0 wood, recorded by Anaïs."
     made = Game.objects.get(pk=game.pk).changes.first()
     assert made is not None and made.summary == "Chie's kid's resources: 0 mon, 2 koban, 0 wood"
 
@@ -495,7 +495,7 @@ def _record_said_words(body: str) -> str:
 @pytest.mark.parametrize(
     ("who", "words"),
     [
-        ("Anaïs", "Saved: Anaïs recorded that Ben hired Monk (now firefighting 1)."),
+        ("Anaïs", "Saved: Ben hired Monk (now firefighting 1), recorded by Anaïs."),
         ("Ben", "Saved: Ben hired Monk (now firefighting 1)."),  # his own phone: the log's line names him
         (None, "Saved: Ben hired Monk (now firefighting 1)."),  # a phone that signs as nobody
     ],
@@ -521,7 +521,7 @@ def test_a_pipe_spent_for_another_player_names_both() -> None:
     _holding(game, 2, ("characters", "mounted-samurai"), ("pipes", "pipe-winter-1"))
     answer = _post(_phone("Chie"), game, op="record-add", seat=2, field="spend-pipe", key="mounted-samurai")
     said, _ = _said(answer.content.decode(), "record-add")
-    assert said.startswith("Saved: Chie recorded that Ben spent "), said
+    assert said.startswith("Saved: Ben spent ") and said.endswith(", recorded by Chie."), said
 
 
 # --- the facts an answer names are stored with the change, not read back from its line (issue 23) ------------------
@@ -543,10 +543,10 @@ def test_each_change_stores_whom_the_title_and_the_line_undone() -> None:
     ("op", "form", "line", "words"),
     [
         ("record-add", {"seat": 2, "field": "characters", "key": "ox-cart"}, "Ben hi",
-         "Saved: Anaïs recorded that Ben hi."),
+         "Saved: Ben hi, recorded by Anaïs."),
         ("record-remove", {"seat": 3, "field": "characters", "key": "monk"}, "Removed from Ch",
          "Saved: Anaïs removed Monk (characters) from Chie's record."),
-        ("lost", {"seat": 3, "field": "fire", "key": "monk"}, "Chie lost Mo", "Saved: Anaïs recorded that Chie lost Mo."),
+        ("lost", {"seat": 3, "field": "fire", "key": "monk"}, "Chie lost Mo", "Saved: Chie lost Mo, recorded by Anaïs."),
         ("tick", {"key": "main-board"}, "Setup: Main bo", "Saved: Anaïs ticked “Main board”."),
     ],
 )  # fmt: skip
@@ -584,9 +584,9 @@ def test_an_undo_reads_the_line_it_undid_from_its_data() -> None:
          {"seat": 3, "delta": {"-": [["characters", "monk", 0]]}, "at": ["characters", "monk", 0]},
          "Saved: Anaïs removed Monk (characters) from Chie's record."),
         ("lost", "Chie lost Monk in a fire", {"seat": 3, "delta": {"+": [["lost", "monk"]]}},
-         "Saved: Anaïs recorded that Chie lost Monk in a fire."),
+         "Saved: Chie lost Monk in a fire, recorded by Anaïs."),
         ("resources", "Chie's resources: 7 mon, 0 koban, 0 wood", {"seat": 3},
-         "Saved: Anaïs recorded Chie's resources: 7 mon, 0 koban, 0 wood."),
+         "Saved: Chie's resources: 7 mon, 0 koban, 0 wood, recorded by Anaïs."),
         # A record saved before it stored its player has no line to read it from: the log's words.
         ("record-add", "Ben hired Monk (now firefighting 1)", {"seat": 2, "delta": {"+": [["characters", "monk"]]}},
          "Saved: Ben hired Monk (now firefighting 1)."),

@@ -58,7 +58,7 @@ def test_a_record_from_another_players_phone_names_both(live_server: Any, new_co
     anais.locator("#record-characters").select_option("monk")
     anais.click("#record-characters-go")
     said = anais.locator("#answer-record-add-characters")
-    expect(said).to_contain_text("Saved: Anaïs recorded that Ben hired Monk (now firefighting 1).")
+    expect(said).to_contain_text("Saved: Ben hired Monk (now firefighting 1), recorded by Anaïs.")
     _in_view(anais, "#undo-entry-characters")
     anais.click("#undo-entry-characters")
     expect(said).to_contain_text("Saved: Anaïs undid “Ben hired Monk (now firefighting 1)”.")

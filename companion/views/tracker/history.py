@@ -47,8 +47,8 @@ def done_by(change: Change) -> str | None:
     """Who did what, for a change whose log line names what but not who (issue 23): "Ben moved the game on to
     month 1, Phase B · Actions", "Ben revealed the New Character of month 2 and moved the game on to …",
     "Ben ticked “Main board”", "Ben removed Monk (characters) from Chie's record", "Ben undid “+3 IKI for Chie
-    (now 3)”"; or names the player it happened to, not the phone's: "Ben recorded that Chie hired Monk …",
-    "Ben recorded that Chie lost Monk in a fire", "Ben recorded Chie's resources: …" (:func:`_recorded_by`). None
+    (now 3)”"; or names the player it happened to, not the phone's: "Chie hired Monk …, recorded by Ben",
+    "Chie lost Monk in a fire, recorded by Ben", "Chie's resources: …, recorded by Ben" (:func:`_recorded_by`). None
     for the others (their line names the player), for a phone that signs as nobody (the log's line as it is), and
     for a change whose data does not say where the table went.
 
@@ -107,8 +107,8 @@ def _removed_by(who: str, summary: str, data: dict[str, Any]) -> str | None:
 
 
 def _recorded_by(who: str, op: str, summary: str, data: dict[str, Any]) -> str | None:
-    """A record, a loss or the resources recorded by another player's phone: "Ben recorded that Chie hired Monk",
-    "Ben recorded that Chie lost Monk in a fire", "Ben recorded Chie's resources: 7 mon, 0 koban, 0 wood"; None
+    """A record, a loss or the resources recorded by another player's phone: "Chie hired Monk, recorded by Ben",
+    "Chie lost Monk in a fire, recorded by Ben", "Chie's resources: 7 mon, 0 koban, 0 wood, recorded by Ben"; None
     when the player is the phone's own (the line says who already), or when the change stored no player and its
     line does not read as the op's (the log's words then; a record saved before it stored its player)."""
     holder = _fact(data, WHOM)
@@ -121,7 +121,9 @@ def _recorded_by(who: str, op: str, summary: str, data: dict[str, Any]) -> str |
         holder = record_removals.lost_from(summary, moved) if isinstance(went, list) else None
     if holder is None or holder == who:
         return None
-    return f"{who} recorded {summary}" if op == "resources" else f"{who} recorded that {summary}"
+    # What was recorded first, the phone's player last: a record's answer shows two lines, so a long one loses the
+    # least of what it says where it is cut.
+    return f"{summary}, recorded by {who}"
 
 
 def _moved_on(before: object) -> str | None:
