@@ -7,6 +7,8 @@ byte and change nothing a phone shows. A run of whitespace holding a newline bec
 - nothing when, looking past whitespace and template tags (``{% if %}``, ``{# #}``), a block element's tag
   (``<div>``, ``</li>``: :data:`BLOCK`) touches it on one side, or the edge of the template, a ``{% block %}`` or a
   ``{% partialdef %}``: a browser shows no whitespace there;
+- nothing between two template tags (``%}`` before it, ``{%`` after it): djlint puts template tags on lines of
+  their own where the compact templates wrote them side by side;
 - one space anywhere else: two words on two lines stay two words, and two inline elements (``</a>`` and ``<a>``,
   ``</label>`` and ``<input>``) keep the gap a line break gave them.
 
@@ -163,8 +165,17 @@ def plan(source: str) -> list[tuple[int, int, str]]:
         if any(start <= m.start() < end for start, end in raw):
             continue
         blockish = _blockish(masked, m.start() - 1, -1) or _blockish(masked, m.end(), 1)
-        edits.append((m.start(), m.end(), "" if blockish else " "))
+        edits.append((m.start(), m.end(), "" if blockish or _between_template_tags(source, m) else " "))
     return edits
+
+
+def _between_template_tags(source: str, run: re.Match[str]) -> bool:
+    """Whether ``run`` lies between two template tags (``%}`` before it, ``{%`` after it): djlint puts each on a
+    line of its own (``{% for %}``, ``{% partial %}``, ``{% endfor %}``) where the compact templates wrote none."""
+    return source[run.start() - 2 : run.start()] in ("%}", "#}") and source[run.end() : run.end() + 2] in (
+        "{%",
+        "{#",
+    )
 
 
 def squeeze(source: str, tokens: Sequence[Token]) -> list[Token]:

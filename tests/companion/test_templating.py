@@ -33,6 +33,8 @@ SAME = [
      {"x": 1}),
     ("template tags between inline elements", "<b>x</b>\n{% if y %}\n  <i>y</i>\n{% endif %}\n<b>z</b>",
      "<b>x</b> {% if y %} <i>y</i> {% endif %} <b>z</b>", {"y": 1}),
+    ("template tags on lines of their own", "{% for n in ns %}\n  {% if n %}{{ n }}{% endif %}\n{% endfor %}",
+     "{% for n in ns %}{% if n %}{{ n }}{% endif %}{% endfor %}", {"ns": [1, 2]}),
     ("two variables", "{{ a }}\n{{ b }}", "{{ a }} {{ b }}", {"a": "Anaïs", "b": "David"}),
     ("a variable before a tag", "<span>{{ a }}\n</span>\n<i>x</i>", "<span>{{ a }} </span> <i>x</i>", {"a": "A"}),
     ("tags around a template tag", "<div>\n  {% for n in ns %}\n    <p>{{ n }}</p>\n  {% endfor %}\n</div>",
