@@ -205,6 +205,17 @@ PAD_2015 = {
 }  # fmt: skip
 
 
+def visit_an_osaka_game(client: Client, crawl: Crawl) -> Any:
+    """A Traders of Osaka game, begun, its pages read (each seat's own too); the answer to a payday refused."""
+    game = osaka.create_game(players=[osaka.NewPlayer("Anaïs", "white"), osaka.NewPlayer("David", "pink")])
+    osaka.record(game.pk, kind="start", data={"draws": [[9, 3], [8, 3]]}, who="t", seen=game.version)
+    game.refresh_from_db()
+    crawl.visit(f"/osaka/games/{game.edit_token}/", f"/osaka/games/{game.view_token}/")
+    for seat in game.seats.all():
+        crawl.visit(f"/osaka/games/{seat.private_token}/", follow=False)
+    return client.post(f"/osaka/games/{game.edit_token}/payday", {"v": game.version, "nonsense": "1"})
+
+
 @pytest.mark.django_db
 @pytest.mark.long
 def test_no_page_shows_a_ruling_or_a_file_name(client: Client) -> None:
@@ -243,15 +254,7 @@ def test_no_page_shows_a_ruling_or_a_file_name(client: Client) -> None:
     crawl.visit(f"/score/{sheet.token}/result/")
     assert client.post(f"/results/{sheet.token}/group", {"group": "Thursday table"}).status_code == 302
     crawl.visit(f"/results/{sheet.token}/", f"/score/{sheet.token}/pad.pdf")
-    # a Traders of Osaka game, begun, with a payday played and one refused
-    game = osaka.create_game(players=[osaka.NewPlayer("Anaïs", "white"), osaka.NewPlayer("David", "pink")])
-    osaka.record(game.pk, kind="start", data={"draws": [[9, 3], [8, 3]]}, who="t", seen=game.version)
-    game.refresh_from_db()
-    crawl.visit(f"/osaka/games/{game.edit_token}/", f"/osaka/games/{game.view_token}/")
-    for seat in game.seats.all():
-        crawl.visit(f"/osaka/games/{seat.private_token}/", follow=False)
-    refused = client.post(f"/osaka/games/{game.edit_token}/payday", {"v": game.version, "nonsense": "1"})
-    crawl.check("osaka payday refused", refused.content.decode())
+    crawl.check("osaka payday refused", visit_an_osaka_game(client, crawl).content.decode())
     assert len(crawl.seen) > 100, sorted(crawl.seen)
     assert crawl.bad == {}
 

@@ -51,7 +51,7 @@ def test_each_page_has_the_switch_hidden_and_no_video(client: Client) -> None:
 @pytest.mark.parametrize("template", ["games.html", "scorepad_step.html", "osaka_game.html"])
 def test_each_page_includes_it_with_one_line(template: str) -> None:
     lines = (ROOT / "templates" / template).read_text().splitlines()
-    assert [line for line in lines if "wakelock" in line] == ['{% include "_wakelock.html" %}']
+    assert [line.strip() for line in lines if "wakelock" in line] == ['{% include "_wakelock.html" %}']
 
 
 @pytest.mark.parametrize("name", ["awake.webm", "awake.mp4"])
