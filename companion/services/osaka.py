@@ -38,6 +38,9 @@ from scoring.osaka.track import Outcome, TableState, TokenChange, take_token
 
 #: The key of an undo's data holding the line of the entry it undid or restored (companion.views.osaka.answers).
 UNDID_LINE: Final = "line"
+#: The head of an undo's log line, before the line it undid or restored, by whether it restored it (the answer
+#: reads an older undo's line back with it: companion.views.osaka.answers).
+UNDO_HEADS: Final = {False: "Undid: ", True: "Restored: "}
 #: Writes carrying the version the phone saw: a payday or a start entered twice must not count twice.
 VERSIONED_KINDS: Final = frozenset({"start", "payday"})
 
@@ -130,7 +133,7 @@ def record(
         if kind == "undo":
             target = _undo_target(events, data)
             target.undone = not target.undone
-            event.summary = f"{'Undid' if target.undone else 'Restored'}: {target.summary}"
+            event.summary = UNDO_HEADS[not target.undone] + target.summary
             # The line it undid, for the answer that names who undid what (issue 23), read back from here.
             event.data = {"target": target.version, "restore": not target.undone, UNDID_LINE: target.summary}
         elif kind == "link":

@@ -5,16 +5,13 @@ what follows, as the tracker's answers do) or, when that line is not on the page
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from django import forms
 
 from companion.models.osaka import OsakaEvent, OsakaGame
-from companion.services.osaka import UNDID_LINE
+from companion.services.osaka import UNDID_LINE, UNDO_HEADS
 from companion.services.osaka_access import TABLE_PHONE
-
-HEADS: Final = {False: "Undid: ", True: "Restored: "}
-"""The head of an undo's log line (companion.services.osaka.record), by whether it restored the entry."""
 
 
 def said_of_undo(event: OsakaEvent) -> str:
@@ -25,11 +22,11 @@ def said_of_undo(event: OsakaEvent) -> str:
     restore = data.get("restore") is True
     line = data.get(UNDID_LINE)
     if not (isinstance(line, str) and line):
-        line = event.summary.removeprefix(HEADS[restore])
+        line = event.summary.removeprefix(UNDO_HEADS[restore])
         if line == event.summary:
             return _ended(event.summary)
     if event.who == TABLE_PHONE:
-        return _ended(HEADS[restore] + line)
+        return _ended(UNDO_HEADS[restore] + line)
     return f"Saved: {event.who} {'restored' if restore else 'undid'} “{line}”."
 
 
