@@ -298,9 +298,8 @@ class Loader(cached.Loader, _Compiling):
     has not cached through ``super()``, which is :class:`_Compiling`'s."""
 
 
-if (
-    __name__ == "__main__"
-):  # python -m companion.templating templates/*.html: unfold them in place, for djlint
+# python -m companion.templating templates/*.html: unfold them in place, for djlint.
+if __name__ == "__main__":
     import sys
     from pathlib import Path
 

@@ -87,9 +87,8 @@ def lost_from(summary: str, went: Sequence[Sequence[str]]) -> str | None:
     where each entry went, and which); None when the line does not read so (cut at the log's length)."""
     for into, item, *_ in went:
         if (into, item) == (SPENT, DOCTOR):
-            holder, found, _ = summary.rpartition(
-                DOCTOR_WORDS
-            )  # the character's name never holds these words
+            # The character's name never holds these words.
+            holder, found, _ = summary.rpartition(DOCTOR_WORDS)
             return holder if found and holder else None
         for field, where, words in LOSSES.values():
             tail = " " + words.format(what=name_of(field, item))
