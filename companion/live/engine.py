@@ -5,8 +5,9 @@ A phone's write carries its client id (``lc``, 8-32 letters, digits, ``-`` or ``
 the answer: the same (thing, client, counter) sent again gets that stored answer and changes nothing (two copies
 racing: the second one's row breaks the unique constraint, its transaction is rolled back, and it reads the
 first one's answer). The poke (``pg_notify``) is sent in the same transaction: PostgreSQL delivers it at commit.
-Answers are kept :data:`KEEP_WRITES`: one write in :data:`PRUNE_EVERY` deletes the older ones (and so does
-``manage.py purge``), so the table does not grow with every tap ever made.
+A write's whole answer is kept :data:`KEEP_WRITES`; then one write in :data:`PRUNE_EVERY` (and ``manage.py purge``)
+forgets the older answers' pieces but keeps their rows, so a write sent again weeks later is still applied at most
+once (answered :data:`FORGOTTEN`); the rows go with their thing (companion.services.retention).
 
 Pieces: a page marks the parts a change may alter with ``{% piece %}...{% endpiece %}`` (each one element with an
 ``id``; ``{% piece "seat" s.seat %}`` also names it, ``seat-1``, so that a render may skip it). Each piece gets ``data-h``, a digest of what it shows (its own markup, a nested piece counted by its
@@ -29,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import IntegerField, Max, Subquery, Value
+from django.db.models import IntegerField, Max, QuerySet, Subquery, Value
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
@@ -42,12 +43,20 @@ MAX_COUNTER: Final = 2**31 - 1
 #: The most digests a pull may name (a walk-through step holds about 80 pieces).
 MAX_HELD: Final = 400
 VERSION_HEADER: Final = "X-Live-Version"
-#: How long a write's answer is kept for a replay: a phone retries a write whose answer it lost within seconds, and
-#: sends the outbox it kept offline (live.js) when the page opens again: the evening's game and the next day.
+#: How long a write's whole answer (its pieces) is kept for a replay: a phone retries a write whose answer it lost
+#: within seconds, and sends the outbox it kept offline (live.js) when the page opens again: the evening's game and
+#: the next day. After it the row stays, its body emptied (a redirect keeps its address): about 100 bytes a write.
 KEEP_WRITES: Final = datetime.timedelta(days=2)
-#: One stored write in this many (by its row id) also deletes the answers older than KEEP_WRITES: one DELETE, so
+#: One stored write in this many (by its row id) also empties the answers older than KEEP_WRITES: one UPDATE, so
 #: the table stays small where no daily purge runs (a LAN).
 PRUNE_EVERY: Final = 256
+#: What a write sent again after its answer was forgotten gets instead (live.js ignores a replay's body and pulls;
+#: a plain form shows this).
+FORGOTTEN: Final = (
+    '<!doctype html><html lang="en"><meta name="viewport" content="width=device-width, initial-scale=1">'
+    "<title>Already sent</title><p>This was already sent earlier and was not applied again. Go back and reload the "
+    "page to see the game as it stands.</p></html>"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +165,7 @@ def once(
                 if seen is not None:
                     status, body, version = seen.status, seen.body, seen.version
                     location = body if 300 <= status < 400 else ""
-                    return Answer(status, "" if location else body, version, location), True
+                    return Answer(status, "" if location else body or FORGOTTEN, version, location), True
                 if mid is not None:
                     store(_name(thing), mid, answer)
                 if answer.status < 300:
@@ -186,10 +195,17 @@ def store(thing: str, mid: MutationId, answer: Answer) -> None:
         prune()
 
 
-def prune(*, now: datetime.datetime | None = None, dry_run: bool = False) -> int:
-    """Delete the answers of writes older than :data:`KEEP_WRITES` (``dry_run``: count them); how many."""
-    old = Mutation.objects.filter(at__lt=(now or timezone.now()) - KEEP_WRITES)
-    return old.count() if dry_run else old.delete()[0]
+def old_answers(*, now: datetime.datetime | None = None) -> QuerySet[Mutation]:
+    """The stored writes older than :data:`KEEP_WRITES` whose answer still holds pieces (a redirect's address is
+    kept: it is all a plain form's replay needs)."""
+    cutoff = (now or timezone.now()) - KEEP_WRITES
+    return Mutation.objects.filter(at__lt=cutoff).exclude(body="").exclude(status__range=(300, 399))
+
+
+def prune() -> int:
+    """Forget the pieces of the old answers (:func:`old_answers`), keeping each write's row, so it is still applied
+    at most once; how many."""
+    return old_answers().update(body="")
 
 
 def poke(thing: str, version: int) -> None:

@@ -4,8 +4,9 @@ Anything no one has changed for ``days`` days is deleted: a tracked game (IKI or
 change, a score sheet by its last entry, a checked pad's result by its last edit, a setup's ticks by the last
 tick. A group is used while results are filed in it or edited (its last use is the newest of its creation and its
 results' edits): the results filed in a used group are kept, with their sheets, however old. Reading a page is
-not a change: a link only opened for a year goes with the rest. The live engine's stored answers of writes go
-after their own, shorter time (companion.live.engine.KEEP_WRITES), whatever ``days`` is.
+not a change: a link only opened for a year goes with the rest. The live engine's record of the writes made to a
+thing goes with the thing; their answers' pieces are forgotten after their own, shorter time
+(companion.live.engine.KEEP_WRITES), whatever ``days`` is.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from django.db import transaction
 from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 
-from companion.live.engine import prune
+from companion.live.engine import old_answers
+from companion.live.kinds import key
 from companion.models.games import Game
+from companion.models.live import Mutation
 from companion.models.osaka import OsakaGame
 from companion.models.results import Group, Result
 from companion.models.scoresheets import ScoreSheet
@@ -38,13 +41,15 @@ class Purged:
     results: int
     groups: int
     setups: int
+    #: Writes recorded for the things deleted, and answers whose pieces were forgotten (KEEP_WRITES).
     writes: int = 0
+    answers: int = 0
 
     def __str__(self) -> str:
         return (
             f"{self.games} games, {self.osaka_games} Traders of Osaka games, {self.sheets} score sheets, "
             f"{self.results} results, {self.groups} groups, {self.setups} setups' ticks, "
-            f"{self.writes} stored answers of writes"
+            f"{self.writes} writes recorded for them, {self.answers} stored answers of writes"
         )
 
 
@@ -64,7 +69,7 @@ def purge(days: int, *, dry_run: bool = False, now: datetime.datetime | None = N
         games = list(_idle(Game.objects.all(), "changes__at", cutoff).values_list("pk", flat=True))
         in_used_group = Q(result__group__isnull=False) & ~Q(result__group__in=old_groups)
         # An Osaka game whose result is filed in a group still used is kept with it, as a filed sheet is.
-        osaka = (
+        osaka = list(
             _idle(OsakaGame.objects.all(), "events__at", cutoff)
             .exclude(in_used_group)
             .values_list("pk", flat=True)
@@ -78,21 +83,32 @@ def purge(days: int, *, dry_run: bool = False, now: datetime.datetime | None = N
             Q(group__in=old_groups) | Q(sheet=None, group=None, updated__lt=cutoff) | Q(sheet__in=sheets)
         )
         setups = SetupProgress.objects.filter(updated__lt=cutoff)
+        things = [
+            *(key("game", pk) for pk in games),
+            *(key("osaka", pk) for pk in osaka),
+            *(key("sheet", pk) for pk in sheets.values_list("pk", flat=True)),
+            *(key("setup", stream) for stream in setups.values_list("stream", flat=True)),
+        ]
+        writes = Mutation.objects.filter(thing__in=things)
+        answers = old_answers(now=now).exclude(thing__in=things)
         counted = Purged(
             games=len(games),
-            osaka_games=osaka.count(),
+            osaka_games=len(osaka),
             sheets=sheets.count(),
             results=results.count(),
             groups=len(old_groups),
             setups=setups.count(),
-            writes=prune(now=now, dry_run=dry_run),
+            writes=writes.count(),
+            answers=answers.count(),
         )
         if not dry_run:
+            writes.delete()
+            answers.update(body="")
             results.delete()
             sheets.delete()
             Group.objects.filter(pk__in=old_groups).delete()
             Game.objects.filter(pk__in=games).delete()
-            OsakaGame.objects.filter(pk__in=list(osaka)).delete()
+            OsakaGame.objects.filter(pk__in=osaka).delete()
             setups.delete()
     return counted
 

@@ -64,15 +64,22 @@ def test_a_write_runs_once_per_id_and_a_replay_gets_the_first_answer() -> None:
     assert runs == [1, 1, 1] and Mutation.objects.count() == 2
 
 
-def test_old_answers_of_writes_are_pruned_by_the_writes_and_by_the_purge(
+def test_old_answers_lose_their_pieces_but_their_writes_still_count_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The stored answers do not grow with every tap ever made: kept KEEP_WRITES for a replay, then deleted by one
-    write in PRUNE_EVERY (a LAN runs no purge) and by ``manage.py purge``."""
+    """The stored answers do not grow with every tap ever made: kept whole KEEP_WRITES for a replay, then emptied by
+    one write in PRUNE_EVERY (a LAN runs no purge) and by ``manage.py purge``. The row stays, so a write sent again
+    a week later (an outbox kept offline) is still applied at most once (issue 21)."""
     counter = iter(range(1, 100))
+    runs: list[str] = []
 
-    def write(thing: str = "osaka:1") -> None:
-        once(thing, mutation_id({"lc": "phone-one", "ln": str(next(counter))}), lambda: Answer(200, "ok", 2))
+    def write(thing: str = "osaka:1", ln: int | None = None) -> tuple[Answer, bool]:
+        def applied() -> Answer:
+            runs.append(thing)
+            return Answer(200, "ok", 2)
+
+        n = next(counter) if ln is None else ln
+        return once(thing, mutation_id({"lc": "phone-one", "ln": str(n)}), applied)
 
     for _ in range(3):
         write()
@@ -80,18 +87,60 @@ def test_old_answers_of_writes_are_pruned_by_the_writes_and_by_the_purge(
     Mutation.objects.filter(counter__lte=2).update(at=past)  # two answers older than kept, one fresh
     monkeypatch.setattr(engine, "PRUNE_EVERY", 10**9)
     write()
-    assert Mutation.objects.count() == 4  # not this write's turn to prune
+    assert list(Mutation.objects.order_by("counter").values_list("body", flat=True)) == ["ok"] * 4
     monkeypatch.setattr(engine, "PRUNE_EVERY", 1)
-    write("sheet:9")  # any thing's write prunes every thing's old answers
-    assert sorted(Mutation.objects.values_list("counter", flat=True)) == [3, 4, 5]
-    # A fresh answer still answers its replay.
-    again, replayed = once("osaka:1", mutation_id({"lc": "phone-one", "ln": "3"}), lambda: Answer(500, "", 0))
+    write("sheet:9")  # any thing's write empties every thing's old answers
+    assert list(Mutation.objects.order_by("counter").values_list("counter", "body")) == [
+        (1, ""),
+        (2, ""),
+        (3, "ok"),
+        (4, "ok"),
+        (5, "ok"),
+    ]
+    assert len(runs) == 5
+    # A fresh answer still answers its replay with its pieces; an old one is not applied again either.
+    again, replayed = write(ln=3)
     assert (again.body, replayed) == ("ok", True)
+    old, replayed = write(ln=1)
+    assert (old.status, old.body, old.version, replayed) == (200, engine.FORGOTTEN, 2, True)
+    assert old.response(replay=True)["X-Live-Replay"] == "1"
+    assert len(runs) == 5 and Mutation.objects.count() == 5
+    # The purge empties the same answers (a dry run counts them) and deletes no row of a thing it keeps.
     Mutation.objects.filter(counter=3).update(at=past)
-    assert purge(400, dry_run=True).writes == 1 and Mutation.objects.count() == 3
+    assert purge(400, dry_run=True).answers == 1 and Mutation.objects.filter(body="ok").count() == 3
     done = purge(400)
-    assert done.writes == 1 and "1 stored answers of writes" in str(done)
-    assert sorted(Mutation.objects.values_list("counter", flat=True)) == [4, 5]
+    assert (done.answers, done.writes) == (1, 0) and "1 stored answers of writes" in str(done)
+    assert list(Mutation.objects.order_by("counter").values_list("counter", "body")) == [
+        (1, ""),
+        (2, ""),
+        (3, ""),
+        (4, "ok"),
+        (5, "ok"),
+    ]
+
+
+def test_a_redirect_keeps_its_address_when_its_answer_is_forgotten() -> None:
+    """A plain form's write answers with a redirect: the address is all its replay needs, so it is kept."""
+    mid = mutation_id({"lc": "phone-one", "ln": "1"})
+    once("sheet:1", mid, lambda: Answer(303, "", 2, "/sheets/abc/step/3"))
+    Mutation.objects.update(at=timezone.now() - engine.KEEP_WRITES - datetime.timedelta(days=1))
+    assert engine.prune() == 0
+    again, replay = once("sheet:1", mid, lambda: Answer(200, "applied again", 3))
+    assert (again.status, again.location, replay) == (303, "/sheets/abc/step/3", True)
+    assert again.response(replay=True)["Location"] == "/sheets/abc/step/3"
+
+
+def test_the_purge_deletes_the_writes_of_what_it_deletes_only() -> None:
+    """The record of a thing's writes goes with the thing (companion.services.retention), not before."""
+    kept, gone = (create_game(players=[NewPlayer("Ann", "white"), NewPlayer("Ben", "pink")]) for _ in "ab")
+    for game in (kept, gone):
+        once(f"osaka:{game.pk}", mutation_id({"lc": "phone-one", "ln": "1"}), lambda: Answer(200, "ok", 2))
+    long_ago = timezone.now() - datetime.timedelta(days=500)
+    type(gone).objects.filter(pk=gone.pk).update(created=long_ago)
+    gone.events.update(at=long_ago)
+    done = purge(400)
+    assert (done.osaka_games, done.writes) == (1, 1) and "1 writes recorded for them" in str(done)
+    assert list(Mutation.objects.values_list("thing", flat=True)) == [f"osaka:{kept.pk}"]
 
 
 def test_a_refused_write_is_kept_as_refused() -> None:
