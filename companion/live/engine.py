@@ -32,6 +32,7 @@ from typing import Any, Final
 from django.db import IntegrityError, connection, transaction
 from django.db.models import IntegerField, Max, QuerySet, Subquery, Value
 from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 
@@ -51,12 +52,8 @@ KEEP_WRITES: Final = datetime.timedelta(days=2)
 #: the table stays small where no daily purge runs (a LAN).
 PRUNE_EVERY: Final = 256
 #: What a write sent again after its answer was forgotten gets instead (live.js ignores a replay's body and pulls;
-#: a plain form shows this).
-FORGOTTEN: Final = (
-    '<!doctype html><html lang="en"><meta name="viewport" content="width=device-width, initial-scale=1">'
-    "<title>Already sent</title><p>This was already sent earlier and was not applied again. Go back and reload the "
-    "page to see the game as it stands.</p></html>"
-)
+#: a plain form shows this page).
+FORGOTTEN: Final = "already_sent.html"
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +162,8 @@ def once(
                 if seen is not None:
                     status, body, version = seen.status, seen.body, seen.version
                     location = body if 300 <= status < 400 else ""
-                    return Answer(status, "" if location else body or FORGOTTEN, version, location), True
+                    body = body or ("" if location else render_to_string(FORGOTTEN))
+                    return Answer(status, "" if location else body, version, location), True
                 if mid is not None:
                     store(_name(thing), mid, answer)
                 if answer.status < 300:
