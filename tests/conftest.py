@@ -39,12 +39,13 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """Django removes a SQLite test database's file, not the WAL and shared-memory files beside it (the settings'
-    WAL journal): take those too, so runs leave nothing in the temporary directory."""
+    WAL journal) and the live engine's writer lock (companion.live.engine.WRITER_FILE_SUFFIX): take those too, so
+    runs leave nothing in the temporary directory."""
     from django.conf import settings
 
     name = str(settings.DATABASES["default"].get("TEST", {}).get("NAME") or "")
     if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3") and name:
-        for leftover in (Path(name + "-wal"), Path(name + "-shm")):
+        for leftover in (Path(name + "-wal"), Path(name + "-shm"), Path(name + "-writer")):
             leftover.unlink(missing_ok=True)
 
 

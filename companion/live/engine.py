@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import fcntl
 import hashlib
+import os
 import re
 import threading
 from collections.abc import Callable, Collection, Iterator, Mapping
@@ -105,6 +107,10 @@ class Answer:
 #: process polled at once: most of the time was spent asleep (400 tables: taps p95 8.7 s at 77 % of a core, some
 #: "database is locked" after 20 s). A process's writes queue here instead, each starting when the last commits.
 _ONE_WRITER: Final = threading.Lock()
+#: The same between processes (``manage.py table --workers 2``): each write also holds an exclusive ``flock`` on
+#: this file beside the database, which the kernel hands to the next waiter as soon as it is let go (two workers at
+#: 1,000 tables: taps p95 1.5 s, sleeping in the busy handler, before it).
+WRITER_FILE_SUFFIX: Final = "-writer"
 
 
 @contextlib.contextmanager
@@ -112,8 +118,19 @@ def _writer() -> Iterator[None]:
     if connection.vendor != "sqlite" or connection.in_atomic_block:
         yield
         return
+    name = str(connection.settings_dict["NAME"])
     with _ONE_WRITER:
-        yield
+        if name == ":memory:" or name.startswith(
+            "file:"
+        ):  # one process's database: no other process to wait for
+            yield
+            return
+        fd = os.open(name + WRITER_FILE_SUFFIX, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # lets the lock go
 
 
 class Stored(Exception):

@@ -4,8 +4,11 @@ pull gets, the stream's answers (docs/sync.md)."""
 from __future__ import annotations
 
 import datetime
+import fcntl
 import gzip
+import os
 import re
+import threading
 from typing import Any
 
 import pytest
@@ -284,3 +287,36 @@ def test_a_processes_sqlite_writes_take_turns_on_a_lock() -> None:
     with transaction.atomic():
         once("osaka:1", None, write)
     assert held[1] is False and not engine._ONE_WRITER.locked()
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="PostgreSQL's writers wait on its row locks")
+@pytest.mark.django_db(transaction=True)
+def test_sqlite_writes_of_two_processes_take_turns_on_a_file_lock() -> None:
+    """Another process holding the writer's file lock (here: another open file, which flock treats as another
+    holder) holds this process's write until it lets go; the write then runs at once, not after a busy sleep."""
+    path = str(connection.settings_dict["NAME"]) + engine.WRITER_FILE_SUFFIX
+    other = os.open(path, os.O_RDWR | os.O_CREAT)
+    fcntl.flock(other, fcntl.LOCK_EX)
+    started, done = threading.Event(), threading.Event()
+    order: list[str] = []
+
+    def write() -> Answer:
+        order.append("write")
+        return Answer(200, "", 1)
+
+    def tap() -> None:
+        started.set()
+        try:
+            once("osaka:1", None, write)
+        finally:
+            connection.close()
+            done.set()
+
+    thread = threading.Thread(target=tap)
+    thread.start()
+    started.wait()
+    assert not done.wait(0.3)  # still waiting: the other process holds the lock
+    order.append("let go")
+    os.close(other)
+    thread.join()
+    assert order == ["let go", "write"]
