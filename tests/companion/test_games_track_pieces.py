@@ -14,7 +14,8 @@ from django.test import Client
 
 from companion.live.engine import Pieces
 from companion.models.games import Game
-from companion.views.tracker import writes
+from companion.presenters.tracker.pieces import changed_since
+from companion.views.tracker import pages, writes
 from scoring.calendar import FIRE_MONTHS
 from tests.factories import make_game, play_to
 
@@ -222,3 +223,111 @@ def test_a_track_tap_that_changes_the_records_flags_renders_the_record(
         held = "part-records" in page.track(monkeypatch, seat=1, **FIRE)
     assert held  # the tap that lifted the flag sent the record
     assert "part-records" not in page.track(monkeypatch, seat=1, **FIRE)
+
+
+def _pull(client: Client, game: Game, seen: int, held: dict[str, str]) -> Any:
+    query = {"v": seen, "h": ".".join(held.values())}
+    return client.get(f"/games/{game.edit_token}/state", query, **LIVE)
+
+
+@pytest.mark.parametrize("akebono", [False, True])
+def test_a_pull_after_track_taps_gets_what_a_pull_rendering_everything_sends(
+    client: Client, monkeypatch: pytest.MonkeyPatch, akebono: bool
+) -> None:
+    """Another phone, behind by track taps only, pulls: the render names what those taps can alter
+    (companion.presenters.tracker.pieces ``changed_since``) and sends what the whole render sends (of the log, the
+    new lines), whatever mix of +N, F+1 (stacks, the order) and T+1 came since, however far behind."""
+    game = make_game(akebono=akebono)
+    if akebono:
+        Game.objects.filter(pk=game.pk).update(month=min(FIRE_MONTHS), phase="C")  # T+1 shows in the month
+    tapper, other = Page(client, game), Client()
+    tapper.tap(op="record-add", seat=1, field="characters", key="firefighter")  # flags that read the tracks
+    tapper.tap(op="fire-set", seat=1, value=0)
+    watcher = Page(other, game)
+    taps = [(1, PLUS3), (2, FIRE), (1, FIRE), (3, TRADE), (1, MINUS1), (2, FIRE), (3, PLUS3)]
+    behind = [1, 3, 2, 1]
+    for count in behind:
+        seen = Game.objects.get(pk=game.pk).version
+        for seat, tap in taps[:count]:
+            tapper.tap(seat=seat, **tap)
+        taps = taps[count:] + taps[:count]
+        with monkeypatch.context() as patch:
+            patch.setattr(pages, "changed_since", lambda *args: None)
+            whole = _pull(other, game, seen, watcher.held)
+        pulled = _pull(other, game, seen, watcher.held)
+        assert pulled.status_code == whole.status_code == 200
+        sent = _as_sent(whole.content.decode(), set(watcher.held.values()))
+        assert _comparable(pulled.content.decode()) == _comparable(sent)
+        assert 'id="part-exact"' not in pulled.content.decode()
+        watcher.held |= _pieces(pulled.content.decode())
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        {"op": "next"},
+        {"op": "record-add", "seat": 1, "field": "characters", "key": "firefighter"},
+        {"op": "score-set", "seat": 2, "value": 4, "was": 0},
+    ],
+    ids=["next phase", "record", "set"],
+)
+def test_a_pull_behind_by_any_other_change_renders_everything(
+    client: Client, monkeypatch: pytest.MonkeyPatch, other: dict[str, Any]
+) -> None:
+    game = make_game()
+    tapper = Page(client, game)
+    seen = Game.objects.get(pk=game.pk).version
+    tapper.tap(seat=1, **PLUS3)
+    tapper.tap(**other)
+    game.refresh_from_db()
+    assert changed_since(game, seen) is None
+    assert changed_since(game, game.version - 1) is None
+    assert changed_since(game, seen) is None and changed_since(game, None) is None
+    assert changed_since(game, game.version) is None  # not behind: a pull at its version is answered 204
+    rendered: list[Pieces] = []
+    render = pages.state_pieces
+
+    def spy(*args: Any) -> Pieces:
+        rendered.append(render(*args))
+        return rendered[-1]
+
+    monkeypatch.setattr(pages, "state_pieces", spy)
+    assert _pull(client, game, seen, tapper.held).status_code == 200
+    assert rendered[0].only is None
+
+
+def test_a_pull_after_one_track_tap_is_narrowed(client: Client) -> None:
+    """The record section is left out while its flags stand as the page shows them (nothing recorded here)."""
+    game = make_game()
+    tapper = Page(client, game)
+    seen = Game.objects.get(pk=game.pk).version
+    tapper.tap(seat=2, **PLUS3)
+    game.refresh_from_db()
+    expected = {"part-row-2", "part-controls", "part-set-score-2", f"change-{game.version}"}
+    assert changed_since(game, seen) == expected
+
+
+def test_a_pull_after_track_taps_that_lift_a_records_flag_sends_the_record(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """RULINGS R13: the firefighting marker stands at least at the hires' gains; another phone's F+1 lifting it
+    back there takes the flag off this phone's record section too."""
+    game = make_game()
+    tapper = Page(client, game)
+    tapper.tap(op="record-add", seat=1, field="characters", key="firefighter")
+    tapper.tap(op="fire-set", seat=1, value=0)
+    other = Client()
+    watcher = Page(other, game)
+    assert "firefighting-below-gains" in other.get(f"/games/{game.edit_token}/").content.decode()
+    seen = Game.objects.get(pk=game.pk).version
+    while "firefighting-below-gains" in client.get(f"/games/{game.edit_token}/").content.decode():
+        tapper.tap(seat=1, **FIRE)
+    with monkeypatch.context() as patch:
+        patch.setattr(pages, "changed_since", lambda *args: None)
+        whole = _pull(other, game, seen, watcher.held).content.decode()
+    game.refresh_from_db()
+    assert "part-records" in (changed_since(game, seen) or ())
+    pulled = _pull(other, game, seen, watcher.held).content.decode()
+    assert _comparable(pulled) == _comparable(_as_sent(whole, set(watcher.held.values())))
+    record = re.search(r'<div data-h="[0-9a-f]+" id="part-record-1".*?</div>', pulled, re.S)
+    assert record is not None and "firefighting-below-gains" not in record.group(0)

@@ -17,6 +17,7 @@ from companion.live.engine import (
 )
 from companion.models.games import Game, Seat
 from companion.models.scoresheets import NAME_MAX
+from companion.presenters.tracker.pieces import THROUGH, changed_since
 from companion.presenters.tracker.state import (
     state_context,
     state_pieces,
@@ -62,9 +63,12 @@ def game_state(request: HtmxHttpRequest, token: str) -> HttpResponse:
 @game_view(edit=False)
 def _fresh_state(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
     if is_live(request):
-        return pull_response(
-            request, f"game:{game.pk}", state_pieces(request, game, can_edit, {}), game.version
-        )
+        # A page holding pieces, behind by track taps only, gets what those can alter (one render of those).
+        query = PullForm(request.GET)
+        seen = query.cleaned_data["v"] if query.is_valid() and request.GET.get("h") else None
+        only = changed_since(game, seen)
+        pieces = state_pieces(request, game, can_edit, {}, only, THROUGH if only is not None else ())
+        return pull_response(request, f"game:{game.pk}", pieces, game.version)
     context = state_context(request, game, can_edit)
     return render(request, "games.html#state", context)
 

@@ -26,12 +26,12 @@ from companion.live.engine import (
     stored_id,
 )
 from companion.models.games import Game
+from companion.presenters.tracker.pieces import THROUGH, TRACK_ADDS, after_track
 from companion.presenters.tracker.record_picker import AKEBONO_FORMS, BASE_FORMS, flags_of, form_shown
 from companion.presenters.tracker.state import (
     LOG_ON_PAGE,
     next_question,
     state_pieces,
-    trade_income_shown,
     who_of,
 )
 from companion.services.tracker import records
@@ -257,43 +257,24 @@ def _answer(
         "record_seat": seat,
     }
     said["answer_at"] = at
-    if not is_live(
-        request
-    ):  # htmx: the state partial, the answer beside the control (its Undo too, issue 23)
+    # htmx: the state partial, the answer beside the control (its Undo too, issue 23).
+    if not is_live(request):
         return Answer.of(state_response(request, game, True, status=status, **said), game.version)
     pieces = state_pieces(request, game, True, said, only, THROUGH if only is not None else ())
     body = "".join(p.html for p in pieces.missing(held(request.POST.get("h", ""))))
     return Answer(status, body, game.version)
 
 
-#: The taps that add to a seat's track (+N IKI, F+1, T+1): their answer renders only what they can change.
-TRACK_ADDS = frozenset({"score-add", "fire-add", "trade-add"})
-#: The wrappers of #state whose pieces a track tap names one by one (companion.live.engine.Pieces ``through``):
-#: the exact values, whose own markup (each player's name and colour) no track tap changes, and the log, whose
-#: one new line is sent alone (live.js puts it first in its list, ``data-live-in``, and drops the line that is no
-#: longer among the last LOG_ON_PAGE versions): the lines before it do not change with a track tap.
-THROUGH = frozenset({"part-exact", "part-log"})
-#: The set form of the exact values a track tap moves (games.html, ``part-set-<track>-<seat>``).
-_SET_FORM = {"score-add": "part-set-score", "fire-add": "part-set-fire", "trade-add": "part-set-trade"}
-
-
 def _after_track(request: HttpRequest, game: Game, op: str, seat: int, flags: Mapping[str, Any]) -> set[str]:
-    """The named pieces of ``#state`` a +N on ``seat``'s track can change; the others are as the page shows them,
-    so they are not rendered (the unnamed ones, the answer slots beside the rows and controls, always are). The
-    seat's row, "Undo last" waking, the seat's set form of that track (the exact values' wrapper is passed
-    through, :data:`THROUGH`: the other players' forms are not rendered; the answer slots in it always are), after
-    F+1 every player's "On top" (the stacks of the space left and the space reached), the log's new line;
-    after F+1 the order of play, after T+1 the month while it lists the trade income. The record section when its
-    flags (which read the tracks: ``flags`` were those before the change) changed, or when the page shows there
-    something an earlier tap of this phone left, which any answer clears: an answer or a question in a slot of the
-    section (the page does not hold that slot's empty digest), a player's record open (where "Remove?" asks). The
+    """The named pieces of ``#state`` a +N on ``seat``'s track can change (companion.presenters.tracker.pieces
+    ``after_track``); the others are as the page shows them, so they are not rendered (the unnamed ones, the
+    answer slots beside the rows and controls, always are). Besides: the record section when its flags (which
+    read the tracks: ``flags`` were those before the change) changed, or when the page shows there something an
+    earlier tap of this phone left, which any answer clears: an answer or a question in a slot of the section
+    (the page does not hold that slot's empty digest), a player's record open (where "Remove?" asks). The
     checklist likewise for its answer."""
     seats = seats_of(game)
-    only = {f"part-row-{seat}", "part-controls", f"{_SET_FORM[op]}-{seat}", f"change-{game.version}"}
-    if op == "fire-add":
-        only |= {"part-order", *(f"part-top-{s.seat}" for s in seats)}
-    if op == "trade-add" and trade_income_shown(game):
-        only.add("part-month")
+    only = after_track(game, op, seat, game.version, seats)
     page = held(request.POST.get("h", ""))
     opened = str(request.POST.get("open", "")).split()
     if game.scoresheet_id is None and (
