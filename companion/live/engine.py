@@ -39,7 +39,7 @@ from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 
 from companion.live.pokes import CHANNEL, local_poke
-from companion.models.live import Mutation
+from companion.models.live import HOLDING, Mutation
 
 CLIENT_RE: Final = re.compile(r"[A-Za-z0-9_-]{8,32}")
 MAX_COUNTER: Final = 2**31 - 1
@@ -213,8 +213,8 @@ def store(thing: str, mid: MutationId, answer: Answer) -> None:
 def old_answers(*, now: datetime.datetime | None = None) -> QuerySet[Mutation]:
     """The stored writes older than :data:`KEEP_WRITES` whose answer still holds pieces (a redirect's address is
     kept: it is all a plain form's replay needs)."""
-    cutoff = (now or timezone.now()) - KEEP_WRITES
-    return Mutation.objects.filter(at__lt=cutoff).exclude(body="").exclude(status__range=(300, 399))
+    old = Mutation.objects.filter(HOLDING, at__lt=(now or timezone.now()) - KEEP_WRITES)
+    return old.exclude(status__range=(300, 399))
 
 
 def prune() -> int:

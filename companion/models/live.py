@@ -9,6 +9,9 @@ from typing import ClassVar
 from django.db import models
 from django.utils import timezone
 
+#: A stored answer not emptied yet (companion.live.engine.prune empties the old ones, but for a redirect's address).
+HOLDING = ~models.Q(body="")
+
 
 class Mutation(models.Model):
     """A write of ``client`` (a phone's id) number ``counter`` on a shared ``thing`` ("sheet:12", "osaka:3")."""
@@ -27,6 +30,9 @@ class Mutation(models.Model):
         constraints: ClassVar = [
             models.UniqueConstraint(fields=("thing", "client", "counter"), name="live_mutation_once"),
         ]
+        #: The rows still holding an answer's pieces, by age: what companion.live.engine.prune empties, found
+        #: without reading the rows kept for every write ever made (they stay until their thing goes).
+        indexes: ClassVar = [models.Index(fields=("at",), condition=HOLDING, name="live_mutation_answer_at")]
 
     def __str__(self) -> str:
         return f"{self.thing} {self.client}#{self.counter} -> v{self.version}"
