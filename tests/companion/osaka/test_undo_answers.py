@@ -36,7 +36,7 @@ def _paid(client: Client) -> tuple[OsakaGame, OsakaEvent]:
 def _said(body: str) -> tuple[str, str]:
     """The answer beside a log line (its words, the line's version), or at the top of the state."""
     found = re.search(
-        r'<li id="event-(\d+)"(?:(?!</li>).)*?<p class="answer small ok"[^>]*id="answer-event">(.*?)</p>',
+        r'<li[^>]*? id="event-(\d+)"(?:(?!</li>).)*?<p class="answer small ok"[^>]*id="answer-event">(.*?)</p>',
         body,
         re.S,
     )
