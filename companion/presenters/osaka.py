@@ -61,18 +61,20 @@ def state_context(
     level: str = "",
     *,
     only: Collection[str] | None = None,
+    events: list[OsakaEvent] | None = None,
 ) -> dict[str, Any]:
     """What osaka_game.html shows; ``only``: the named pieces rendered (the start's text is then read only when
-    a start piece is among them)."""
+    a start piece is among them); ``events``: the last events (:func:`events_of`, at least LOG_ON_PAGE of them),
+    read already by a render without a start piece."""
     game = opened.game
     seats = list(game.seats.all())  # a token change's write leaves them (companion.services.osaka._add_token)
     # Without the entries' results (the latest payday's is read alone). The start's line may be further back than
     # the log shows: read further only for a piece that shows it.
-    events = events_of(
-        game, LOG_ON_PAGE * 4 if only is None or not START_PIECES.isdisjoint(only) else LOG_ON_PAGE
-    )
+    start = only is None or not START_PIECES.isdisjoint(only)
+    if events is None or start:
+        events = events_of(game, LOG_ON_PAGE * 4 if start else LOG_ON_PAGE)
     latest = latest_payday(events)
-    if latest is None and not any(e.kind in ENTRY_KINDS for e in events) and len(events) == LOG_ON_PAGE:
+    if latest is None and not any(e.kind in ENTRY_KINDS for e in events) and len(events) >= LOG_ON_PAGE:
         events = events_of(
             game, LOG_ON_PAGE * 4
         )  # no entry among them: the latest payday may lie further back

@@ -31,8 +31,15 @@ from companion.errors import Conflict, Refused
 from companion.forms import messages_of
 from companion.http import HtmxHttpRequest
 from companion.live.engine import Answer, MutationId, Pieces, held, mutation_id, once, pull_response
-from companion.models.osaka import OsakaGame
-from companion.presenters.osaka import LOG_ON_PAGE, START_PIECES, answered_lines, state_context, token_of
+from companion.models.osaka import OsakaEvent, OsakaGame
+from companion.presenters.osaka import (
+    LOG_ON_PAGE,
+    START_PIECES,
+    answered_lines,
+    events_of,
+    state_context,
+    token_of,
+)
 from companion.services.osaka import create_game, record
 from companion.services.osaka_access import Opened, mark_opened, version_of
 from companion.tokens import TOKEN_RE
@@ -137,18 +144,22 @@ def _fresh_state(request: HttpRequest, opened: Opened) -> HttpResponse:
     if _is_live(request):
         raw = request.GET.get("v", "")
         since = int(raw) if raw and request.GET.get("h") else None  # a page holding no piece gets them all
-        pieces = _pieces(request, opened, only=_changed_since(opened.game, since))
+        only, events = _changed_since(opened.game, since)
+        pieces = _pieces(request, opened, only=only, events=events)
         return pull_response(request, f"osaka:{opened.game.pk}", pieces, opened.game.version)
     return render(request, "osaka_game.html#state", state_context(request, opened))
 
 
-def _changed_since(game: OsakaGame, seen: int | None) -> frozenset[str] | None:
-    """The pieces the changes after version ``seen`` can alter (:func:`_alters`); None (every piece, the log
-    whole) for a page holding no piece, a game over, or a page further behind than PULL_SINCE_MAX."""
+def _changed_since(
+    game: OsakaGame, seen: int | None
+) -> tuple[frozenset[str] | None, list[OsakaEvent] | None]:
+    """The pieces the changes after version ``seen`` can alter (:func:`_alters`) and the last events read to
+    know them (those changes, and at least the log's: the render shows them); None (every piece, the log whole)
+    for a page holding no piece, a game over, or a page further behind than PULL_SINCE_MAX."""
     if seen is None or game.finished or not 0 <= game.version - seen <= PULL_SINCE_MAX:
-        return None
-    changes = game.events.filter(version__gt=seen).order_by().values_list("kind", "data")
-    return _alters(game, [(kind, data) for kind, data in changes], seen)
+        return None, None
+    events = events_of(game, max(LOG_ON_PAGE, game.version - seen))
+    return _alters(game, [(e.kind, e.data) for e in events if e.version > seen], seen), events
 
 
 def _alters(game: OsakaGame, changes: Collection[tuple[str, object]], seen: int) -> frozenset[str]:
@@ -245,9 +256,11 @@ def _pieces(
     *,
     only: Collection[str] | None = None,
     said: dict[str, Any] | None = None,
+    events: list[OsakaEvent] | None = None,
 ) -> Pieces:
     pieces = Pieces(only=only, through=THROUGH)
-    context = {**state_context(request, opened, message, level, only=only), "live_pieces": pieces}
+    context = state_context(request, opened, message, level, only=only, events=events)
+    context = {**context, "live_pieces": pieces}
     if only is not None:  # an undo's answer, faded, still beside its line on the phone that undid
         pieces.only = {*only, *answered_lines(context["events"])}
     context = with_answer(context, said or {})
