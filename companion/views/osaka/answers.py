@@ -1,8 +1,8 @@
 """What a tracked Traders of Osaka game says after an undo or a restore (issue 23, "every answer says who did
 what"): "Saved: Ben undid “Payday: red. Tokens: …”" on a player's own link (a line with its own full stop takes
-no other: :data:`SENTENCE_ENDS`), the log's own line ("Undid: …") on the table's
-phone, which signs as nobody; written beside the log line whose Undo was tapped (``answer-event``, floating over
-what follows, as the tracker's answers do) or, when that line is not on the page, at the top of the state."""
+no other: :data:`SENTENCE_ENDS`), the log's own line ("Undid: …") on the table's phone, which signs as nobody;
+written beside the log line whose Undo was tapped (``answer-event``, floating over what follows, as the tracker's
+answers do) or, when that line is not on the page, at the top of the state."""
 
 from __future__ import annotations
 

@@ -194,9 +194,10 @@ def _answer_write(
 ) -> HttpResponse:
     """Run a write once per write id (``lc``/``ln``, companion.live): the live script gets the pieces that
     changed (400 refused, 409 stale, with the message; of those ``change``, its kind and data, can alter:
-    :func:`_alters`), htmx the fresh state, a plain form a redirect back. ``looked_up``: ``write`` looks ``mid`` up itself (record's
-    ``mid``); else the id is read from the form. ``undo``: the write is an undo or a restore, answered with who
-    did it to which line (issue 23), beside that line; a plain form is sent back to the page saying so."""
+    :func:`_alters`), htmx the fresh state, a plain form a redirect back. ``looked_up``: ``write`` looks ``mid``
+    up itself (record's ``mid``); else the id is read from the form. ``undo``: the write is an undo or a restore,
+    answered with who did it to which line (issue 23), beside that line; a plain form is sent back to the page
+    saying so."""
     if not looked_up:
         mid = mutation_id(request.POST)
 

@@ -1,9 +1,9 @@
 """A Traders of Osaka undo says who undid what (issue 23, "every answer says who did what"): a player's own link
 (the phone signs as that player) is answered "Saved: David undid “…”" or "… restored “…”" (a full stop after the
-closing quote when the line has none of its own), beside the log line
-whose Undo was tapped, by the live script, htmx and a plain form (sent back to the page saying so); the table's
-phone signs as nobody and keeps the log's own words ("Undid: …."). The line undone is stored in the undo's data;
-an undo saved before that is read from its own line."""
+closing quote when the line has none of its own), beside the log line whose Undo was tapped, by the live script,
+htmx and a plain form (sent back to the page saying so); the table's phone signs as nobody and keeps the log's own
+words ("Undid: …."). The line undone is stored in the undo's data; an undo saved before that is read from its own
+line."""
 
 from __future__ import annotations
 
