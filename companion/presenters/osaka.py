@@ -18,6 +18,8 @@ from companion.services.osaka_log import ENTRY_KINDS
 from scoring.osaka.components import COLOURS, END_TOKENS
 from scoring.osaka.rules import Ranked, Standing, possible_draws, rank
 
+#: The log's lines on the game page: the last 8 events, one a version (every write adds one), so the last 8
+#: versions; live.js keeps the same lines when a write sends its new line alone (``data-live-keep``).
 LOG_ON_PAGE: Final = 8
 #: The pieces that show the start's line (the partial ``start``).
 START_PIECES: Final = frozenset({"start-first", "start-then"})
@@ -59,18 +61,20 @@ def state_context(
     level: str = "",
     *,
     only: Collection[str] | None = None,
+    events: list[OsakaEvent] | None = None,
 ) -> dict[str, Any]:
     """What osaka_game.html shows; ``only``: the named pieces rendered (the start's text is then read only when
-    a start piece is among them)."""
+    a start piece is among them); ``events``: the last events (:func:`events_of`, at least LOG_ON_PAGE of them),
+    read already by a render without a start piece."""
     game = opened.game
     seats = list(game.seats.all())  # a token change's write leaves them (companion.services.osaka._add_token)
-    # Without the entries' data (the page shows summaries) and results (the latest payday's is read alone). The
-    # start's line may be further back than the log shows: read further only for a piece that shows it.
-    events = events_of(
-        game, LOG_ON_PAGE * 4 if only is None or not START_PIECES.isdisjoint(only) else LOG_ON_PAGE
-    )
+    # Without the entries' results (the latest payday's is read alone). The start's line may be further back than
+    # the log shows: read further only for a piece that shows it.
+    start = only is None or not START_PIECES.isdisjoint(only)
+    if events is None or start:
+        events = events_of(game, LOG_ON_PAGE * 4 if start else LOG_ON_PAGE)
     latest = latest_payday(events)
-    if latest is None and not any(e.kind in ENTRY_KINDS for e in events) and len(events) == LOG_ON_PAGE:
+    if latest is None and not any(e.kind in ENTRY_KINDS for e in events) and len(events) >= LOG_ON_PAGE:
         events = events_of(
             game, LOG_ON_PAGE * 4
         )  # no entry among them: the latest payday may lie further back
@@ -96,6 +100,7 @@ def state_context(
         else [],
         "ranking": ranking(seats) if game.finished else [],
         "events": events[:LOG_ON_PAGE],
+        "log_on_page": LOG_ON_PAGE,  # the versions the log shows: live.js drops an older line (issue 21)
         "entry_kinds": ENTRY_KINDS,
         "change_url": reverse("osaka-game-change", args=[token_of(opened)]),
         "totals": TOTALS,
@@ -107,7 +112,16 @@ def state_context(
 
 
 def events_of(game: OsakaGame, count: int) -> list[OsakaEvent]:
-    return list(OsakaEvent.objects.filter(game_id=game.pk).defer("data", "result")[:count])
+    """The last ``count`` events, newest first, without their results (the latest payday's is read alone)."""
+    return list(OsakaEvent.objects.filter(game_id=game.pk).defer("result")[:count])
+
+
+def answered_lines(events: Collection[OsakaEvent]) -> frozenset[str]:
+    """The log's lines of ``events`` an undo among them undid or restored: the phone that did it was answered
+    beside that line (companion/views/osaka/answers.py), so a later write's answer or a pull renders the line
+    again, and sends it to that phone alone (the others hold its digest)."""
+    targets = (e.data.get("target") for e in events if e.kind == "undo" and isinstance(e.data, dict))
+    return frozenset(f"event-{t}" for t in targets if isinstance(t, int))
 
 
 def clockwise(seats: list[OsakaSeat], first: OsakaSeat | None) -> list[OsakaSeat]:

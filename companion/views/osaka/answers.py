@@ -1,17 +1,22 @@
 """What a tracked Traders of Osaka game says after an undo or a restore (issue 23, "every answer says who did
-what"): "Saved: Ben undid “Payday: red …”." on a player's own link, the log's own line ("Undid: …") on the table's
-phone, which signs as nobody; written beside the log line whose Undo was tapped (``answer-event``, floating over
-what follows, as the tracker's answers do) or, when that line is not on the page, at the top of the state."""
+what"): "Saved: Ben undid “Payday: red. Tokens: …”" on a player's own link (a line with its own full stop takes
+no other: :data:`SENTENCE_ENDS`), the log's own line ("Undid: …") on the table's phone, which signs as nobody;
+written beside the log line whose Undo was tapped (``answer-event``, floating over what follows, as the tracker's
+answers do) or, when that line is not on the page, at the top of the state."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from django import forms
 
 from companion.models.osaka import OsakaEvent, OsakaGame
 from companion.services.osaka import UNDID_LINE, UNDO_HEADS
 from companion.services.osaka_access import TABLE_PHONE
+
+#: The marks that end a sentence. A line that ends with one ends the answer too: "Saved: Ben undid “Payday: red.
+#: Tokens: Anaïs +1 red.”" takes no second full stop after the closing quote; "… “Ben took a red token”." does.
+SENTENCE_ENDS: Final = (".", "!", "?")
 
 
 def said_of_undo(event: OsakaEvent) -> str:
@@ -27,12 +32,17 @@ def said_of_undo(event: OsakaEvent) -> str:
             return _ended(event.summary)
     if event.who == TABLE_PHONE:
         return _ended(UNDO_HEADS[restore] + line)
-    return f"Saved: {event.who} {'restored' if restore else 'undid'} “{line}”."
+    return f"Saved: {event.who} {'restored' if restore else 'undid'} “{line}”{_stop(line)}"
+
+
+def _stop(text: str) -> str:
+    """The full stop ``text`` needs to end a sentence: none when it ends with one already (a payday's line)."""
+    return "" if text.endswith(SENTENCE_ENDS) else "."
 
 
 def _ended(text: str) -> str:
-    """A sentence ending with one full stop (a payday's line has its own)."""
-    return text if text.endswith(".") else f"{text}."
+    """``text`` as a sentence: with its own end, or one full stop."""
+    return text + _stop(text)
 
 
 def undo_answer(game: OsakaGame, version: int) -> dict[str, Any]:

@@ -31,8 +31,15 @@ from companion.errors import Conflict, Refused
 from companion.forms import messages_of
 from companion.http import HtmxHttpRequest
 from companion.live.engine import Answer, MutationId, Pieces, held, mutation_id, once, pull_response
-from companion.models.osaka import OsakaGame
-from companion.presenters.osaka import state_context, token_of
+from companion.models.osaka import OsakaEvent, OsakaGame
+from companion.presenters.osaka import (
+    LOG_ON_PAGE,
+    START_PIECES,
+    answered_lines,
+    events_of,
+    state_context,
+    token_of,
+)
 from companion.services.osaka import create_game, record
 from companion.services.osaka_access import Opened, mark_opened, version_of
 from companion.tokens import TOKEN_RE
@@ -48,9 +55,17 @@ from companion.views.osaka.forms_games import (
 from companion.views.osaka.game_links import game_log, game_renew, game_share, game_sheet
 from companion.views.osaka.game_payday import game_payday
 
-#: The named pieces of osaka_game.html a token change can alter, beside its seat's (``seat-N``): the log, the
-#: payday shown until the next change, and the message. The others show the start, the end, VP counts, links.
-AFTER_TOKEN: Final = frozenset({"state-msg", "latest-box", "log"})
+#: The named pieces of osaka_game.html a token change can alter, beside its seat's (``seat-N``) and its log line:
+#: the payday shown until the next change, and the message. The others show the start, the end, VP counts, links.
+AFTER_TOKEN: Final = frozenset({"state-msg", "latest-box"})
+#: Every named piece of osaka_game.html but the log and its lines, beside each seat's two (:data:`SEAT_PIECES`):
+#: what any other change may alter (tests/companion/osaka/test_pieces.py checks it against a whole render).
+PAGE_PIECES: Final = AFTER_TOKEN | START_PIECES | {"final-box", "mine", "payday-box"}
+SEAT_PIECES: Final = ("seat", "seat-change")
+#: The log's wrapper (companion.live.engine.Pieces ``through``): its own markup (the heading, the list, the links)
+#: no change alters, so a write's answer and a pull name the log's lines (``event-<version>``) they alter instead;
+#: live.js puts a line the page lacks into the list by version and drops those older than the last LOG_ON_PAGE.
+THROUGH: Final = frozenset({"log"})
 #: A pull further behind than this many versions renders every piece.
 PULL_SINCE_MAX: Final = 32
 
@@ -129,40 +144,60 @@ def _fresh_state(request: HttpRequest, opened: Opened) -> HttpResponse:
     if _is_live(request):
         raw = request.GET.get("v", "")
         since = int(raw) if raw and request.GET.get("h") else None  # a page holding no piece gets them all
-        pieces = _pieces(request, opened, only=_changed_since(opened.game, since))
+        only, events = _changed_since(opened.game, since)
+        pieces = _pieces(request, opened, only=only, events=events)
         return pull_response(request, f"osaka:{opened.game.pk}", pieces, opened.game.version)
     return render(request, "osaka_game.html#state", state_context(request, opened))
 
 
-def _changed_since(game: OsakaGame, seen: int | None) -> frozenset[str] | None:
-    """The pieces the changes after version ``seen`` can alter; None (every piece) unless each is a token change
-    of a game still in play."""
+def _changed_since(
+    game: OsakaGame, seen: int | None
+) -> tuple[frozenset[str] | None, list[OsakaEvent] | None]:
+    """The pieces the changes after version ``seen`` can alter (:func:`_alters`) and the last events read to
+    know them (those changes, and at least the log's: the render shows them); None (every piece, the log whole)
+    for a page holding no piece, a game over, or a page further behind than PULL_SINCE_MAX."""
     if seen is None or game.finished or not 0 <= game.version - seen <= PULL_SINCE_MAX:
-        return None
-    only = {"state-msg"}
-    for kind, data in game.events.filter(version__gt=seen).order_by().values_list("kind", "data"):
+        return None, None
+    events = events_of(game, max(LOG_ON_PAGE, game.version - seen))
+    return _alters(game, [(e.kind, e.data) for e in events if e.version > seen], seen), events
+
+
+def _alters(game: OsakaGame, changes: Collection[tuple[str, object]], seen: int) -> frozenset[str]:
+    """The named pieces that ``changes`` (each its kind and data), made after version ``seen``, can alter, the
+    game now at its version: a token change (added at the end of the log, applied to the kept state) its seat and
+    :data:`AFTER_TOKEN`; any other change every piece of the page (:data:`PAGE_PIECES`). Of the log, passed
+    through (:data:`THROUGH`): the lines of the versions after ``seen``, since a change never alters an older
+    entry's line (a write replays the log from its own entry, companion/services/osaka.py ``record``), but an
+    undo, which replays it from the entry it undoes or restores and marks that entry: every line shown."""
+    only = set(AFTER_TOKEN)
+    lines = range(seen + 1, game.version + 1)
+    for kind, data in changes:
         seat = data.get("seat") if kind == "token" and isinstance(data, dict) else None
-        if not isinstance(seat, int):
-            return None
-        only |= AFTER_TOKEN | {f"seat-{seat + 1}"}
-    return frozenset(only)
+        if isinstance(seat, int):
+            only.add(f"seat-{seat + 1}")
+            continue
+        only |= PAGE_PIECES | {f"{name}-{n}" for name in SEAT_PIECES for n in range(1, game.players + 1)}
+        if kind == "undo":
+            lines = range(game.version - LOG_ON_PAGE + 1, game.version + 1)
+    return frozenset(only | {f"event-{v}" for v in lines})
 
 
 def _answer_write(
     request: HtmxHttpRequest,
     opened: Opened,
     write: Callable[[], OsakaGame],
-    only: Collection[str] | None = None,
+    change: tuple[str, object],
     *,
     mid: MutationId | None = None,
     looked_up: bool = False,
     undo: bool = False,
 ) -> HttpResponse:
     """Run a write once per write id (``lc``/``ln``, companion.live): the live script gets the pieces that
-    changed (400 refused, 409 stale, with the message; ``only``: the named pieces the write can alter), htmx the
-    fresh state, a plain form a redirect back. ``looked_up``: ``write`` looks ``mid`` up itself (record's
-    ``mid``); else the id is read from the form. ``undo``: the write is an undo or a restore, answered with who
-    did it to which line (issue 23), beside that line; a plain form is sent back to the page saying so."""
+    changed (400 refused, 409 stale, with the message; of those ``change``, its kind and data, can alter:
+    :func:`_alters`), htmx the fresh state, a plain form a redirect back. ``looked_up``: ``write`` looks ``mid``
+    up itself (record's ``mid``); else the id is read from the form. ``undo``: the write is an undo or a restore,
+    answered with who did it to which line (issue 23), beside that line; a plain form is sent back to the page
+    saying so."""
     if not looked_up:
         mid = mutation_id(request.POST)
 
@@ -172,10 +207,14 @@ def _answer_write(
         except Conflict as exc:
             return _answer(request, _refresh(opened), status=409, message=str(exc), level="warning")
         except Refused as exc:
-            return _answer(request, _refresh(opened), status=400, message=str(exc), level="error", only=only)
+            game = _refresh(opened).game  # nothing changed: no new line
+            only = _alters(game, [change], game.version)
+            return _answer(request, opened, status=400, message=str(exc), level="error", only=only)
         said = undo_answer(fresh.game, fresh.game.version) if undo else {}
         if request.htmx or _is_live(request):
-            return _answer(request, fresh, only=only, said=said)
+            return _answer(
+                request, fresh, only=_alters(fresh.game, [change], fresh.game.version - 1), said=said
+            )
         url = reverse("osaka-game", args=[token_of(opened)])
         if said:
             url = answered_url(url, fresh.game, said["said_at"])
@@ -218,9 +257,13 @@ def _pieces(
     *,
     only: Collection[str] | None = None,
     said: dict[str, Any] | None = None,
+    events: list[OsakaEvent] | None = None,
 ) -> Pieces:
-    pieces = Pieces(only=only)
-    context = {**state_context(request, opened, message, level, only=only), "live_pieces": pieces}
+    pieces = Pieces(only=only, through=THROUGH)
+    context = state_context(request, opened, message, level, only=only, events=events)
+    context = {**context, "live_pieces": pieces}
+    if only is not None:  # an undo's answer, faded, still beside its line on the phone that undid
+        pieces.only = {*only, *answered_lines(context["events"])}
     context = with_answer(context, said or {})
     get_template("osaka_game.html#state").render(context, request)
     return pieces
@@ -252,10 +295,8 @@ def game_change(request: HtmxHttpRequest, opened: Opened) -> HttpResponse:
         return _state_response(request, opened, status=400, message=message, level="error")
     got = form.cleaned_data
     seen: int | None = None
-    only: frozenset[str] | None = None
     if isinstance(form, TokenForm):
         data: dict[str, Any] = {"seat": got["seat"] - 1, "colour": got["colour"], "delta": got["delta"]}
-        only = AFTER_TOKEN | {f"seat-{got['seat']}"}
     elif isinstance(form, StartForm):
         data, seen = {"draws": form.draws()}, got["v"]
     else:
@@ -266,7 +307,7 @@ def game_change(request: HtmxHttpRequest, opened: Opened) -> HttpResponse:
     def write() -> OsakaGame:
         return record(game.pk, kind=op, data=data, who=opened.who, cid=got["cid"], seen=seen, mid=mid)
 
-    return _answer_write(request, opened, write, only, mid=mid, looked_up=True, undo=op == "undo")
+    return _answer_write(request, opened, write, (op, data), mid=mid, looked_up=True, undo=op == "undo")
 
 
 urlpatterns = [

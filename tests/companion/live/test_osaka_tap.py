@@ -69,3 +69,25 @@ def test_a_refused_tap_is_answered_and_stored_without_a_savepoint() -> None:
     assert again.status_code == 400 and again["X-Live-Replay"] == "1"
     assert Mutation.objects.filter(thing=f"osaka:{game.pk}").count() == 1
     assert OsakaGame.objects.get(pk=game.pk).version == version
+
+
+#: The pull of a phone behind by a token tap, in statements: the version (?v=, the 204's check), the token's game,
+#: the last events (which changes, and the log's lines), the seats. 5 before: the changes were read apart from the
+#: log's lines.
+PULL_QUERIES = 4
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pull_behind_by_a_tap_reads_the_log_once() -> None:
+    game = _begin(_game(3))
+    client = Client()
+    held = _held(client, game)
+    seen = OsakaGame.objects.get(pk=game.pk).version
+    assert _tap(client, game, 1, seat=2, colour="red", delta=1).status_code == 200
+    with CaptureQueriesContext(connection) as queries:
+        pull = client.get(f"/osaka/games/{game.view_token}/state", {"v": seen, "h": held}, HTTP_X_LIVE="1")
+    assert pull.status_code == 200 and pull["X-Live-Version"] == str(seen + 1)
+    assert f'id="event-{seen + 1}"' in pull.content.decode() and 'id="seat-2"' in pull.content.decode()
+    said = [q["sql"] for q in queries.captured_queries]
+    assert len(said) <= PULL_QUERIES, "\n".join(q[:90] for q in said)
+    assert sum('FROM "companion_osakaevent"' in q for q in said) == 1, said

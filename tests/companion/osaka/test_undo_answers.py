@@ -1,8 +1,9 @@
 """A Traders of Osaka undo says who undid what (issue 23, "every answer says who did what"): a player's own link
-(the phone signs as that player) is answered "Saved: David undid “…”." or "… restored “…”.", beside the log line
-whose Undo was tapped, by the live script, htmx and a plain form (sent back to the page saying so); the table's
-phone signs as nobody and keeps the log's own words ("Undid: …."). The line undone is stored in the undo's data;
-an undo saved before that is read from its own line."""
+(the phone signs as that player) is answered "Saved: David undid “…”" or "… restored “…”" (a full stop after the
+closing quote when the line has none of its own), beside the log line whose Undo was tapped, by the live script,
+htmx and a plain form (sent back to the page saying so); the table's phone signs as nobody and keeps the log's own
+words ("Undid: …."). The line undone is stored in the undo's data; an undo saved before that is read from its own
+line."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def _paid(client: Client) -> tuple[OsakaGame, OsakaEvent]:
 def _said(body: str) -> tuple[str, str]:
     """The answer beside a log line (its words, the line's version), or at the top of the state."""
     found = re.search(
-        r'<li id="event-(\d+)"(?:(?!</li>).)*?<p class="answer small ok"[^>]*id="answer-event">(.*?)</p>',
+        r'<li[^>]*? id="event-(\d+)"(?:(?!</li>).)*?<p class="answer small ok"[^>]*id="answer-event">(.*?)</p>',
         body,
         re.S,
     )
@@ -68,7 +69,7 @@ def test_a_players_own_link_names_who_undid_and_restored_which_line(client: Clie
     game, payday = _paid(client)
     david = _seat(game, 2).private_token
     body = _undo(client, game, david, transport, payday.version)
-    assert _said(body) == (f"Saved: David undid “{LINE}”.", str(payday.version))
+    assert _said(body) == (f"Saved: David undid “{LINE}”", str(payday.version))
     made = game.events.first()
     assert made is not None and (made.who, made.summary) == ("David", f"Undid: {LINE}")  # the log's line
     assert made.data == {"target": payday.version, "restore": False, "line": LINE}
@@ -76,6 +77,16 @@ def test_a_players_own_link_names_who_undid_and_restored_which_line(client: Clie
     # The line as the log showed it undone (its tokens no longer given), as the log's "Restored: …" says.
     assert _said(body) == ("Saved: David restored “Payday: red”.", str(payday.version))
     assert (_seat(game, 1).vp, _seat(game, 1).red) == (1, 1)
+
+
+@pytest.mark.parametrize("transport", ["live", "htmx", "plain"])
+def test_a_line_without_its_own_full_stop_gets_one_after_the_quote(client: Client, transport: str) -> None:
+    game, _ = _paid(client)
+    record(game.pk, kind="token", data={"seat": 0, "colour": "blue", "delta": 1}, who="Anaïs")
+    took = game.events.first()
+    assert took is not None and took.summary == "Anaïs took a blue token"
+    body = _undo(client, game, _seat(game, 2).private_token, transport, took.version)
+    assert _said(body) == ("Saved: David undid “Anaïs took a blue token”.", str(took.version))
 
 
 @pytest.mark.parametrize("transport", ["live", "htmx", "plain"])
@@ -91,7 +102,7 @@ def test_the_answer_goes_to_the_top_when_the_line_is_off_the_page(client: Client
     for delta in (1, -1) * 4:
         record(game.pk, kind="token", data={"seat": 0, "colour": "blue", "delta": delta}, who="Anaïs")
     body = _undo(client, game, _seat(game, 3).private_token, "plain", payday.version)
-    assert _said(body) == (f"Saved: Dominique undid “{LINE}”.", "top")
+    assert _said(body) == (f"Saved: Dominique undid “{LINE}”", "top")
 
 
 def test_only_an_undo_is_answered_so(client: Client) -> None:
@@ -111,10 +122,21 @@ def test_a_malformed_answer_address_is_a_400(client: Client, query: str) -> None
     ("who", "summary", "data", "words"),
     [
         # An undo saved before it stored its line: read from its own line.
-        ("David", f"Undid: {LINE}", {"target": 5, "restore": False}, f"Saved: David undid “{LINE}”."),
-        ("David", f"Restored: {LINE}", {"target": 5, "restore": True}, f"Saved: David restored “{LINE}”."),
+        ("David", f"Undid: {LINE}", {"target": 5, "restore": False}, f"Saved: David undid “{LINE}”"),
+        ("David", f"Restored: {LINE}", {"target": 5, "restore": True}, f"Saved: David restored “{LINE}”"),
         ("the table's phone", f"Restored: {LINE}", {"target": 5, "restore": True}, f"Restored: {LINE}"),
         ("David", "Something else", {"target": 5}, "Something else."),
+        # A line without a final full stop: the sentence ends after the closing quote; one with its own (or ! or
+        # ?) takes no other.
+        (
+            "David",
+            "Undid: Anaïs took a red token",
+            {"target": 5, "restore": False, "line": "Anaïs took a red token"},
+            "Saved: David undid “Anaïs took a red token”.",
+        ),
+        ("David", "Undid: Go!", {"target": 5, "restore": False, "line": "Go!"}, "Saved: David undid “Go!”"),
+        ("David", "Restored: Go?", {"target": 5, "restore": True}, "Saved: David restored “Go?”"),
+        ("the table's phone", "Undid: Go?", {"target": 5, "restore": False, "line": "Go?"}, "Undid: Go?"),
         (
             "the table's phone",
             "Undid: +1 red",
@@ -126,7 +148,7 @@ def test_a_malformed_answer_address_is_a_400(client: Client, query: str) -> None
             "David",
             "Undid: Pay",
             {"target": 5, "restore": False, "line": LINE},
-            f"Saved: David undid “{LINE}”.",
+            f"Saved: David undid “{LINE}”",
         ),
     ],
 )

@@ -41,7 +41,7 @@ def test_an_undo_on_a_players_phone_names_them_beside_the_line(
     david.evaluate(SHIFTS)
     undo.click()
     said = david.locator(f"#event-{version} #answer-event")
-    expect(said).to_have_text(f"Saved: David undid “{LINE}”.")
+    expect(said).to_have_text(f"Saved: David undid “{LINE}”")
     expect(david.locator(f"#undo-{version}-go")).to_contain_text("Restore")
     assert (
         abs(david.locator(f"#undo-{version}-go").bounding_box()["y"] - before) <= 2
