@@ -42,8 +42,9 @@ TAP_EVERY_S = 10.0
 WORKERS = int(os.environ.get("LIVE_WORKERS", "1"))
 
 #: Where a tap (or the floor) went, from the resource timing of its request (``part`` of its address, started
-#: after ``t0``): [click -> request start, start -> first byte (the server's part), first -> last byte, last byte
-#: -> in place (the page's part after the answer)], or null when the browser recorded no such request.
+#: after ``t0``): [click -> the fetch starts (the page's part before it), fetch start -> first byte (the browser's
+#: connection and the server's part), first -> last byte, last byte -> in place (the page's part after the
+#: answer)], or null when the browser recorded no such request.
 SPLIT_JS = """const split = (part, t0, done) => {
     const e = performance.getEntriesByType('resource').filter((r) => r.name.includes(part) && r.startTime >= t0).pop();
     return e ? [e.startTime - t0, e.responseStart - e.startTime, e.responseEnd - e.responseStart, done - e.responseEnd]
@@ -134,10 +135,10 @@ def _taps(report: Report, page: Any, what: str, buttons: tuple[str, str], shown:
     for name, found in ((f"{what}: tap", splits), ("  the floor", floor_splits)):
         parts = [statistics.median(s[i] for s in found) for i in range(4)] if found else [0.0] * 4
         report(
-            f"{name}: request start -> first byte (median)",
+            f"{name}: fetch start -> first byte (median)",
             parts[1],
             "ms",
-            f"click -> request start {parts[0]:.2f}; first -> last byte {parts[2]:.2f}; "
+            f"click -> fetch start {parts[0]:.2f}; first -> last byte {parts[2]:.2f}; "
             f"last byte -> in place {parts[3]:.2f}",
         )
 
