@@ -66,10 +66,13 @@ def uses_a_database(item: pytest.Item) -> bool:
 
 def runs_on_every_database(item: pytest.Item) -> bool:
     """Whether CI's PostgreSQL pass runs ``item``: a test that reaches a database, except a browser test marked
-    ``any_database``. Such a test's subject is a page on a phone (its layout, taps, script, policy); what it reads
-    and writes goes through the same views and services as the test client's tests of them, which run on both
-    databases. The browser tests where the database is the subject (the live table's streams and outbox, several
-    phones writing at once, tests/companion/live/) and any browser test left unmarked run on both."""
+    ``any_database``. Every browser test runs on SQLite (the README's test command); on PostgreSQL run only those
+    whose subject differs between the databases: the live table's streams (LISTEN/NOTIFY there, the process's hubs
+    on SQLite) and the two-process poke, a tap whose answer was lost landing exactly once, the offline outbox
+    replayed, two phones writing and following each other (locks, transactions, what a second request reads). A
+    test marked ``any_database`` has a page on a phone as its subject (its layout, taps, words, script, policy, the
+    browser's storage): what it reads and writes goes through the same views and services as the test client's
+    tests of them, which run on both databases. A browser test left unmarked runs on both."""
     return uses_a_database(item) and not item.get_closest_marker("any_database")
 
 

@@ -145,6 +145,7 @@ def test_one_games_waiting_taps_never_show_on_another(table: Table, new_context:
     assert _tokens(table, first, 1, "red") == 1
 
 
+@pytest.mark.any_database
 def test_storage_that_throws_is_said_and_the_tap_still_sent(table: Table, page: Any) -> None:
     edit, _ = table.osaka()
     page.add_init_script(

@@ -126,6 +126,7 @@ def test_one_sheets_waiting_taps_never_show_on_another(table: Table, new_context
     assert table.sheet_value(first, 0, "score_track") == 0
 
 
+@pytest.mark.any_database
 def test_storage_that_throws_is_said_and_the_tap_still_sent(table: Table, page: Any) -> None:
     token = table.sheet()
     page.add_init_script(
@@ -162,6 +163,7 @@ def test_an_unanswered_conflict_holds_no_later_tap(table: Table, new_context: An
     assert table.sheet_value(token, 0, "score_track") == 5
 
 
+@pytest.mark.any_database
 def test_a_field_being_typed_in_is_not_replaced(table: Table, new_context: Any) -> None:
     token = table.sheet()
     aya, ben = new_context().new_page(), new_context().new_page()
