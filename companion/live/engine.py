@@ -45,6 +45,9 @@ CLIENT_RE: Final = re.compile(r"[A-Za-z0-9_-]{8,32}")
 MAX_COUNTER: Final = 2**31 - 1
 #: The most digests a pull may name (a walk-through step holds about 80 pieces).
 MAX_HELD: Final = 400
+#: A pull further behind than this many versions renders every piece (a page left asleep a long while), not
+#: only those the changes since can alter (the tracker's and Osaka's pulls).
+PULL_SINCE_MAX: Final = 32
 VERSION_HEADER: Final = "X-Live-Version"
 #: How long a write's whole answer (its pieces) is kept for a replay: a phone retries a write whose answer it lost
 #: within seconds, and sends the outbox it kept offline (live.js) when the page opens again: the evening's game and

@@ -8,6 +8,7 @@ import copy
 from collections.abc import Sequence
 from typing import Any, Final
 
+from companion.live.engine import PULL_SINCE_MAX
 from companion.models.games import Change, Game, Seat
 from companion.presenters.tracker.record_picker import flags_of
 from companion.presenters.tracker.state import trade_income_shown
@@ -22,8 +23,6 @@ TRACK_ADDS: Final = frozenset({"score-add", "fire-add", "trade-add"})
 THROUGH: Final = frozenset({"part-exact", "part-log"})
 #: The set form of the exact values a track tap moves (games.html, ``part-set-<track>-<seat>``).
 _SET_FORM: Final = {"score-add": "part-set-score", "fire-add": "part-set-fire", "trade-add": "part-set-trade"}
-#: A pull further behind than this many changes renders every piece (a page left asleep a long while).
-PULL_SINCE_MAX: Final = 32
 
 
 def after_track(game: Game, op: str, seat: int, version: int, seats: Sequence[Seat]) -> set[str]:

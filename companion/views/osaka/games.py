@@ -30,7 +30,16 @@ from django.views.decorators.http import require_POST, require_safe
 from companion.errors import Conflict, Refused
 from companion.forms import messages_of
 from companion.http import HtmxHttpRequest
-from companion.live.engine import Answer, MutationId, Pieces, held, mutation_id, once, pull_response
+from companion.live.engine import (
+    PULL_SINCE_MAX,
+    Answer,
+    MutationId,
+    Pieces,
+    held,
+    mutation_id,
+    once,
+    pull_response,
+)
 from companion.models.osaka import OsakaEvent, OsakaGame
 from companion.presenters.osaka import (
     LOG_ON_PAGE,
@@ -66,8 +75,6 @@ SEAT_PIECES: Final = ("seat", "seat-change")
 #: no change alters, so a write's answer and a pull name the log's lines (``event-<version>``) they alter instead;
 #: live.js puts a line the page lacks into the list by version and drops those older than the last LOG_ON_PAGE.
 THROUGH: Final = frozenset({"log"})
-#: A pull further behind than this many versions renders every piece.
-PULL_SINCE_MAX: Final = 32
 
 
 # --- what the game page shows -------------------------------------------------------------------------------------
