@@ -334,16 +334,22 @@ async def _stream(host: str, port: int, token: str, pokes: list[float] | None, r
         writer.close()
 
 
-async def _pull(host: str, port: int, token: str, version: int) -> None:
+async def _ask(host: str, port: int, head: str, body: str = "") -> bytes:
+    """One request on a connection of its own (``head``: its request line and headers but Host); the answer's
+    status line."""
     reader, writer = await asyncio.open_connection(host, port)
-    query = f"v={version}&h={HELD.get(token, '')}"
-    writer.write(
-        f"GET /osaka/games/{token}/state?{query} HTTP/1.1\r\nHost: {host}\r\nX-Live: 1\r\n"
-        f"Connection: close\r\n\r\n".encode()
-    )
+    length = f"Content-Length: {len(body)}\r\n" if body else ""
+    writer.write(f"{head}\r\nHost: {host}\r\n{length}Connection: close\r\n\r\n{body}".encode())
     await writer.drain()
+    status = await reader.readline()
     await reader.read()
     writer.close()
+    return status
+
+
+async def _pull(host: str, port: int, token: str, version: int) -> None:
+    query = f"v={version}&h={HELD.get(token, '')}"
+    await _ask(host, port, f"GET /osaka/games/{token}/state?{query} HTTP/1.1\r\nX-Live: 1")
 
 
 async def _tap(host: str, port: int, token: str, cookie: str) -> tuple[float, bool]:
@@ -353,18 +359,13 @@ async def _tap(host: str, port: int, token: str, cookie: str) -> tuple[float, bo
         f"op=token&seat=1&colour=red&delta=1&lc=cap{token[:12]}&ln={next(_COUNTER)}&h={HELD.get(token, '')}"
     )
     started = time.monotonic()
-    reader, writer = await asyncio.open_connection(host, port)
-    writer.write(
-        (
-            f"POST /osaka/games/{token}/change HTTP/1.1\r\nHost: {host}\r\nCookie: csrftoken={cookie}\r\n"
-            f"X-CSRFToken: {cookie}\r\nX-Live: 1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
-            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n{body}"
-        ).encode()
+    status = await _ask(
+        host,
+        port,
+        f"POST /osaka/games/{token}/change HTTP/1.1\r\nCookie: csrftoken={cookie}\r\nX-CSRFToken: {cookie}\r\n"
+        "X-Live: 1\r\nContent-Type: application/x-www-form-urlencoded",
+        body,
     )
-    await writer.drain()
-    status = await reader.readline()
-    await reader.read()
-    writer.close()
     return started, b" 200 " in status
 
 
@@ -474,11 +475,7 @@ async def _load(host: str, port: int, tokens: list[str], cookie: str) -> Load:
         poke_ms += [float("inf")] * missing
     health = _workers_cpu_s(port)
     for _ in range(HEALTH_CHECKS):
-        reader, writer = await asyncio.open_connection(host, port)
-        writer.write(f"GET /healthz HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
-        await writer.drain()
-        await reader.read()
-        writer.close()
+        await _ask(host, port, "GET /healthz HTTP/1.1")
     health = (_workers_cpu_s(port) - health) / HEALTH_CHECKS
     return Load(taps, poke_ms, rss, failed[0], cpu, idle_share, health)
 
