@@ -37,6 +37,19 @@ def pytest_configure(config: pytest.Config) -> None:
             engine.setdefault("OPTIONS", {})["debug"] = True
 
 
+@pytest.hookimpl(wrapper=True, trylast=True)
+def pytest_runtestloop(session: pytest.Session) -> Iterator[object]:
+    """With --cov, the template lines recorded as nodes rendered (tests/coverage_templates.py) reach the coverage
+    data after the last test and before pytest-cov saves it (its own wrapper of this hook, outside this one)."""
+    try:
+        return (yield)
+    finally:
+        if session.config.getoption("cov_source", default=None):
+            from tests import coverage_templates
+
+            coverage_templates.flush()
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """Django removes a SQLite test database's file, not the WAL and shared-memory files beside it (the settings'
     WAL journal) and the live engine's writer lock (companion.live.engine.WRITER_FILE_SUFFIX): take those too, so

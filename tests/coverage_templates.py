@@ -1,20 +1,28 @@
 """The coverage plugin that counts templates' lines (pyproject.toml, ``[tool.coverage.run] plugins``):
-django_coverage_plugin's, with each template node's lines worked out once.
+django_coverage_plugin's reports, with the lines recorded once per node rendered instead of traced.
 
-Coverage's C tracer asks the plugin, on every line Python runs inside a template node's ``render``, which template
-lines that node stands for; django_coverage_plugin answers by scanning the template's line offsets from the top,
-twice, each time. A ``{% for %}`` over a long template (the tracker's page, the table screen) asks thousands of
-times per page, and that scanning was most of the suite's time under coverage: a whole-game test took 84 CPU
-seconds with it and 24 without templates counted. A node's lines never change (its template's position and file are
-fixed when it is parsed), so the answer is kept per node; what is counted is the same.
+django_coverage_plugin makes coverage's C tracer call it in Python on every function Django's template package runs
+(``dynamic_source_filename``) and on every line of a node's ``render`` (``line_number_range``): most of the suite's
+time under coverage. A template line counts as run when a node standing on it renders, and every node renders
+through ``Node.render_annotated`` (``TextNode`` overrides it): so this plugin wraps those two methods, asks the same
+``line_number_range`` once per node (a node's lines never change: its template's position and file are fixed when it
+is parsed), and hands the lines to the running coverage when the test process ends (:func:`flush`, called by
+tests/conftest.py before pytest-cov saves). Django's template package is no longer traced at all. What is counted is
+the same: the same templates, the same lines (compared with the tracing plugin on the view tests when this replaced
+it, and the suite's total stayed the same).
 """
 
 from __future__ import annotations
 
 import warnings
-from types import FrameType
+from collections import defaultdict
+from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any
 
+import coverage
+from coverage.files import abs_file
+from django.template.base import Node, TextNode
 from django_coverage_plugin.plugin import DjangoTemplatePlugin
 
 
@@ -25,33 +33,73 @@ class TemplateCoverageWarning(UserWarning):
 class TemplateLines(DjangoTemplatePlugin):  # type: ignore[misc]  # the plugin ships no type hints
     def __init__(self, options: dict[str, Any]) -> None:
         super().__init__(options)
-        #: id(node) -> (node, its first and last template line): the node is held so its id is not reused.
-        self.ranges: dict[int, tuple[object, tuple[int, int]]] = {}
+        #: id(node) -> the node, held so its id is not reused: the nodes whose lines are recorded.
+        self.seen: dict[int, object] = {}
+        #: template file -> its lines run
+        self.lines: defaultdict[str, set[int]] = defaultdict(set)
 
-    def line_number_range(self, frame: FrameType) -> tuple[int, int]:
-        node = frame.f_locals["self"]
-        known = self.ranges.get(id(node))
-        if known is not None and known[0] is node:
-            return known[1]
+    def file_tracer(self, filename: str) -> None:
+        """Nothing is traced: the lines are recorded as nodes render (:meth:`rendering`)."""
+
+    def rendering(self, node: Node) -> None:
+        """Record the template lines ``node`` stands on, the first time it renders."""
+        known = self.seen.get(id(node))
+        if known is node:
+            return
+        self.seen[id(node)] = node
+        origin = getattr(node, "origin", None)
+        name = getattr(origin, "name", None)
+        if not isinstance(name, str) or name.startswith("<"):  # a template made from a string has no file
+            return
+        # The tracing plugin's own computation, given the frame it would have been given.
+        frame = SimpleNamespace(f_code=SimpleNamespace(co_name="render"), f_locals={"self": node})
         try:
-            lines: tuple[int, int] = super().line_number_range(frame)
-        except Exception as exc:  # see _skipped
-            lines = _skipped(node, exc)
-        self.ranges[id(node)] = (node, lines)
-        return lines
+            first, last = self.line_number_range(frame)
+        except Exception as exc:  # a node the plugin cannot place is left uncounted, and said
+            warnings.warn(
+                f"template lines of {node!r} not counted: {exc!r}", TemplateCoverageWarning, stacklevel=1
+            )
+            return
+        if first >= 0:
+            self.lines[name].update(range(first, last + 1))
+
+    def flush(self, data: coverage.CoverageData) -> None:
+        """Add the recorded lines to ``data``, as this plugin's files, and forget them."""
+        if not self.lines:
+            return
+        files = {abs_file(name): lines for name, lines in self.lines.items()}
+        data.add_lines(files)
+        data.add_file_tracers(dict.fromkeys(files, self._coverage_plugin_name))
+        self.lines.clear()
 
 
-def _skipped(node: object, exc: Exception) -> tuple[int, int]:
-    """A node the plugin failed on is left uncounted, with a warning naming it, instead of the exception reaching
-    coverage's tracer, which then turns the plugin off for the rest of that test process, so that every template
-    line it would have counted after that goes uncounted (seen once in CI: "Disabling plug-in
-    'django_coverage_plugin.DjangoTemplatePlugin' due to previous exception", cause not reproduced)."""
-    warnings.warn(f"template lines of {node!r} not counted: {exc!r}", TemplateCoverageWarning, stacklevel=1)
-    return -1, -1
+#: The plugin of this process's coverage, once coverage has loaded it.
+_plugin: TemplateLines | None = None
+
+
+def _recording(method: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    def render_annotated(node: Node, context: Any) -> Any:
+        if _plugin is not None:
+            _plugin.rendering(node)
+        return method(node, context)
+
+    render_annotated.__wrapped__ = method  # type: ignore[attr-defined]
+    return render_annotated
+
+
+def flush() -> None:
+    """Hand the lines recorded so far to the running coverage (tests/conftest.py, before pytest-cov saves)."""
+    cov = coverage.Coverage.current()
+    if _plugin is not None and cov is not None:
+        _plugin.flush(cov.get_data())
 
 
 def coverage_init(reg: Any, options: dict[str, Any]) -> None:
-    """Coverage's entry point for a plugin module."""
-    plugin = TemplateLines(options)
-    reg.add_file_tracer(plugin)
-    reg.add_configurer(plugin)
+    """Coverage's entry point for a plugin module: the plugin reports templates, and nodes record as they render."""
+    global _plugin
+    _plugin = TemplateLines(options)
+    reg.add_file_tracer(_plugin)
+    reg.add_configurer(_plugin)
+    for cls in (Node, TextNode):  # the two classes that define it (Django 5.2)
+        if not hasattr(cls.__dict__["render_annotated"], "__wrapped__"):
+            cls.render_annotated = _recording(cls.__dict__["render_annotated"])  # type: ignore[method-assign]
