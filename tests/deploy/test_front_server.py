@@ -40,6 +40,8 @@ pytestmark = [
 DEPLOY = ROOT / "deploy"
 CREATES_PER_MINUTE = 4
 SLOW_CLIENTS = 50
+#: How long the teardown lets Caddy close before it is killed (a closed stream holds it its whole grace period).
+TEARDOWN_GRACE_S = 1
 WRITES = 40
 
 
@@ -138,6 +140,13 @@ def _stack(tmp: Path, database_url: str) -> Iterator[Stack]:
                  "uvicorn_worker.UvicornWorker", "--workers", "1", "--bind", f"127.0.0.1:{port}", "--no-control-socket"],
                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
             ))  # fmt: skip
+        # The app servers answer before Caddy starts: its first health check (deploy/Caddyfile) would otherwise
+        # find them down, and every request wait the 10 s until the next one.
+        direct = {"Host": "localhost", "X-Forwarded-Proto": "https"}
+        for port in app_ports:
+            _until_up(
+                lambda port=port: http.client.HTTPConnection("127.0.0.1", port, timeout=5), headers=direct
+            )
         options = "\n".join(
             [
                 "local_certs",
@@ -156,11 +165,6 @@ def _stack(tmp: Path, database_url: str) -> Iterator[Stack]:
             ["caddy", "run", "--config", str(DEPLOY / "Caddyfile"), "--adapter", "caddyfile"],
             env=caddy_env, stdout=caddy_log, stderr=subprocess.STDOUT,
         ))  # fmt: skip
-        direct = {"Host": "localhost", "X-Forwarded-Proto": "https"}
-        for port in app_ports:
-            _until_up(
-                lambda port=port: http.client.HTTPConnection("127.0.0.1", port, timeout=5), headers=direct
-            )
         root = tmp / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
         for _ in range(600):  # Caddy writes its root certificate as it starts
             if root.exists() and root.stat().st_size:
@@ -172,12 +176,18 @@ def _stack(tmp: Path, database_url: str) -> Iterator[Stack]:
         _until_up(made.https)
         yield made
     finally:
-        # The front server first: it cuts the streams it still holds after its grace period (deploy/Caddyfile), and
-        # then no app server waits on one to end.
+        # The front server first, and then no app server waits on a stream to end. A stream a test closed is still
+        # held by Caddy until its next write finds the phone gone, so Caddy would wait out its grace period
+        # (deploy/Caddyfile, 10 s) on each run: after TEARDOWN_GRACE_S it is killed, which drops its connections
+        # as its grace period's end would.
         for process in reversed(processes):
             process.terminate()
         for process in reversed(processes):
-            process.wait(20)
+            try:
+                process.wait(TEARDOWN_GRACE_S if process.args[0] == "caddy" else 20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(20)
         for log in logs:
             log.close()
 
