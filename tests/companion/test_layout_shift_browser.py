@@ -105,6 +105,7 @@ def _text(page: Any, selector: str, text: str) -> None:
     expect(page.locator(selector)).to_have_text(text)
 
 
+@pytest.mark.long  # the longest browser tests of the suite (20-50 s in CI): started first
 def test_taps_move_nothing_on_either_phone(live_server: Any, new_context: Any, screenshot: Any) -> None:
     from django.test import Client
 

@@ -251,6 +251,7 @@ LOOK_AT = ("game", "game ended", "osaka ended", "osaka game", "sheet characters"
            "check typed", "route setup-game", "route scorepad-new")  # fmt: skip
 
 
+@pytest.mark.long  # the longest browser tests of the suite (20-50 s in CI): started first
 def test_no_page_scrolls_sideways_and_every_tap_target_is_44_px(
     live_server: Any, page: Any, screenshot: Any
 ) -> None:
