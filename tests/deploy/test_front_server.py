@@ -140,13 +140,6 @@ def _stack(tmp: Path, database_url: str) -> Iterator[Stack]:
                  "uvicorn_worker.UvicornWorker", "--workers", "1", "--bind", f"127.0.0.1:{port}", "--no-control-socket"],
                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
             ))  # fmt: skip
-        # The app servers answer before Caddy starts: its first health check (deploy/Caddyfile) would otherwise
-        # find them down, and every request wait the 10 s until the next one.
-        direct = {"Host": "localhost", "X-Forwarded-Proto": "https"}
-        for port in app_ports:
-            _until_up(
-                lambda port=port: http.client.HTTPConnection("127.0.0.1", port, timeout=5), headers=direct
-            )
         options = "\n".join(
             [
                 "local_certs",
@@ -165,6 +158,11 @@ def _stack(tmp: Path, database_url: str) -> Iterator[Stack]:
             ["caddy", "run", "--config", str(DEPLOY / "Caddyfile"), "--adapter", "caddyfile"],
             env=caddy_env, stdout=caddy_log, stderr=subprocess.STDOUT,
         ))  # fmt: skip
+        direct = {"Host": "localhost", "X-Forwarded-Proto": "https"}
+        for port in app_ports:
+            _until_up(
+                lambda port=port: http.client.HTTPConnection("127.0.0.1", port, timeout=5), headers=direct
+            )
         root = tmp / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
         for _ in range(600):  # Caddy writes its root certificate as it starts
             if root.exists() and root.stat().st_size:
@@ -173,6 +171,9 @@ def _stack(tmp: Path, database_url: str) -> Iterator[Stack]:
         tls = ssl.create_default_context(cafile=str(root))
         made = Stack(https_port, http_port, app_ports, tls, database_url,
                      tuple(tmp / f"app-{port}.log" for port in app_ports))  # fmt: skip
+        # Caddy started with the app servers, as at a machine's start: its first health check found them still
+        # starting, and it sends them requests again after its next one (deploy/Caddyfile, within 2 s; with 10 s
+        # this setup took 11 s).
         _until_up(made.https)
         yield made
     finally:
