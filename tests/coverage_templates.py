@@ -75,6 +75,8 @@ class TemplateLines(DjangoTemplatePlugin):  # type: ignore[misc]  # the plugin s
 
 #: The plugin of this process's coverage, once coverage has loaded it.
 _plugin: TemplateLines | None = None
+#: The classes that define ``render_annotated`` (Django 5.2), through which every node renders.
+RENDERING: tuple[type[Node], ...] = (Node, TextNode)
 
 
 def _recording(method: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
@@ -100,6 +102,6 @@ def coverage_init(reg: Any, options: dict[str, Any]) -> None:
     _plugin = TemplateLines(options)
     reg.add_file_tracer(_plugin)
     reg.add_configurer(_plugin)
-    for cls in (Node, TextNode):  # the two classes that define it (Django 5.2)
+    for cls in RENDERING:
         if not hasattr(cls.__dict__["render_annotated"], "__wrapped__"):
             cls.render_annotated = _recording(cls.__dict__["render_annotated"])  # type: ignore[method-assign]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from coverage import CoverageData
 from django.template import Context, Engine, Origin
-from django.template.base import Node, TextNode, Token, TokenType
+from django.template.base import TextNode, Token, TokenType
 
 from tests import coverage_templates
 from tests.coverage_templates import TemplateCoverageWarning, TemplateLines
@@ -31,7 +31,7 @@ def plugin(monkeypatch: pytest.MonkeyPatch) -> TemplateLines:
         "tests.coverage_templates.TemplateLines"  # coverage names it when it loads it
     )
     monkeypatch.setattr(coverage_templates, "_plugin", mine)
-    for cls in (Node, TextNode):
+    for cls in coverage_templates.RENDERING:
         method = cls.__dict__["render_annotated"]
         monkeypatch.setattr(
             cls, "render_annotated", coverage_templates._recording(getattr(method, "__wrapped__", method))

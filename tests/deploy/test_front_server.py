@@ -172,8 +172,7 @@ def _stack(tmp: Path, database_url: str) -> Iterator[Stack]:
         made = Stack(https_port, http_port, app_ports, tls, database_url,
                      tuple(tmp / f"app-{port}.log" for port in app_ports))  # fmt: skip
         # Caddy started with the app servers, as at a machine's start: its first health check found them still
-        # starting, and it sends them requests again after its next one (deploy/Caddyfile, within 2 s; with 10 s
-        # this setup took 11 s).
+        # starting, and it sends them requests again after its next one (deploy/Caddyfile, within 2 s).
         _until_up(made.https)
         yield made
     finally:
