@@ -336,6 +336,11 @@ def held(raw: str) -> set[str]:
     return set(raw.split(".")[:MAX_HELD])
 
 
+def is_live(request: HttpRequest) -> bool:
+    """A request of the live script (companion/static/companion/live.js): answered with pieces only."""
+    return request.headers.get("X-Live") == "1"
+
+
 def pull_response(request: HttpRequest, thing: str, pieces: Pieces, version: int) -> HttpResponse:
     """The answer to a pull: the pieces the page lacks (``h``), the version they bring it to, and for each client
     id the page still has writes of (``lc``), its last write applied (``X-Live-Done: id:counter,...``): the page

@@ -30,7 +30,7 @@ from django.views.decorators.http import require_safe
 
 from companion.errors import UserError
 from companion.links import shared
-from companion.live.engine import Pieces, pull_response
+from companion.live.engine import Pieces, is_live, pull_response
 from companion.live.kinds import key
 from companion.presenters.osaka import state_context as osaka_state_context
 from companion.presenters.tracker.state import state_context as game_state_context
@@ -139,7 +139,7 @@ def _pull(request: HttpRequest, screen: Screen, token: str) -> HttpResponse:
     pieces = Pieces()
     context = screen.context(request, shown) | {"live_pieces": pieces}
     html = get_template(f"screen_{screen.kind}.html#screen").render(context, request)
-    if request.headers.get("X-Live") == "1":
+    if is_live(request):
         return pull_response(request, key(screen.kind, shown.pk), pieces, shown.version)
     return HttpResponse(html)
 

@@ -18,7 +18,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from companion.errors import UserError
-from companion.live.engine import Answer, Pieces, held, mutation_id, once, pull_response
+from companion.live.engine import Answer, Pieces, held, is_live, mutation_id, once, pull_response
 from companion.live.kinds import key, setup_token
 from companion.models.setup_progress import Ticks, change_ticks, stream_of, ticks_of, version_of
 from companion.setup_query import (
@@ -114,11 +114,6 @@ def _answer(
     )
 
 
-def _is_live(request: HttpRequest) -> bool:
-    """A request of the live script (companion/static/companion/live.js): answered with pieces only."""
-    return request.headers.get("X-Live") == "1"
-
-
 def _table_setup(request: HttpRequest, outcome: str) -> tuple[Options, Setup, int, bool]:
     """The options, the setup and the ticks' number of a ticks address (``?players=N&...&seed=CODE&table=TOKEN``);
     or :class:`UserError`: 403 without a valid table code, 400 for bad options or seed (``outcome`` ends its
@@ -156,7 +151,7 @@ def setup_ticks(request: HttpRequest) -> HttpResponse:
     unknown = [value for value in (*named, *posted) if value not in titles]
     if unknown:
         message = f"This setup has no step {quote(unknown[0])}; nothing was saved."
-        if not _is_live(request):
+        if not is_live(request):
             raise UserError(message)
         now = ticks_of(stream)
         return _answer(request, steps, now, progress(steps, now.done, message, "error"), (), 400).response()
@@ -171,7 +166,7 @@ def setup_ticks(request: HttpRequest) -> HttpResponse:
             message = f"Saved: “{titles[step_id]}” {'ticked' if step_id in ticks.done else 'unticked'}."
         else:
             message = "Ticks saved."
-        if _is_live(request):
+        if is_live(request):
             return _answer(request, steps, ticks, progress(steps, ticks.done, message), named)
         extra = {} if step_id is not None else {"saved": "1"}
         anchor = f"#step-{step_id}" if step_id is not None else "#setup-progress"

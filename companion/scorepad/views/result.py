@@ -13,7 +13,7 @@ from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_safe
 
 from companion.links import shared
-from companion.live.engine import Pieces, pull_response
+from companion.live.engine import Pieces, is_live, pull_response
 from companion.models.scoresheets import ScoreSheet
 from companion.scorepad import services
 from companion.scorepad.problems import Problems, Shown
@@ -21,7 +21,6 @@ from companion.scorepad.steps import STEP_BY_SLUG, steps_for
 from companion.scorepad.views.sheets import (
     edit_sheet,
     error_page,
-    is_live,
     step_url,
     viewed_sheet,
 )

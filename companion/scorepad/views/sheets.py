@@ -83,11 +83,6 @@ def step_url(sheet: ScoreSheet, step: Step, player: int = 0, **query: str) -> st
     return f"{url}?{urlencode(params)}" if params else url
 
 
-def is_live(request: HttpRequest) -> bool:
-    """A request of the live script (companion/static/companion/live.js): answered with pieces only."""
-    return request.headers.get("X-Live") == "1"
-
-
 def error_page(request: HttpRequest, status: int, message: str) -> NoReturn:
     """Refuse with ``message`` and ``status``: handler400 answers the error page (companion/errors.py)."""
     raise UserError(message, status=status)

@@ -24,7 +24,16 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation, r
 
 from companion.forms import whole_number
 from companion.http import HtmxHttpRequest
-from companion.live.engine import Answer, Pieces, Stored, mutation_id, once, pull_response, stored_id
+from companion.live.engine import (
+    Answer,
+    Pieces,
+    Stored,
+    is_live,
+    mutation_id,
+    once,
+    pull_response,
+    stored_id,
+)
 from companion.models.scoresheets import ScoreSheet
 from companion.scorepad import services
 from companion.scorepad.entries import (
@@ -43,7 +52,6 @@ from companion.scorepad.steps import STEPS, Step
 from companion.scorepad.views.sheets import (
     edit_sheet,
     error_page,
-    is_live,
     missing,
     opened_of,
     player_of,

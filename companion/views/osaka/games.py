@@ -36,6 +36,7 @@ from companion.live.engine import (
     MutationId,
     Pieces,
     held,
+    is_live,
     mutation_id,
     once,
     pull_response,
@@ -148,7 +149,7 @@ def game_state(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
 @opened_by_token(edit=False)
 def _fresh_state(request: HttpRequest, opened: Opened) -> HttpResponse:
-    if _is_live(request):
+    if is_live(request):
         raw = request.GET.get("v", "")
         since = int(raw) if raw and request.GET.get("h") else None  # a page holding no piece gets them all
         only, events = _changed_since(opened.game, since)
@@ -218,7 +219,7 @@ def _answer_write(
             only = _alters(game, [change], game.version)
             return _answer(request, opened, status=400, message=str(exc), level="error", only=only)
         said = undo_answer(fresh.game, fresh.game.version) if undo else {}
-        if request.htmx or _is_live(request):
+        if request.htmx or is_live(request):
             return _answer(
                 request, fresh, only=_alters(fresh.game, [change], fresh.game.version - 1), said=said
             )
@@ -231,11 +232,6 @@ def _answer_write(
     return done.response(replay=replay)
 
 
-def _is_live(request: HttpRequest) -> bool:
-    """A request of the live script (companion/static/companion/live.js): answered with pieces only."""
-    return request.headers.get("X-Live") == "1"
-
-
 def _answer(
     request: HttpRequest,
     opened: Opened,
@@ -246,7 +242,7 @@ def _answer(
     only: Collection[str] | None = None,
     said: dict[str, Any] | None = None,
 ) -> Answer:
-    if not _is_live(request):
+    if not is_live(request):
         response = _state_response(
             request, opened, status=status, message=message, level=level, **(said or {})
         )

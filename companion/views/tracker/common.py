@@ -72,11 +72,6 @@ def remember_who(response: HttpResponse, who: str) -> HttpResponse:
     return response
 
 
-def is_live(request: HttpRequest) -> bool:
-    """A request of the live script (companion/static/companion/live.js): answered with pieces only."""
-    return request.headers.get("X-Live") == "1"
-
-
 def state_response(
     request: HtmxHttpRequest,
     game: Game,

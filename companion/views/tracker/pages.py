@@ -13,6 +13,7 @@ from companion.forms import PlayersForm, WhoForm
 from companion.http import HtmxHttpRequest
 from companion.links import shared
 from companion.live.engine import (
+    is_live,
     pull_response,
 )
 from companion.models.games import Game, Seat
@@ -30,7 +31,6 @@ from companion.tokens import is_token
 from companion.views.tracker.common import (
     error_page,
     game_view,
-    is_live,
     remember_who,
     state_response,
 )

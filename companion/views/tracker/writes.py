@@ -21,6 +21,7 @@ from companion.live.engine import (
     Answer,
     Stored,
     held,
+    is_live,
     mutation_id,
     once,
     stored_id,
@@ -54,7 +55,6 @@ from companion.views.tracker.common import (
     NO_GAME,
     VIEW_ONLY,
     error_page,
-    is_live,
     state_response,
 )
 from companion.views.tracker.forms import ChangeForm
