@@ -634,6 +634,26 @@ def test_end_the_game_asks_once_and_says_it_can_be_reopened(client: Client, htmx
     assert not game.finished and game.month == 13  # reopened, as the question said
 
 
+def test_at_new_year_with_every_draw_revealed_next_asks_only_whether_to_end(client: Client) -> None:
+    """Issue 20: with nothing left to reveal, the question at New Year's Day is the end alone."""
+    from scoring.calendar import due_reveals
+
+    game = _game(players=2, akebono=False)
+    _go_to(client, game, 13, "new-year")
+    game.refresh_from_db()
+    due = due_reveals(game.month, game.phase_enum, game.options, game.setup)
+    Game.objects.filter(pk=game.pk).update(revealed=sorted(set(game.revealed) | set(due)))
+    asked = _next(client, game).content.decode()
+    assert 'id="next-ask-question"' in asked and 'id="ask-go-on"' in asked
+    question = asked.split('id="next-ask-question"')[1].split(">", 1)[1].split("<", 1)[0]
+    assert (
+        question
+        == "End the game now? The tracks close for the scoring; &quot;Undo last&quot; reopens the game."
+    )
+    game.refresh_from_db()
+    assert not game.finished
+
+
 def test_a_stale_next_is_a_conflict_not_a_question(client: Client) -> None:
     game = _game(players=3, akebono=True)
     _next(client, game, ask=False)

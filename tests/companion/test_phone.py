@@ -256,6 +256,16 @@ def test_collected_stylesheets_are_minified(written: str, kept: list[str], gone:
     assert not any(part in served for part in gone), served
 
 
+def test_a_static_file_not_collected_keeps_its_plain_name(tmp_path: Path) -> None:
+    """Before collectstatic (no manifest, no hashed copy) a page names a static file by its plain name, as the
+    development server serves it, instead of failing (companion/storage.py)."""
+    from companion.storage import StaticFilesStorage
+
+    storage = StaticFilesStorage(location=str(tmp_path), base_url="/static/")
+    assert storage.stored_name("companion/app.css") == "companion/app.css"
+    assert storage.url("companion/app.css") == "/static/companion/app.css"
+
+
 def test_collected_scripts_are_minified_and_still_run(tmp_path: Path) -> None:
     """live.js, the largest script, in far fewer bytes, and still a script that parses (``node --check``, where Node
     is installed)."""

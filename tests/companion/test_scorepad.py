@@ -663,6 +663,19 @@ def test_posting_to_an_akebono_step_of_a_base_game_is_404_and_changes_nothing(cl
     assert (sheet.version, sheet.table["players"][0]["boats"]) == (1, [])
 
 
+def test_a_boat_and_a_personality_are_added_on_their_own_steps(client: Client) -> None:
+    sheet = sheet_of(akebono=True)
+    assert client.post(entry_url(sheet, "boats"), {"op": "add|0|boats|houseboat"}).status_code == 302
+    r = client.post(entry_url(sheet, "personalities"), {"op": "add|1|personalities|juzaburo-tsutaya"})
+    assert r.status_code == 302
+    sheet.refresh_from_db()
+    assert (sheet.table["players"][0]["boats"], sheet.table["players"][1]["personalities"]) == (
+        ["houseboat"],
+        ["juzaburo-tsutaya"],
+    )
+    assert sheet.version == 3
+
+
 def test_ticking_only_the_personalities_keeps_the_buildings_unknown(client: Client) -> None:
     two_each = ["sanyo-rai", "tokunai-mogami", "nanpo-ota", "saiko-ema", "ryokan", "ikku-jippensha",
                 "issa-kobayashi", "kokan-shiba"]  # fmt: skip

@@ -98,3 +98,43 @@ def test_a_write_to_no_sheet_or_to_a_view_only_link_stores_nothing(client: Clien
     assert not Mutation.objects.exists()
     sheet.refresh_from_db()
     assert sheet.version == 1
+
+
+def test_a_typed_number_over_another_phones_change_is_a_conflict_until_forced(client: Client) -> None:
+    """docs/sync.md "Conflicts": a live set carries the value it replaces (``was-``); when the sheet holds neither
+    that nor the new value, nothing is written and the phone is asked; ``force`` writes it."""
+    sheet = sheet_of(2)
+    for n in (1, 2):
+        _tap(client, sheet, n)  # another phone's +1, +1: the track is at 2
+    typed = {"lc": "other5678", "v": "1", "p": "0", "p0-score_track": "9", "was-p0-score_track": "0"}
+    refused = client.post(f"/score/{sheet.token}/track/entry/", {**typed, "ln": "1"}, **LIVE)
+    assert refused.status_code == 409
+    assert "Anaïs" in refused.content.decode()
+    sheet.refresh_from_db()
+    assert (sheet.table["players"][0]["score_track"], sheet.version) == (2, 3)
+    forced = client.post(f"/score/{sheet.token}/track/entry/", {**typed, "ln": "2", "force": "1"}, **LIVE)
+    assert forced.status_code == 200
+    sheet.refresh_from_db()
+    assert (sheet.table["players"][0]["score_track"], sheet.version) == (9, 4)
+
+
+def test_a_live_pull_sends_the_step_pieces_the_page_lacks_and_the_result_nothing_when_unchanged(
+    client: Client,
+) -> None:
+    """docs/sync.md "Pulls": a step's pull answers the pieces whose digests the page does not hold, and the
+    result page's pull answers 204 when the page already shows the sheet's version."""
+    sheet = sheet_of(2)
+    _tap(client, sheet, 1)
+    pull = client.get(f"/score/{sheet.token}/track/", {"v": "1", "p": "0", "h": ""}, **LIVE)
+    assert (pull.status_code, pull["X-Live-Version"]) == (200, "2")
+    ids = re.findall(r'<[a-z]+ data-h="[^"]+"[^>]*? id="([^"]+)"', pull.content.decode())
+    assert "e-p0-score_track" in ids
+    held = ".".join(re.findall(r'data-h="([^"]+)"', pull.content.decode()))
+    again = client.get(f"/score/{sheet.token}/track/", {"v": "1", "p": "0", "h": held}, **LIVE)
+    assert (again.status_code, again["X-Live-Version"], again.content) == (200, "2", b"")  # holds every piece
+    assert client.get(f"/score/{sheet.token}/track/", {"v": "2", "p": "0"}, **LIVE).status_code == 204
+    result = f"/score/view/{sheet.view_token}/"
+    assert client.get(result, {"v": "2"}, **LIVE).status_code == 204
+    changed = client.get(result, {"v": "1"}, **LIVE)
+    assert (changed.status_code, changed["X-Live-Version"]) == (200, "2")
+    assert changed.content
