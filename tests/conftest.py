@@ -78,15 +78,17 @@ def uses_a_database(item: pytest.Item) -> bool:
 
 
 def runs_on_every_database(item: pytest.Item) -> bool:
-    """Whether CI's PostgreSQL pass runs ``item``: a test that reaches a database, except a browser test marked
-    ``any_database``. Every browser test runs on SQLite (the README's test command); on PostgreSQL run only those
-    whose subject differs between the databases: the live table's streams (LISTEN/NOTIFY there, the process's hubs
-    on SQLite) and the two-process poke, a tap whose answer was lost landing exactly once, the offline outbox
-    replayed, two phones writing and following each other (locks, transactions, what a second request reads). A
-    test marked ``any_database`` has a page on a phone as its subject (its layout, taps, words, script, policy, the
-    browser's storage): what it reads and writes goes through the same views and services as the test client's
-    tests of them, which run on both databases. A browser test left unmarked runs on both."""
-    return uses_a_database(item) and not item.get_closest_marker("any_database")
+    """Whether CI's PostgreSQL pass runs ``item``: a test without a browser that reaches a database, or a browser
+    test marked ``poke``. Every browser test runs on SQLite (the README's test command). On PostgreSQL a browser
+    test adds only what differs between the databases and cannot be seen without a browser: a tap on one phone
+    poking the others' streams, which travels through LISTEN/NOTIFY there (a version check on SQLite), and from one
+    app process to another. What the other browser tests read and write goes through the views and services whose
+    test-client tests run on both databases, each write applied once and two writers at once among them
+    (tests/companion/live/test_*_once.py, test_exactly_once.py, test_games_concurrency.py): run again on PostgreSQL
+    behind a phone, they cost CI about a minute of Chromium for the same queries."""
+    if item.get_closest_marker("browser"):
+        return bool(item.get_closest_marker("poke"))
+    return uses_a_database(item)
 
 
 @pytest.hookimpl(trylast=True)

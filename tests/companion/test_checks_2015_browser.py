@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from tests.companion.test_checks_browser import _settled, _type
 
-pytestmark = [pytest.mark.browser, pytest.mark.any_database, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 #: Four twelve-character names, two pairs that share their first eleven letters.
 NAMES = ("Alexandrinea", "Alexandrineb", "Bartholomews", "Bartholomewz")

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from scoring import evaluate
 from scoring.examples import WORKED_EXAMPLE
 
-pytestmark = [pytest.mark.browser, pytest.mark.any_database, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 #: iki-rulebook.txt "END OF THE GAME AND SCORING": the lines the scorer writes for Anaïs (100) and David (41).
 ANAIS, DAVID = ({**p["lines"], "total": p["total"]} for p in evaluate(WORKED_EXAMPLE)["players"])

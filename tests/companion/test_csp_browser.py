@@ -20,7 +20,7 @@ from companion.services.results import file_result, record_result
 from tests.companion.test_checks_browser import ANAIS, _settled, _start, _type
 from tests.companion.test_urls import _addresses
 
-pytestmark = [pytest.mark.browser, pytest.mark.any_database, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 RECORD = """
 window.__csp = [];

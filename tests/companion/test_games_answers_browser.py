@@ -12,7 +12,7 @@ from companion.models.games import Game
 from tests.factories import make_game
 from tests.phones import phone_as
 
-pytestmark = [pytest.mark.browser, pytest.mark.any_database, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def _in_view(page: Any, selector: str) -> None:

@@ -24,7 +24,6 @@ def _game(akebono: bool = True) -> Game:
     return create_game(players=players, akebono=akebono, grand_master=False, setup=setup, who="test")
 
 
-@pytest.mark.any_database
 def test_create_share_and_track_in_the_browser(live_server: Any, page: Any, screenshot: Any) -> None:
     page.goto(live_server.url + "/games/new/")
     page.fill("#name-0", "Anaïs")
@@ -64,7 +63,6 @@ def test_a_change_on_one_phone_shows_on_the_other(
     screenshot(two, "games-two-phones")
 
 
-@pytest.mark.any_database
 def test_a_view_only_phone_shows_no_controls_and_is_refused(
     live_server: Any, new_context: Any, screenshot: Any
 ) -> None:
@@ -93,7 +91,6 @@ def test_a_view_only_phone_shows_no_controls_and_is_refused(
     assert game.seats.get(seat=1).score == 0
 
 
-@pytest.mark.any_database
 @pytest.mark.parametrize("path", ["/games/new/", "/score/"])
 def test_a_refused_start_form_shows_why_where_the_player_looks(
     live_server: Any, page: Any, path: str

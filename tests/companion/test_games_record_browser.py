@@ -14,7 +14,7 @@ import pytest
 from companion.models.games import Game
 from companion.services.tracker.games import NewPlayer, create_game
 
-pytestmark = [pytest.mark.browser, pytest.mark.any_database, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 TAP_PX = 44
 

@@ -16,7 +16,7 @@ from tests.companion.test_games_undo_browser import SHIFTS
 from tests.factories import make_game
 from tests.phones import phone_as, top_of
 
-pytestmark = [pytest.mark.browser, pytest.mark.any_database, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def _change(game: Game, op: str, **kw: Any) -> None:

@@ -68,7 +68,6 @@ def _screens(page: Any, screenshot: Any, name: str) -> None:
     screenshot(page, name)
 
 
-@pytest.mark.any_database
 def test_taps_update_in_place_and_answer_beside_the_control(
     live_server: Any, new_context: Any, screenshot: Any
 ) -> None:
@@ -106,7 +105,6 @@ def test_taps_update_in_place_and_answer_beside_the_control(
     _screens(one, screenshot, "tracker-answer")
 
 
-@pytest.mark.any_database
 def test_a_poll_never_replaces_what_is_being_typed(
     live_server: Any, new_context: Any, screenshot: Any
 ) -> None:
@@ -189,7 +187,6 @@ def test_a_tap_whose_answer_was_lost_counts_once(live_server: Any, new_context: 
     assert game.changes.filter(op="score-add").count() == 1
 
 
-@pytest.mark.any_database
 def test_a_reveal_is_for_the_whole_table(live_server: Any, new_context: Any, screenshot: Any) -> None:
     game = _game()
     one, two, viewer, _ = _table(live_server, new_context, game)
@@ -215,7 +212,6 @@ def test_a_reveal_is_for_the_whole_table(live_server: Any, new_context: Any, scr
     two.wait_for_selector("#tick-general-board[aria-pressed=true]")
 
 
-@pytest.mark.any_database
 def test_the_home_page_lists_this_phones_recent_games(
     live_server: Any, new_context: Any, screenshot: Any
 ) -> None:
@@ -243,7 +239,6 @@ def test_the_home_page_lists_this_phones_recent_games(
     assert "Score sheet: Anaïs" in page.locator("#recent").inner_text()
 
 
-@pytest.mark.any_database
 def test_recording_a_hire_moves_the_marker_on_every_phone_and_asks_before_moving_a_card(
     live_server: Any, new_context: Any, screenshot: Any
 ) -> None:
@@ -278,7 +273,6 @@ def test_recording_a_hire_moves_the_marker_on_every_phone_and_asks_before_moving
     assert _text(viewer, "#fire-2") == "2"
 
 
-@pytest.mark.any_database
 def test_a_poll_keeps_the_part_being_read_in_place(live_server: Any, new_context: Any) -> None:
     """Another phone moves to phase C (the month's events grow above): the log being read does not move."""
     game = _game()
@@ -307,7 +301,6 @@ def _move(game: Game, month: int, phase: str, *, reveal: tuple[str, ...] = ()) -
         game = apply_change(game_id=game.pk, op="next", who="test", seen=game.version)
 
 
-@pytest.mark.any_database
 def test_a_missed_reveal_is_still_offered_two_months_later_and_next_asks(
     live_server: Any, new_context: Any, screenshot: Any
 ) -> None:
@@ -362,7 +355,6 @@ def test_a_missed_reveal_is_still_offered_two_months_later_and_next_asks(
     assert game.changes.filter(op="reveal", undone=False).count() == 6
 
 
-@pytest.mark.any_database
 def test_next_asks_without_javascript_too(live_server: Any, new_context: Any) -> None:
     game = _game()
     page = new_context(java_script_enabled=False).new_page()
@@ -388,7 +380,6 @@ def _scoring_comes_first(page: Any) -> None:
     assert first == "score-it"
 
 
-@pytest.mark.any_database
 def test_end_the_game_asks_and_says_it_can_be_reopened(
     live_server: Any, new_context: Any, screenshot: Any
 ) -> None:
@@ -422,7 +413,6 @@ def test_end_the_game_asks_and_says_it_can_be_reopened(
     assert not game.finished and game.changes.filter(op="next", undone=False).count() == 12 * 3
 
 
-@pytest.mark.any_database
 def test_removing_a_recorded_entry_asks_once(live_server: Any, new_context: Any, screenshot: Any) -> None:
     from companion.services.tracker.changes import apply_change
 
@@ -444,7 +434,6 @@ def test_removing_a_recorded_entry_asks_once(live_server: Any, new_context: Any,
     assert game.changes.filter(op="record-remove").count() == 1
 
 
-@pytest.mark.any_database
 def test_a_game_that_ends_on_its_page_is_listed_as_finished(live_server: Any, page: Any) -> None:
     """Issue 23: the home page listed a game ended on its page by the month it was opened at ("month 9")."""
     from scoring.calendar import NEW_YEAR, table_phases

@@ -13,7 +13,7 @@ from companion.services.tracker.changes import apply_change
 from tests.factories import make_game
 from tests.phones import phone_as, top_of
 
-pytestmark = [pytest.mark.browser, pytest.mark.any_database, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 #: Layout shifts seen by the page (the browser's layout-shift entries), those right after a tap included.
 SHIFTS = """() => { window.__shift = 0; new PerformanceObserver((list) => { for (const e of list.getEntries())

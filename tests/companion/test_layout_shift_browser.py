@@ -20,7 +20,7 @@ from scoring.calendar import due_reveals
 from tests.companion.test_targets_browser import _tracked_game
 from tests.conftest import SCREENSHOTS
 
-pytestmark = [pytest.mark.browser, pytest.mark.any_database, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 OBSERVE = """
 window.__shifts = [];

@@ -13,7 +13,7 @@ from pyzbar import pyzbar
 from companion import links
 from tests.factories import make_game
 
-pytestmark = [pytest.mark.browser, pytest.mark.any_database, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_game_opened_at_localhost_shows_a_code_of_the_lan_address(

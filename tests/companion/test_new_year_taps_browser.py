@@ -18,7 +18,7 @@ from companion.services.tracker.changes import apply_change
 from tests.factories import make_game, play_to
 from tests.phones import phone_as
 
-pytestmark = [pytest.mark.browser, pytest.mark.any_database, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 #: The taps New Year's Day and the resources may cost a player (issue 23's budget).
 PLAYER_TAPS = 12

@@ -173,7 +173,6 @@ def test_pdf_refuses_post_and_answers_head(client: Client) -> None:
 # --- in a browser: a phone, with and without JavaScript --------------------------------------------------------
 
 
-@pytest.mark.any_database
 @pytest.mark.browser
 def test_choosing_a_pad_on_a_phone(live_server: Any, page: Any, screenshot: Any) -> None:
     page.goto(live_server.url + PAGE)
@@ -205,7 +204,6 @@ def test_choosing_a_pad_on_a_phone(live_server: Any, page: Any, screenshot: Any)
     assert page.get_by_role("radio", name="IKI + Akebono").is_checked()  # the choice survives a reload
 
 
-@pytest.mark.any_database
 @pytest.mark.browser
 def test_pads_work_without_javascript(live_server: Any, new_context: Any, screenshot: Any) -> None:
     page = new_context(java_script_enabled=False).new_page()

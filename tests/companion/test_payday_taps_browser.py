@@ -16,7 +16,7 @@ from companion.models.games import QUICK_SCORES, Game
 from tests.factories import make_game, play_to
 from tests.phones import phone_as
 
-pytestmark = [pytest.mark.browser, pytest.mark.any_database, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 #: The taps a payday month may cost across the table (issue 23's budget).
 PAYDAY_TAPS = 20

@@ -15,7 +15,7 @@ from companion.models.results import Group, Result
 from companion.models.scoresheets import ScoreSheet
 from scoring.examples import AKEBONO_FOUR_PLAYERS, WORKED_EXAMPLE
 
-pytestmark = [pytest.mark.browser, pytest.mark.any_database, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def _earlier_games(group: Group) -> None:

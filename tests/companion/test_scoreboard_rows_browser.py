@@ -15,7 +15,7 @@ from scoring.calendar import TRACK_MAX
 from tests.factories import make_game
 from tests.phones import phone_as
 
-pytestmark = [pytest.mark.browser, pytest.mark.any_database, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 #: Twelve characters each, broken by a hyphen or a space, wide letters first.
 NAMES = ("Marie-Hélène", "Wim Wouterse", "Jean Baptist", "Mwangi-Wambo")

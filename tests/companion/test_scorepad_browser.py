@@ -65,7 +65,6 @@ def _next(page: Any, where: str) -> None:
     _settled(page)
 
 
-@pytest.mark.any_database
 def test_worked_example_end_to_end(live_server: Any, page: Any, screenshot: Any) -> None:
     _start(page, live_server.url)
     screenshot(page, "scorepad-track")
@@ -144,7 +143,6 @@ def test_worked_example_end_to_end(live_server: Any, page: Any, screenshot: Any)
     assert response.body().startswith(b"%PDF")
 
 
-@pytest.mark.any_database
 def test_two_fish_of_one_season_blocks_the_result(live_server: Any, page: Any, screenshot: Any) -> None:
     url = _start(page, live_server.url)
     page.goto(url.replace("/track/", "/fish/"))
@@ -173,7 +171,6 @@ def test_two_fish_of_one_season_blocks_the_result(live_server: Any, page: Any, s
     expect(page.locator("#p0-fish-fish-spring-bonus-msg")).to_have_count(0)
 
 
-@pytest.mark.any_database
 def test_walk_through_without_javascript(live_server: Any, new_context: Any, screenshot: Any) -> None:
     page = new_context(java_script_enabled=False).new_page()
     url = _start(page, live_server.url, ("Aya", "Ben"))
@@ -227,7 +224,6 @@ def test_walk_through_without_javascript(live_server: Any, new_context: Any, scr
     screenshot(page, "scorepad-nojs-result")
 
 
-@pytest.mark.any_database
 def test_akebono_with_a_seed_offers_only_what_was_in_play(
     live_server: Any, page: Any, screenshot: Any
 ) -> None:
@@ -269,7 +265,6 @@ def test_akebono_with_a_seed_offers_only_what_was_in_play(
     screenshot(page, "scorepad-tobacco")
 
 
-@pytest.mark.any_database
 def test_a_malformed_entry_gets_its_message_swapped_in(live_server: Any, page: Any, screenshot: Any) -> None:
     url = _start(page, live_server.url)
     page.goto(url.replace("/track/", "/resources/"))
@@ -283,7 +278,6 @@ def test_a_malformed_entry_gets_its_message_swapped_in(live_server: Any, page: A
     screenshot(page, "scorepad-bad-input")
 
 
-@pytest.mark.any_database
 def test_partial_replies_move_messages_between_columns(live_server: Any, page: Any, screenshot: Any) -> None:
     """An htmx entry swaps in only what it changed: a typed number keeps the focus where Tab took it, and a
     message that another player's tap raises or clears appears or goes in that player's column (RULINGS R8)."""

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from companion.scorepad.services import start_sheet
 
-pytestmark = [pytest.mark.browser, pytest.mark.any_database, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 #: Twelve characters each; David and Dominique begin alike, as the issue's table did.
 NAMES = ("Anaïs Dubois", "Dominique Ro", "David Martin", "Bartholomews")

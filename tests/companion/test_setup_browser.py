@@ -18,7 +18,6 @@ TABLE = new_table()  # the table's own code: the ticks are saved under it, never
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.mark.any_database
 def test_generate_tick_and_share(live_server: Any, page: Any, new_context: Any, screenshot: Any) -> None:
     page.goto(live_server.url + "/setup/")
     page.get_by_text("2 players", exact=True).click()
@@ -61,7 +60,6 @@ def test_generate_tick_and_share(live_server: Any, page: Any, new_context: Any, 
     screenshot(page, "setup-game-full")
 
 
-@pytest.mark.any_database
 def test_the_page_names_no_hidden_draw_without_javascript(live_server: Any, new_context: Any) -> None:
     page = new_context(java_script_enabled=False).new_page()
     page.goto(live_server.url + f"/setup/game?players=3&seed=K7MX2QPA&table={TABLE}&show=fire-8")
@@ -106,7 +104,6 @@ def test_two_phones_see_each_others_ticks_within_a_poll(
     assert not three.get_by_label("Main board", exact=True).is_checked()
 
 
-@pytest.mark.any_database
 def test_options_form_warns_about_grand_master_live(live_server: Any, page: Any, screenshot: Any) -> None:
     page.goto(live_server.url + "/setup/")
     page.get_by_label("Grand Master variant").check()
@@ -117,7 +114,6 @@ def test_options_form_warns_about_grand_master_live(live_server: Any, page: Any,
     assert "2 players" in page.get_by_role("alert").inner_text()
 
 
-@pytest.mark.any_database
 def test_a_long_bad_seed_message_fits_the_phone(live_server: Any, page: Any) -> None:
     """Issue 10, item 9: the message wraps inside its box; the page never scrolls sideways at 390 px."""
     page.goto(live_server.url + "/setup/game?players=3&seed=K7MX2QP0" + "O" * 40)

@@ -184,7 +184,6 @@ def test_the_plain_form_says_a_typed_code_needs_its_players_and_options() -> Non
     assert len(rows) == 4
 
 
-@pytest.mark.any_database
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(

@@ -665,7 +665,6 @@ def test_tick_reload_and_a_second_phone_sees_it(
     assert ticked(GM_KEY) == {"general-board", "general-calendar", "general-reserve"}
 
 
-@pytest.mark.any_database
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_save_ticks_without_javascript(live_server: Any, new_context: Any, screenshot: Any) -> None:

@@ -19,7 +19,7 @@ from tests.conftest import CHROMIUM_ARGS, _context
 from tests.setupgen.helpers import named_hidden_draws
 from tests.setupgen.test_code import draws, owned
 
-pytestmark = [pytest.mark.browser, pytest.mark.any_database, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 HOST = "phone.test"  # Chromium resolves it to 127.0.0.1: an http:// origin that is not a secure context
 NAMES = ["Aiko", "Bunta", "Chiyo", "Daisuke"]
 

@@ -29,7 +29,7 @@ from setupgen import Options, generate
 from tests.companion.osaka.test_results_browser import _iki_games
 from tests.companion.test_csp_browser import _html_pages
 
-pytestmark = [pytest.mark.browser, pytest.mark.any_database, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 NAMES = ("Anaïs Lenoir", "David Martin", "Dominique Ro", "Ulric Fabian")  # twelve characters each
 COLOURS = ("red", "blue", "green", "yellow")

@@ -14,7 +14,7 @@ from tests.companion.test_setup_share_browser import HOST, lan_browser  # noqa: 
 from tests.companion.test_wakelock import three_pages
 from tests.conftest import _context
 
-pytestmark = [pytest.mark.browser, pytest.mark.any_database, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 # Headless Chromium may refuse a real wake lock: a stand-in records each request, and the page's visibility is
 # made settable, so that hiding and showing the page can be played out.

@@ -51,7 +51,6 @@ def _box(page: Any, selector: str) -> dict[str, float]:
     return dict(box)
 
 
-@pytest.mark.any_database
 def test_the_next_rows_button_takes_a_tap_right_after_an_error(table: Table, page: Any) -> None:
     edit, _ = new_game(table)
     _open(page, table, edit)
@@ -73,7 +72,6 @@ def test_the_next_rows_button_takes_a_tap_right_after_an_error(table: Table, pag
     assert _score(table, edit, 2) == 1
 
 
-@pytest.mark.any_database
 def test_the_same_answer_comes_again_after_it_was_put_away(table: Table, page: Any) -> None:
     edit, _ = new_game(table)
     _open(page, table, edit)
@@ -87,7 +85,6 @@ def test_the_same_answer_comes_again_after_it_was_put_away(table: Table, page: A
     expect(error).to_contain_text("cannot go below 0")
 
 
-@pytest.mark.any_database
 def test_a_touch_on_the_answer_only_puts_it_away(table: Table, page: Any) -> None:
     edit, _ = new_game(table)
     _open(page, table, edit)

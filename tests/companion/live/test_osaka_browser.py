@@ -55,6 +55,7 @@ def _tap_count(page: Any) -> int:
     )
 
 
+@pytest.mark.poke
 def test_two_phones_and_the_view_link_see_each_tap_through_the_stream(
     table: Table, new_context: Any, screenshot: Any
 ) -> None:
@@ -145,7 +146,6 @@ def test_one_games_waiting_taps_never_show_on_another(table: Table, new_context:
     assert _tokens(table, first, 1, "red") == 1
 
 
-@pytest.mark.any_database
 def test_storage_that_throws_is_said_and_the_tap_still_sent(table: Table, page: Any) -> None:
     edit, _ = table.osaka()
     page.add_init_script(

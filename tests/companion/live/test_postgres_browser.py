@@ -13,7 +13,7 @@ from benchmarks.polling import served
 from tests.companion.live.conftest import Table
 from tests.concurrency import gunicorn_database_url
 
-pytestmark = [pytest.mark.browser]
+pytestmark = [pytest.mark.browser, pytest.mark.poke]
 
 
 def test_a_tap_on_one_process_pokes_a_phone_on_the_other(table: Table, new_context: Any) -> None:

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from tests.companion.live.conftest import Table
 from tests.companion.live.test_tracker_browser import _add, _open, new_game
 
-pytestmark = [pytest.mark.browser]
+pytestmark = [pytest.mark.browser, pytest.mark.poke]
 TV = {
     "viewport": {"width": 1280, "height": 720},
     "is_mobile": False,

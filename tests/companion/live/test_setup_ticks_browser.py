@@ -43,6 +43,7 @@ def _writes(table: Table) -> int:
     return int(table.sql("SELECT COUNT(*) FROM companion_mutation")[0][0])
 
 
+@pytest.mark.poke
 def test_two_phones_and_the_view_link_see_each_others_ticks_through_the_stream(
     table: Table, new_context: Any, screenshot: Any
 ) -> None:
@@ -169,7 +170,6 @@ def test_with_the_stream_blocked_the_page_polls(table: Table, new_context: Any) 
     expect(_box(one, "akebono-trade")).to_be_checked()
 
 
-@pytest.mark.any_database
 def test_storage_that_throws_is_said_and_the_tick_still_sent(table: Table, page: Any) -> None:
     page.add_init_script(
         "Storage.prototype.setItem = () => { throw new DOMException('full', 'QuotaExceededError'); };"
@@ -181,7 +181,6 @@ def test_storage_that_throws_is_said_and_the_tick_still_sent(table: Table, page:
     assert _saved(table) == {"general-fire"}
 
 
-@pytest.mark.any_database
 def test_the_page_does_not_move_under_the_thumb(table: Table, new_context: Any) -> None:
     """A phone reading a step far down the list: another phone's ticks above it (the count line, its message)
     change nothing where that step stands on the screen."""

@@ -29,6 +29,7 @@ def _writes(table: Table) -> int:
     return int(table.sql("SELECT COUNT(*) FROM companion_mutation")[0][0])
 
 
+@pytest.mark.poke
 def test_two_phones_and_the_view_link_see_each_tap_through_the_stream(
     table: Table, new_context: Any, screenshot: Any
 ) -> None:
@@ -126,7 +127,6 @@ def test_one_sheets_waiting_taps_never_show_on_another(table: Table, new_context
     assert table.sheet_value(first, 0, "score_track") == 0
 
 
-@pytest.mark.any_database
 def test_storage_that_throws_is_said_and_the_tap_still_sent(table: Table, page: Any) -> None:
     token = table.sheet()
     page.add_init_script(
@@ -163,7 +163,6 @@ def test_an_unanswered_conflict_holds_no_later_tap(table: Table, new_context: An
     assert table.sheet_value(token, 0, "score_track") == 5
 
 
-@pytest.mark.any_database
 def test_a_field_being_typed_in_is_not_replaced(table: Table, new_context: Any) -> None:
     token = table.sheet()
     aya, ben = new_context().new_page(), new_context().new_page()

@@ -62,6 +62,7 @@ def _add(page: Any, seat: int, value: int) -> None:
     page.get_by_role("button", name=label, exact=True).click()
 
 
+@pytest.mark.poke
 def test_two_phones_and_the_view_link_see_each_tap_through_the_stream(
     table: Table, new_context: Any, screenshot: Any
 ) -> None:
@@ -163,7 +164,6 @@ def test_one_games_waiting_taps_never_show_on_another(table: Table, new_context:
     assert _score(table, first, 1) == 2
 
 
-@pytest.mark.any_database
 def test_storage_that_throws_is_said_and_the_tap_still_sent(table: Table, page: Any) -> None:
     edit, _ = new_game(table)
     page.add_init_script(
@@ -253,7 +253,6 @@ ADDITIVE = (("add-1-3", "score-1", "3", "part-row-1"), ("fire-add-2", "fire-2", 
 """The tracker's additive taps: +N IKI, a firefighting step, a trade step (button, value, shown, its row)."""
 
 
-@pytest.mark.any_database
 def test_an_additive_tap_shows_within_50_ms_while_its_answer_is_held_back(table: Table, page: Any) -> None:
     edit, _ = new_game(table)
     _open(page, table, edit)

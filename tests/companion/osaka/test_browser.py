@@ -43,7 +43,6 @@ def _fits_the_phone(page: Any) -> None:
     assert small == []
 
 
-@pytest.mark.any_database
 def test_the_calculator_as_you_type(live_server: Any, page: Any, screenshot: Any) -> None:
     page.goto(live_server.url + "/osaka/payday/")
     page.get_by_text("2", exact=True).click()  # players
@@ -75,7 +74,6 @@ def test_the_calculator_as_you_type(live_server: Any, page: Any, screenshot: Any
     screenshot(page, "osaka-calculator")
 
 
-@pytest.mark.any_database
 def test_the_calculator_without_javascript(live_server: Any, new_context: Any, screenshot: Any) -> None:
     page = new_context(java_script_enabled=False).new_page()
     page.goto(live_server.url + "/osaka/payday/")
@@ -95,7 +93,6 @@ def _game(players: int = 3) -> OsakaGame:
     return create_game(players=names[:players])
 
 
-@pytest.mark.any_database
 def test_a_game_from_creation_to_the_first_payday(live_server: Any, page: Any, screenshot: Any) -> None:
     page.goto(live_server.url + "/osaka/games/new/")
     page.fill("#id_name1", "Anaïs")
@@ -173,7 +170,6 @@ def test_phones_follow_each_other_and_vp_stays_on_its_own_phone(
     assert status == 403 and game.seats.get(seat=1).red == 0
 
 
-@pytest.mark.any_database
 def test_a_tap_updates_in_place(live_server: Any, page: Any) -> None:
     game = _begin(_game())
     page.goto(live_server.url + game.edit_url())
@@ -224,7 +220,6 @@ def test_a_tap_without_connection_waits_in_the_outbox(live_server: Any, new_cont
     assert game.events.filter(kind="token").count() == 1
 
 
-@pytest.mark.any_database
 def test_the_end_and_the_ranking_on_every_phone(live_server: Any, new_context: Any, screenshot: Any) -> None:
     game = _begin(_game(2), first=["red", "red"])
     for colour in ("blue", "yellow", "green", "red", "blue", "yellow"):

@@ -16,7 +16,7 @@ from companion.models.results import Group, Result
 from companion.services.osaka import NewPlayer, create_game, record
 from scoring.score import AKEBONO_LINES
 
-pytestmark = [pytest.mark.browser, pytest.mark.any_database, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 NAMES = ("Anaïs Lenoir", "David Martin", "Dominique Ro", "Ulric Fabian")  # twelve characters each
 

@@ -14,7 +14,7 @@ from companion.services.osaka import record
 from tests.companion.osaka.test_games import _begin, _game
 from tests.companion.test_games_record_taps_browser import SHIFTS
 
-pytestmark = [pytest.mark.browser, pytest.mark.any_database, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 LINE = "Payday: red. Tokens: Anaïs +1 red."
 
 
