@@ -16,6 +16,7 @@ from companion.models.games import Game
 from companion.presenters.tracker.state import WHO_COOKIE
 from companion.services.tracker.changes import apply_change
 from companion.services.tracker.games import NewPlayer, create_game
+from tests.companion.live.conftest import lose_the_first_answer
 from tests.phones import top_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -167,17 +168,7 @@ def test_offline_taps_wait_in_the_outbox_and_land_once(
 def test_a_tap_whose_answer_was_lost_counts_once(live_server: Any, new_context: Any) -> None:
     game = _game()
     one, _, viewer, _ = _table(live_server, new_context, game)
-    lost = {"count": 0}
-
-    def lose_first_answer(route: Any) -> None:
-        if lost["count"] == 0:
-            lost["count"] += 1
-            route.fetch()  # the server applies it...
-            route.abort()  # ...and the answer never reaches the phone
-        else:
-            route.continue_()
-
-    one.route("**/change", lose_first_answer)
+    lost = lose_the_first_answer(one)
     one.click("button[aria-label='plus 5 IKI for David']")
     _wait_text(one, "#score-2", "5")
     one.wait_for_selector("#part-row-2:not(.live-waiting)")  # sent again: its stored answer
@@ -185,6 +176,7 @@ def test_a_tap_whose_answer_was_lost_counts_once(live_server: Any, new_context: 
     _wait_text(viewer, "#score-2", "5")
     assert game.seats.get(seat=2).score == 5
     assert game.changes.filter(op="score-add").count() == 1
+    assert lost == [1]
 
 
 def test_a_reveal_is_for_the_whole_table(live_server: Any, new_context: Any, screenshot: Any) -> None:

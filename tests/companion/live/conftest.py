@@ -9,7 +9,7 @@ import re
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,13 +64,13 @@ class Table:
         return data["players"][player][field]
 
 
-def lose_the_first_answer(page: Any, pattern: str = "**/change") -> None:
-    """The first request of ``page`` to ``pattern`` reaches the server, which writes, and its answer never reaches
-    the phone; the later ones pass."""
+def lose_the_first_answer(page: Any, pattern: str = "**/change") -> list[int]:
+    """The first write (a POST) of ``page`` to ``pattern`` reaches the server, which writes, and its answer never
+    reaches the phone; the later requests pass. The list returned holds a 1 once an answer was lost."""
     lost: list[int] = []
 
     def lose(route: Any) -> None:
-        if not lost:
+        if not lost and route.request.method == "POST":
             route.fetch()  # the server writes...
             lost.append(1)
             route.abort()  # ...and the answer never arrives
@@ -78,6 +78,29 @@ def lose_the_first_answer(page: Any, pattern: str = "**/change") -> None:
             route.continue_()
 
     page.route(pattern, lose)
+    return lost
+
+
+#: Notes in the page whether an element ever carries a class, as the page changes (a MutationObserver's callback
+#: runs after each change, before the page's next task: a class set on a tap and taken off by a later answer is
+#: always seen).
+_WATCH = """([selector, name]) => {
+  const seen = (window.testMarks = window.testMarks || {});
+  const key = selector + " " + name;
+  const look = () => { if (document.querySelector(selector)?.classList.contains(name)) seen[key] = true; };
+  seen[key] = false;
+  new MutationObserver(look).observe(document, {subtree: true, childList: true, attributes: true});
+  look();
+}"""
+
+
+def watch_mark(page: Any, selector: str, name: str) -> Callable[[], None]:
+    """Start noting whether the element ``selector`` names ever carries the class ``name``; the function returned
+    waits until it has. For a mark that can be gone before an ``expect`` looks: the waiting mark of a tap whose
+    answer was lost, taken off as soon as the stream's pull says the server applied it (a CI run of 2026-11-26)."""
+    page.evaluate(_WATCH, [selector, name])
+    key = f"{selector} {name}"
+    return lambda: page.wait_for_function("(key) => window.testMarks[key]", arg=key)
 
 
 def pulls_of(*pages: Any) -> list[str]:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.companion.live.conftest import Table, lose_the_first_answer, pulls_of
+from tests.companion.live.conftest import Table, lose_the_first_answer, pulls_of, watch_mark
 
 pytestmark = [pytest.mark.browser]
 
@@ -82,13 +82,15 @@ def test_two_phones_and_the_view_link_see_each_tap_through_the_stream(
 def test_a_tap_whose_answer_was_lost_lands_once(table: Table, page: Any) -> None:
     edit, _ = table.osaka()
     _open(page, table, edit)
-    lose_the_first_answer(page)
+    lost = lose_the_first_answer(page)
+    waited = watch_mark(page, "#seat-1", "live-waiting")
     _take(page, 1, "green")
     expect(page.locator("#tok-1-green")).to_have_text("1")  # at once, waiting
-    expect(page.locator("#seat-1")).to_have_class("osaka-seat live-waiting")
+    waited()
     expect(page.locator("#seat-1")).not_to_have_class("osaka-seat live-waiting")  # sent again
     expect(page.locator("#tok-1-green")).to_have_text("1")
     assert _tokens(table, edit, 1, "green") == 1
+    assert lost == [1]
     assert _writes(table) == 1
 
 

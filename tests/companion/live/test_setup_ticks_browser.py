@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from companion.setup_query import new_table
 from setupgen import Options, checklist, generate
-from tests.companion.live.conftest import Table
+from tests.companion.live.conftest import Table, lose_the_first_answer
 from tests.setupgen.helpers import named_hidden_draws
 
 pytestmark = [pytest.mark.browser]
@@ -89,17 +89,7 @@ def test_two_phones_and_the_view_link_see_each_others_ticks_through_the_stream(
 
 def test_a_tick_whose_answer_was_lost_lands_once(table: Table, page: Any) -> None:
     _open(page, table, new_table())
-    lost: list[int] = []
-
-    def lose_the_answer(route: Any) -> None:
-        if not lost and route.request.method == "POST":
-            route.fetch()  # the server writes...
-            lost.append(1)
-            route.abort()  # ...and the answer never arrives
-        else:
-            route.continue_()
-
-    page.route("**/setup/ticks?*", lose_the_answer)
+    lost = lose_the_first_answer(page, "**/setup/ticks?*")
     _box(page, "general-calendar").check()
     # The pull (poked by the write) says the write landed: it leaves the outbox, not sent again.
     expect(page.locator("#setup-progress strong")).to_have_text(f"1 of {TOTAL}")

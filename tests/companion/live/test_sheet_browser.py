@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.companion.live.conftest import Table
+from tests.companion.live.conftest import Table, lose_the_first_answer, watch_mark
 
 pytestmark = [pytest.mark.browser]
 
@@ -57,23 +57,15 @@ def test_two_phones_and_the_view_link_see_each_tap_through_the_stream(
 def test_a_tap_whose_answer_was_lost_lands_once(table: Table, page: Any) -> None:
     token = table.sheet()
     _open(page, table, token)
-    lost: list[int] = []
-
-    def lose_the_answer(route: Any) -> None:
-        if not lost:
-            route.fetch()
-            lost.append(1)
-            route.abort()
-        else:
-            route.continue_()
-
-    page.route("**/entry/", lose_the_answer)
+    lost = lose_the_first_answer(page, "**/entry/")
+    waited = watch_mark(page, f"#e-{TRACK}", "live-waiting")
     page.locator(f"#{TRACK}-more").click()
-    expect(page.locator(f"#{TRACK}")).to_have_value("1")
-    expect(page.locator(f"#e-{TRACK}")).to_have_class("sp-number live-waiting")
-    expect(page.locator(f"#e-{TRACK}")).to_have_class("sp-number")
+    expect(page.locator(f"#{TRACK}")).to_have_value("1")  # at once, waiting
+    waited()
+    expect(page.locator(f"#e-{TRACK}")).to_have_class("sp-number")  # sent again, answered
     expect(page.locator(f"#{TRACK}")).to_have_value("1")
     assert table.sheet_value(token, 0, "score_track") == 1
+    assert lost == [1]
     assert _writes(table) == 1
 
 

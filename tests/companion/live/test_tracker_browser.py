@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.companion.live.conftest import Table, lose_the_first_answer, pulls_of
+from tests.companion.live.conftest import Table, lose_the_first_answer, pulls_of, watch_mark
 
 pytestmark = [pytest.mark.browser]
 
@@ -98,13 +98,15 @@ def test_two_phones_and_the_view_link_see_each_tap_through_the_stream(
 def test_a_tap_whose_answer_was_lost_lands_once(table: Table, page: Any) -> None:
     edit, _ = new_game(table)
     _open(page, table, edit)
-    lose_the_first_answer(page)
+    lost = lose_the_first_answer(page)
+    waited = watch_mark(page, "#part-row-2", "live-waiting")
     _add(page, 2, 5)
     expect(page.locator("#score-2")).to_have_text("5")  # at once, waiting
-    expect(page.locator("#part-row-2")).to_have_class("row live-waiting")
+    waited()
     expect(page.locator("#part-row-2")).to_have_class("row")  # sent again, answered
     expect(page.locator("#score-2")).to_have_text("5")
     assert _score(table, edit, 2) == 5
+    assert lost == [1]
     assert _writes(table) == 1
     assert int(table.sql("SELECT COUNT(*) FROM companion_change WHERE op = 'score-add'")[0][0]) == 1
 
