@@ -17,7 +17,7 @@ class _Page:
         self.errors = list(errors)
         self.asked = 0
 
-    def screenshot(self, *, path: str, full_page: bool) -> None:
+    def screenshot(self, *, path: str, full_page: bool, scale: str) -> None:
         self.asked += 1
         if self.errors:
             raise PlaywrightError(self.errors.pop(0))
