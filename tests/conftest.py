@@ -85,10 +85,15 @@ def runs_on_every_database(item: pytest.Item) -> bool:
     app process to another. What the other browser tests read and write goes through the views and services whose
     test-client tests run on both databases, each write applied once and two writers at once among them
     (tests/companion/live/test_*_once.py, test_exactly_once.py, test_games_concurrency.py): run again on PostgreSQL
-    behind a phone, they cost CI about a minute of Chromium for the same queries."""
+    behind a phone, they cost CI about a minute of Chromium for the same queries.
+
+    The same holds for a test marked ``walk``: it walks every page of whole games through the test client to check
+    what the pages show (no ruling's name, no draw before its reveal, no running score on a shared link). Its
+    writes and reads go through the services and views whose own tests run on both databases; on PostgreSQL it
+    cost CI 20 s for the same queries."""
     if item.get_closest_marker("browser"):
         return bool(item.get_closest_marker("poke"))
-    return uses_a_database(item)
+    return uses_a_database(item) and not item.get_closest_marker("walk")
 
 
 @pytest.hookimpl(trylast=True)

@@ -162,6 +162,7 @@ GAMES = [
 
 
 @pytest.mark.parametrize(("players", "akebono", "grand_master"), GAMES)
+@pytest.mark.walk
 def test_a_whole_game_names_no_draw_before_it_is_revealed(
     client: Client, players: int, akebono: bool, grand_master: bool
 ) -> None:

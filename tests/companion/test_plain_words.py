@@ -218,6 +218,7 @@ def visit_an_osaka_game(client: Client, crawl: Crawl) -> Any:
 
 @pytest.mark.django_db
 @pytest.mark.long
+@pytest.mark.walk
 def test_no_page_shows_a_ruling_or_a_file_name(client: Client) -> None:
     crawl = Crawl(client)
     crawl.visit(

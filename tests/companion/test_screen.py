@@ -145,6 +145,7 @@ class ScreenTable(HiddenTable):
         return screen
 
 
+@pytest.mark.walk
 def test_a_whole_game_on_the_screen_names_no_draw_before_it_is_revealed(client: Client) -> None:
     setup = generate(Options(players=2, akebono=True, grand_master=True), seed="K7MX2QPA")
     game = create_game(

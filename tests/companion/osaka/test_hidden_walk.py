@@ -154,6 +154,7 @@ def _payday_form(k: int, n: int) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.walk
 def test_a_whole_game_never_shows_a_running_vp_count_but_on_its_own_link(
     client: Client, players: int
 ) -> None:
