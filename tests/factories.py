@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Field, Model
 
 from companion.models.games import Game
 from companion.models.osaka import OsakaGame
@@ -53,14 +57,28 @@ def play_to(game: Game, month: int) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
-def db_snapshot() -> dict[str, list[tuple[str, ...]]]:
-    """Every row of every model of the app, as text: what "nothing changed in the database" compares."""
+def stored_rows() -> Iterator[tuple[type[Model], list[Field[Any, Any]], list[tuple[Any, ...]]]]:
+    """Every table of the app: its model, its columns' fields and its rows as the database driver returns them.
+    Read with one plain ``SELECT`` a table, not through the ORM: the fuzz tests read every table two or three times
+    a request, and the ORM's query building made that 15 times dearer (5.4 against 0.35 ms), a third of their
+    time."""
     from django.apps import apps
+    from django.db import connection
 
-    return {
-        model.__name__: sorted(tuple(str(v) for v in row) for row in model.objects.values_list())
-        for model in apps.get_app_config("companion").get_models()
-    }
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        for model in apps.get_app_config("companion").get_models(include_auto_created=True):
+            fields = list(model._meta.concrete_fields)
+            cursor.execute(
+                f"SELECT {', '.join(quote(f.column) for f in fields)} FROM {quote(model._meta.db_table)}"
+            )
+            yield model, fields, cursor.fetchall()
+
+
+def db_snapshot() -> dict[str, list[tuple[str, ...]]]:
+    """Every row of every table of the app, each column as the database stores it, as text: what "nothing changed
+    in the database" compares."""
+    return {model.__name__: sorted(tuple(map(str, row)) for row in rows) for model, _, rows in stored_rows()}
 
 
 @dataclass(frozen=True)

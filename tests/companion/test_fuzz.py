@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from django.apps import apps
+from django.db import connection
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -36,7 +36,7 @@ from scoring.examples import WORKED_EXAMPLE
 from scoring.osaka.examples import CONTRACT_PAYDAY, RANKING
 from scoring.reading import MAX_NUMBER
 from tests.companion.osaka.test_calculator import CONTRACT as OSAKA_CALCULATOR
-from tests.factories import db_snapshot, make_game
+from tests.factories import db_snapshot, make_game, stored_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -128,14 +128,35 @@ def _strings(value: Any) -> Iterator[str]:
 
 
 def _hidden_characters() -> list[str]:
-    """Every stored text holding a control character or a bidi override (companion.forms.clean_text refuses them)."""
+    """Every stored text holding a control character or a bidi override (companion.forms.clean_text refuses them),
+    inside a JSON value too (stored escaped: read back as the model reads it)."""
     found = []
-    for model in apps.get_app_config("companion").get_models():
-        for row in model.objects.values_list():
-            for text in _strings(list(row)):
+    for model, fields, rows in stored_rows():
+        for row in rows:
+            values = [
+                f.from_db_value(v, None, connection) if hasattr(f, "from_db_value") else v
+                for f, v in zip(fields, row, strict=True)
+            ]
+            for text in _strings(values):
                 if any(unicodedata.category(ch) == "Cc" or ch in BIDI_CONTROLS for ch in text):
                     found.append(f"{model.__name__}: {text[:40]!r}")
     return found
+
+
+@pytest.mark.django_db
+def test_the_measures_find_what_they_look_for() -> None:
+    """A change to one column, and a control character or a bidi override stored as text or inside a JSON value
+    (stored escaped), are each seen."""
+    game = _game()
+    before = db_snapshot()
+    assert not _hidden_characters() and db_snapshot() == before
+    Game.objects.filter(pk=game.pk).update(version=game.version + 1)
+    assert db_snapshot() != before
+    Group.objects.create(name="bell\x07")
+    assert _hidden_characters() == ["Group: 'bell\\x07'"]
+    Group.objects.all().delete()
+    Game.objects.filter(pk=game.pk).update(revealed=["fire-1\u202e"])
+    assert _hidden_characters() == ["Game: 'fire-1\\u202e'"]
 
 
 def _game(finished: bool = False) -> Game:
