@@ -128,6 +128,9 @@ BROWSER_WAIT_MS = 30_000
 SCREENSHOTS = Path(
     os.environ.get("SCREENSHOT_DIR", Path(__file__).resolve().parent.parent / "out" / "screens")
 )
+#: Whether the screenshot fixture captures: not in CI (``CI`` set, as .ci/run's machine sets it), which keeps no file
+#: of a run, where the captures cost about 40 s of the two cores' time (207 of them); ``SCREENSHOTS=1`` asks for them.
+TAKE_SCREENSHOTS = os.environ.get("SCREENSHOTS", "0" if os.environ.get("CI") else "1") == "1"
 #: What Chromium answers when its compositor refuses a capture (the screenshot fixture asks once more).
 CAPTURE_REFUSED = "Unable to capture screenshot"
 
@@ -210,11 +213,14 @@ def page(new_context: Any) -> Any:
 def screenshot() -> Any:
     """Save a full-page screenshot under out/screens/ for a person to look at, at CSS scale (390 px wide): the
     phone's 2x doubles each side, and the capture cost Chromium 0.40 s of CPU a page instead of 0.15 (about 200 a
-    run, on a CI machine whose browser tests keep both cores busy)."""
+    run, on a CI machine whose browser tests keep both cores busy). Nothing in CI, which keeps no file of a run
+    (:data:`TAKE_SCREENSHOTS`): returns the image's path, or None when none was taken."""
 
     from playwright.sync_api import Error as PlaywrightError
 
-    def take(page: Any, name: str) -> Path:
+    def take(page: Any, name: str) -> Path | None:
+        if not TAKE_SCREENSHOTS:
+            return None
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         target = SCREENSHOTS / f"{name}.png"
         try:

@@ -1,5 +1,5 @@
 """The screenshot fixture (tests/conftest.py): a capture Chromium's compositor refuses once is asked again; any
-other error, or a second refusal, fails the test as before."""
+other error, or a second refusal, fails the test as before; in CI, which keeps no file, nothing is captured."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ class _Page:
 @pytest.fixture
 def screens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr("tests.conftest.SCREENSHOTS", tmp_path)
+    monkeypatch.setattr("tests.conftest.TAKE_SCREENSHOTS", True)
     return tmp_path
 
 
@@ -46,3 +47,10 @@ def test_any_other_error_or_a_second_refusal_fails(
     with pytest.raises(PlaywrightError):
         screenshot(page, "x")
     assert page.asked == len(errors) and not (screens / "x.png").exists()
+
+
+def test_in_ci_nothing_is_captured(screenshot: Any, screens: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("tests.conftest.TAKE_SCREENSHOTS", False)
+    page = _Page()
+    assert screenshot(page, "x") is None
+    assert page.asked == 0 and not (screens / "x.png").exists()
