@@ -143,7 +143,6 @@ def _hidden_characters() -> list[str]:
     return found
 
 
-@pytest.mark.django_db
 def test_the_measures_find_what_they_look_for() -> None:
     """A change to one column, and a control character or a bidi override stored as text or inside a JSON value
     (stored escaped), are each seen."""
