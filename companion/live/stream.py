@@ -6,7 +6,9 @@ a waiting coroutine (Django async view under an ASGI server): no thread (its one
 the loop's shared pool), and no database query while it waits:
 
 - PostgreSQL: one ``LISTEN live`` connection per process (psycopg 3, async) hears every write's ``NOTIFY``
-  (companion.live.engine.poke) and wakes the streams of that thing.
+  (companion.live.engine.poke) and wakes the streams of that thing. A ``NOTIFY`` sent before the ``LISTEN`` began,
+  or before a stream was watched, reaches nobody: so the versions are read once more when the ``LISTEN`` begins
+  (every thing watched) and when a stream is watched while it listens (that thing), and a move found wakes them.
 - SQLite (one machine): a write wakes the streams of its own process as it commits (companion.live.pokes.local_poke, no
   query); one task per process asks every :data:`CHECK_S` whether anything was committed (``PRAGMA
   data_version`` on a connection of its own, from the loop), and only then reads the versions of every thing with an open stream, one query per kind, and
@@ -53,6 +55,10 @@ class Hub:
         self.task: asyncio.Task[None] | None = None
         #: A stream opened since the version check last looked (SQLite: it then reads the versions again).
         self.fresh = False
+        #: PostgreSQL: whether the ``LISTEN`` is on (a stream watched from then on reads its version once more).
+        self.listening = False
+        #: The version reads started for streams watched while listening (held until done).
+        self.rereads: set[asyncio.Task[None]] = set()
 
     def publish(self, thing: str, version: int, *, again: bool = False) -> None:
         """Wake the streams of ``thing`` (``again``: even when they were told of ``version`` already)."""
@@ -72,6 +78,10 @@ class Hub:
             # Its own context: not the request's that opened it (asgiref ties that one's sync calls to the request).
             work = self._listen() if _postgres() else self._check()
             self.task = asyncio.create_task(work, context=contextvars.Context())
+        elif self.listening:  # a write committed since its version was read poked before it was watched
+            reread = asyncio.create_task(self._reread([thing]), context=contextvars.Context())
+            self.rereads.add(reread)
+            reread.add_done_callback(self.rereads.discard)
         try:
             yield queue
         finally:
@@ -112,22 +122,35 @@ class Hub:
             checker.shutdown(wait=False)
 
     async def _listen(self) -> None:
-        """PostgreSQL: LISTEN on one connection; on a lost connection, connect again and wake every stream
-        (a poke may have been missed: the pages pull, and get nothing when nothing changed)."""
+        """PostgreSQL: LISTEN on one connection, then read the versions of every thing watched: a write committed
+        before the LISTEN began poked nobody. On a lost connection, connect again and read them again."""
         import psycopg
 
         while self.queues:
             try:
                 async with await psycopg.AsyncConnection.connect(_conninfo(), autocommit=True) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
-                    for thing, version in list(self.versions.items()):
-                        self.publish(thing, version, again=True)
+                    self.listening = True
+                    await self._reread(list(self.queues))
                     async for note in conn.notifies():
                         name, _, moved = note.payload.rpartition(" ")
                         self.publish(name, int(moved))
             except (psycopg.Error, OSError, ValueError) as exc:
                 log.warning("live: LISTEN connection lost (%s); again in 1 s", exc)
                 await asyncio.sleep(1)
+            finally:
+                self.listening = False
+
+    async def _reread(self, things: list[str]) -> None:
+        """PostgreSQL: read the versions of ``things`` (on the lookups' threads) and wake the streams of those that
+        moved past what they were told."""
+        try:
+            found = await asyncio.get_running_loop().run_in_executor(_lookups(), _pooled_versions, things)
+        except DatabaseError as exc:  # the LISTEN goes on: the next write's poke still reaches the streams
+            log.warning("live: version read failed (%s)", exc)
+            return
+        for thing, version in found.items():
+            self.publish(thing, version)
 
 
 class _Commits:
@@ -155,7 +178,8 @@ class _Commits:
 
 
 def _versions(things: list[str]) -> dict[str, int]:
-    """The versions of ``things``, one statement per kind (on the check's thread, its connection kept)."""
+    """The versions of ``things``, one statement per kind (on the check's or the lookups' thread, its connection
+    kept)."""
     by_kind: dict[str, list[int]] = {}
     for thing in things:
         kind, _, pk = thing.partition(":")
@@ -238,6 +262,11 @@ def _lookups() -> ThreadPoolExecutor:
 def _pooled_find(kind: str, token: str) -> tuple[int, int] | None:
     close_old_connections()  # a pool thread's connection outlives requests: drop it when broken or too old
     return KINDS[kind].find(token)
+
+
+def _pooled_versions(things: list[str]) -> dict[str, int]:
+    close_old_connections()
+    return _versions(things)
 
 
 async def stream(request: HttpRequest, kind: str, token: str) -> HttpResponse | StreamingHttpResponse:
