@@ -60,10 +60,10 @@ class Hub:
         #: The version reads started for streams watched while listening (held until done).
         self.rereads: set[asyncio.Task[None]] = set()
 
-    def publish(self, thing: str, version: int, *, again: bool = False) -> None:
-        """Wake the streams of ``thing`` (``again``: even when they were told of ``version`` already)."""
-        if thing not in self.queues or (version <= self.versions.get(thing, 0) and not again):
-            return  # nobody here follows it, or its streams were told already (the check loop after a poke)
+    def publish(self, thing: str, version: int) -> None:
+        """Wake the streams of ``thing`` with ``version``, unless they were told of it already."""
+        if thing not in self.queues or version <= self.versions.get(thing, 0):
+            return  # nobody here follows it, or its streams were told already (a check or a read after a poke)
         self.versions[thing] = version
         for queue in self.queues.get(thing, ()):
             queue.put_nowait(version)
