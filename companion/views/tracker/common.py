@@ -38,22 +38,24 @@ VIEW_ONLY = "This is the view-only link: it cannot change the game. Ask the tabl
 GameView = Callable[[HtmxHttpRequest, Game, bool], HttpResponse]
 
 
-def game_view(*, edit: bool) -> Callable[[GameView], Callable[[HtmxHttpRequest, str], HttpResponse]]:
-    """A view of the game a token opens: 404 for no such game; with ``edit``, 403 for the view-only token.
+def opened_game(request: HttpRequest, token: str, *, edit: bool) -> tuple[Game, bool]:
+    """The game ``token`` opens and whether it may change it: 404 for no such game; with ``edit``, 403 for the
+    view-only token."""
+    found = game_by_token(token) if is_token(token) else None
+    if found is None:
+        return error_page(request, 404, NO_GAME)
+    if edit and not found[1]:
+        return error_page(request, 403, VIEW_ONLY)
+    return found
 
-    The view is called as ``view(request, game, can_edit)``.
-    """
+
+def game_view(*, edit: bool) -> Callable[[GameView], Callable[[HtmxHttpRequest, str], HttpResponse]]:
+    """A view of the game a token opens (:func:`opened_game`), called as ``view(request, game, can_edit)``."""
 
     def decorate(view: GameView) -> Callable[[HtmxHttpRequest, str], HttpResponse]:
         @wraps(view)
         def wrapper(request: HtmxHttpRequest, token: str) -> HttpResponse:
-            found = game_by_token(token) if is_token(token) else None
-            if found is None:
-                return error_page(request, 404, NO_GAME)
-            game, can_edit = found
-            if edit and not can_edit:
-                return error_page(request, 403, VIEW_ONLY)
-            return view(request, game, can_edit)
+            return view(request, *opened_game(request, token, edit=edit))
 
         return wrapper
 

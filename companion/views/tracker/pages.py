@@ -31,6 +31,7 @@ from companion.tokens import is_token
 from companion.views.tracker.common import (
     error_page,
     game_view,
+    opened_game,
     remember_who,
     state_response,
 )
@@ -57,16 +58,10 @@ def game_state(request: HtmxHttpRequest, token: str) -> HttpResponse:
         return error_page(request, 400, "The version (?v=) must be a whole number.")
     if seen is not None and is_token(token) and version_of(token) == seen:
         return HttpResponse(status=204)  # the fast path of every poll: one indexed query, no game loaded
-    return _fresh_state(request, token)
-
-
-@game_view(edit=False)
-def _fresh_state(request: HttpRequest, game: Game, can_edit: bool) -> HttpResponse:
+    game, can_edit = opened_game(request, token, edit=False)
     if is_live(request):
-        # A page holding pieces, behind by track taps only, gets what those can alter (one render of those).
-        query = PullForm(request.GET)
-        seen = query.cleaned_data["v"] if query.is_valid() and request.GET.get("h") else None
-        only = changed_since(game, seen)
+        # A page holding pieces (h), behind by track taps only, gets what those can alter (one render of those).
+        only = changed_since(game, seen if request.GET.get("h") else None)
         pieces = state_pieces(request, game, can_edit, {}, only, THROUGH if only is not None else ())
         return pull_response(request, f"game:{game.pk}", pieces, game.version)
     context = state_context(request, game, can_edit)
