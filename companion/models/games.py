@@ -35,7 +35,7 @@ CLIENT_ID_RE = re.compile(rf"[A-Za-z0-9_-]{{1,{CLIENT_ID_MAX}}}")
 """A write's client-made id (the older tracker script made 24 hex digits; the live engine's writes carry lc/ln
 instead): ASCII only, so every database stores it."""
 QUICK_SCORES = (1, 2, 3, 5, -1)
-"""Colours a player may pick (the same as the scoring walk-through offers), used for a swatch only."""
+"""The IKI a player's row adds in one tap (its quick-score buttons); any other change of the score is set."""
 SUMMARY_MAX = 200
 """The longest line of the log (a change's summary)."""
 

@@ -6,7 +6,7 @@ order of play, the log, what "Next" asks), the page around it, and its render as
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from typing import Any
+from typing import Any, Final
 from urllib.parse import unquote
 
 from django.core.exceptions import ValidationError
@@ -62,6 +62,10 @@ LOG_ON_PAGE = 8
 
 #: The most reveals one step can hold (every hidden draw of a game is fewer), with the "Next" before them.
 STEP_CHANGES = 40
+
+#: A player's quick-score buttons: the IKI each adds, its text (+3, -1) and its words (a screen reader reads
+#: "plus 3 IKI for Ann").
+QUICK_BUTTONS: Final = tuple((q, f"{q:+d}", f"plus {q}" if q > 0 else f"minus {-q}") for q in QUICK_SCORES)
 
 
 def who_of(request: HttpRequest) -> str:
@@ -208,7 +212,7 @@ def state_context(
         "steps": [(step, title, step in game.ticks) for step, title in steps.items()],
         **(record_context(game, seats, season) if records_shown else {}),
         "ticked": len(game.ticks),
-        "quick": QUICK_SCORES,
+        "quick": QUICK_BUTTONS,
         "track": [str(n) for n in range(TRACK_MAX + 1)],  # text: compared with ``was``, never localized
         "score_max": SCORE_MAX,
         "message": message,
