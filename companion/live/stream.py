@@ -24,9 +24,9 @@ import contextlib
 import contextvars
 import logging
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from asgiref.sync import SyncToAsync, sync_to_async
 from django.core.handlers.asgi import ASGIRequest
@@ -145,7 +145,7 @@ class Hub:
         """PostgreSQL: read the versions of ``things`` (on the lookups' threads) and wake the streams of those that
         moved past what they were told."""
         try:
-            found = await asyncio.get_running_loop().run_in_executor(_lookups(), _pooled_versions, things)
+            found = await _looked_up(_versions, things)
         except DatabaseError as exc:  # the LISTEN goes on: the next write's poke still reaches the streams
             log.warning("live: version read failed (%s)", exc)
             return
@@ -259,14 +259,18 @@ def _lookups() -> ThreadPoolExecutor:
     return _lookup_pool[0]
 
 
-def _pooled_find(kind: str, token: str) -> tuple[int, int] | None:
-    close_old_connections()  # a pool thread's connection outlives requests: drop it when broken or too old
-    return KINDS[kind].find(token)
+Asked = TypeVar("Asked")
+Found = TypeVar("Found")
 
 
-def _pooled_versions(things: list[str]) -> dict[str, int]:
-    close_old_connections()
-    return _versions(things)
+async def _looked_up(lookup: Callable[[Asked], Found], argument: Asked) -> Found:
+    """``lookup(argument)`` on a lookup thread (:func:`_lookups`)."""
+
+    def run() -> Found:
+        close_old_connections()  # a pool thread's connection outlives requests: drop it when broken or too old
+        return lookup(argument)
+
+    return await asyncio.get_running_loop().run_in_executor(_lookups(), run)
 
 
 async def stream(request: HttpRequest, kind: str, token: str) -> HttpResponse | StreamingHttpResponse:
@@ -277,8 +281,7 @@ async def stream(request: HttpRequest, kind: str, token: str) -> HttpResponse | 
         # Not the request's thread: its connection would be opened for this one query (a stream's thread is
         # given back at once; one made for a request outside the pool would end with it). A few threads kept
         # for these lookups run it on connections that last.
-        loop = asyncio.get_running_loop()
-        found = await loop.run_in_executor(_lookups(), _pooled_find, kind, token)
+        found = await _looked_up(KINDS[kind].find, token)
     else:
         found = await sync_to_async(KINDS[kind].find)(token)
     if found is None:
