@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import coverage
 import pytest
 from hypothesis import settings as hypothesis_settings
 
@@ -110,6 +111,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         config.hook.pytest_deselected(items=[item for item in items if not runs_on_every_database(item)])
         items[:] = [item for item in items if runs_on_every_database(item)]
     items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[object]:
+    """A test marked ``walk`` runs untraced by coverage: it walks whole games through every page to read what they
+    show, running the views and templates the other tests run, thousands of times over. Traced, the walks took 2.4x
+    their time untraced (about 85 s more of the two cores' time in CI); the only lines they alone reached (the
+    table screen's overdue reveals, bridge, income and order) have a test of their own (tests/companion/test_screen.py).
+
+    Every running coverage stops for the test, its template lines included (tests/coverage_templates.py records
+    none while no coverage runs): pytest-cov's ``no_cover`` marker stops only its own, and under pytest-xdist a
+    worker runs a second one (pytest-cov 7 starts its controller for the whole run in each worker too)."""
+    if not item.get_closest_marker("walk"):
+        return (yield)
+    paused = []
+    while (running := coverage.Coverage.current()) is not None:
+        running.stop()
+        paused.append(running)
+    try:
+        return (yield)
+    finally:
+        for running in reversed(paused):
+            running.start()
 
 
 CHROMIUM_ARGS = [

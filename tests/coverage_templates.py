@@ -81,7 +81,7 @@ RENDERING: tuple[type[Node], ...] = (Node, TextNode)
 
 def _recording(method: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     def render_annotated(node: Node, context: Any) -> Any:
-        if _plugin is not None:
+        if _plugin is not None and coverage.Coverage.current() is not None:  # none while a walk runs (tests/conftest.py)
             _plugin.rendering(node)
         return method(node, context)
 

@@ -12,7 +12,10 @@ from django.test import Client
 
 from companion.models.games import Game
 from companion.services.tracker.games import NewPlayer, create_game
-from scoring.calendar import NEW_YEAR
+from scoring.calendar import NEW_YEAR, season_of
+from scoring.catalogue import PERSONALITY_BY_ID
+from scoring.components import Season
+from scoring.rules import FIRE_MONTHS
 from setupgen import Options, generate
 from tests.companion.osaka.test_games import _begin, _payday
 from tests.companion.osaka.test_games import _game as _osaka_game
@@ -168,6 +171,40 @@ def test_a_whole_game_on_the_screen_names_no_draw_before_it_is_revealed(client: 
     game.refresh_from_db()
     assert game.month == NEW_YEAR and revealed_seen
     assert "game over" in _page(client, f"/games/{game.view_token}/screen")
+
+
+def test_the_iki_screen_shows_what_is_overdue_the_bridge_the_income_and_the_order(client: Client) -> None:
+    """A table that reveals nothing (its tracker's Next goes on without). In month 2 the screen lists each reveal
+    still due since month 1, hidden, and Spring's Personalities on the bridge (public from the start; later
+    seasons' hidden until revealed, RULINGS R18); in its phase B, that the order is read on the board. In the first
+    fire month's phase C (Summer): each player's trade track income, the firefighting order, and the bridge saying
+    its Personalities are not revealed yet, naming none of them."""
+    game = make_game(NAMES[:2], akebono=True)
+    drawn = game.setup["akebono"]["personalities"]
+
+    def next_until(reached: Any) -> str:
+        while not reached(game):
+            form = {"op": "next", "v": game.version, "was": f"{game.month}{game.phase}"}
+            assert client.post(f"/games/{game.edit_token}/change", form).status_code == 302
+            game.refresh_from_db()
+        return _page(client, f"/games/{game.view_token}/screen")
+
+    screen = next_until(lambda g: g.month == 2)
+    assert re.search(
+        r"due since month 1</span>\s*<span class=\"muted\">Hidden until a player reveals it", screen
+    )
+    spring = ", ".join(PERSONALITY_BY_ID[p].name for p in drawn[Season.SPRING.value])
+    assert f"On the Nihonbashi bridge:</strong> {spring}" in screen
+    screen = next_until(lambda g: g.phase == "B")  # phase B is played in the order of the Ikizama spaces
+    assert "In the order of the Ikizama spaces: read it on the board." in screen
+    screen = next_until(lambda g: g.month == FIRE_MONTHS[0] and g.phase == "C")
+    assert season_of(game.month) is Season.SUMMER
+    assert "Trade track income now:" in screen and all(f"</span>{n}: " in screen for n in NAMES[:2])
+    order = screen.split('id="screen-order"', 1)[1].split("</section>", 1)[0]
+    assert "Firefighting order" in order and all(n in order for n in NAMES[:2])
+    assert "On the Nihonbashi bridge:</strong> not revealed yet." in screen
+    summer = drawn[Season.SUMMER.value]
+    assert summer and not any(PERSONALITY_BY_ID[p].name in screen for p in summer)
 
 
 def test_the_htmx_header_changes_nothing(client: Client) -> None:
