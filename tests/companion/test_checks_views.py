@@ -287,7 +287,9 @@ def test_a_groups_names_are_offered_and_its_kept_pads_filed_there(client: Client
     assert keep(client, RULEBOOK_PAD).status_code == 302
     first = Result.objects.get()
     client.post(f"/results/{first.token}/group", {"group": group.get_absolute_url()})
-    html = client.get(f"/check/?group={group.token}").content.decode()
+    opened = client.get(f"/check/?group={group.token}")  # the group page's "Check a pad for this group"
+    html = opened.content.decode()
+    assert opened.status_code == 200 and 'role="alert"' not in html  # nothing typed yet: nothing refused
     assert '<option value="Anaïs">' in html and 'list="group-names"' in html
     assert "For the group <strong>Thursday</strong>" in html
     response = client.post("/check/keep", {"q": urlencode(RULEBOOK_PAD), "group": group.token})
@@ -295,6 +297,9 @@ def test_a_groups_names_are_offered_and_its_kept_pads_filed_there(client: Client
     assert group.results.count() == 2
     view_only = client.get(f"/check/?group={group.view_token}").content.decode()
     assert "group-names" not in view_only  # a view-only link offers nothing and files nothing
+    mangled = client.get(f"/check/?group={group.token[:-3]}!!!")  # a link cut or mistyped: the plain page
+    assert mangled.status_code == 200 and "group-names" not in mangled.content.decode()
+    assert client.get(f"/check/2015/?group={group.token}").status_code == 200
 
 
 def test_a_kept_2015_pad_speaks_the_2015_lines(client: Client) -> None:

@@ -4,7 +4,7 @@ and rows, the page's context, the verdict, and a kept result's players."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from django.http import QueryDict
 
@@ -97,8 +97,14 @@ def verdict(check: PadCheck | None) -> dict[str, Any]:
     }
 
 
+#: What a check's query may hold that no player typed: the group it files into (the group page's "Check a pad for
+#: this group" link). A query of that alone opens the empty form, not a refusal of the names nobody has typed yet.
+FILED_IN: Final = frozenset({"group"})
+
+
 def start_form(query: QueryDict) -> CheckStartForm:
-    return CheckStartForm(query if query else None)
+    """The players form, bound once the query holds anything a player typed."""
+    return CheckStartForm(query if any(key not in FILED_IN for key in query) else None)
 
 
 def without_result(query: QueryDict) -> str:
