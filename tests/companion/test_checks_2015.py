@@ -121,6 +121,14 @@ def test_bad_2015_input_is_a_400_with_its_message(client: Client, field: str, va
     assert "Fix the numbers above first" in html
 
 
+def test_a_refused_players_form_is_a_400_saying_why_before_any_line(client: Client) -> None:
+    status, html = check(
+        client, {"name-0": "Anaïs", "colour-0": "red", "name-1": "Anaïs", "colour-1": "blue"}
+    )
+    assert status == 400
+    assert '<p class="message error" role="alert">Give each player a different name.</p>' in html
+
+
 def test_a_clean_written_2015_pad_is_kept_with_its_typed_lines(client: Client) -> None:
     response = keep(client, PAD_2015_WRITTEN, url="/check/2015/keep")
     assert response.status_code == 302

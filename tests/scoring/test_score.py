@@ -10,6 +10,8 @@ import pytest
 from scoring import catalogue as cat
 from scoring import evaluate
 from scoring.examples import TIED_ON_SHARED_SPACES
+from scoring.score import stack_order
+from scoring.table import read_table
 
 
 def score_one(akebono: bool = True, **player: Any) -> dict[str, Any]:
@@ -294,6 +296,15 @@ def test_a_stack_order_decides_its_own_space_whatever_other_spaces_lack() -> Non
     )
     without = tied_at_178(None)
     assert {n: r for n, (r, _) in without.items()} == {"Ben": 1, "Aiko": 1, "Chie": 3, "Dai": 3}
+
+
+def test_a_stack_naming_a_player_twice_orders_nobody() -> None:
+    """RULINGS R12: a space's order counts only when every player on it has one place (the validator refuses
+    such a stack, ``stack-order``; the order read from it is none)."""
+    table = read_table({**copy.deepcopy(TIED_ON_SHARED_SPACES), "stacks": {"5": ["Ben", "Aiko", "Ben"]}})
+    assert stack_order(table, 5, ["Ben", "Aiko"]) is None
+    assert stack_order(read_table({**copy.deepcopy(TIED_ON_SHARED_SPACES), "stacks": {"5": ["Ben", "Aiko"]}}),
+                       5, ["Aiko", "Ben"]) == ["Ben", "Aiko"]  # fmt: skip
 
 
 def test_a_partly_given_stack_does_not_count() -> None:

@@ -37,6 +37,7 @@ def two(**first: Any) -> dict[str, Any]:
         (two(mon=None), WrongTypeError, "players[0].mon", "got null"),
         (two(fish="fish-spring"), WrongTypeError, "players[0].fish", "expected a list"),
         (two(fish=[3]), WrongTypeError, "players[0].fish[0]", "expected a string"),
+        (two(fish=[{"id": "fish-spring"}]), WrongTypeError, "players[0].fish[0]", "expected a string, got an object"),
         (two(fish=["fish-sprung"]), UnknownIdError, "players[0].fish[0]", "not a known fish token id"),
         (two(fish=["pipe-spring-1"]), UnknownIdError, "players[0].fish[0]", "is a pipe token, not a fish token"),
         (two(characters=["monkey"]), UnknownIdError, "players[0].characters[0]", "not a known character"),
