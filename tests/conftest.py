@@ -113,17 +113,32 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=lambda item: item.get_closest_marker("long") is None)
 
 
+def runs_untraced(item: pytest.Item) -> bool:
+    """Whether coverage leaves ``item`` untraced: a test that runs the same code many times over, whose lines the
+    other tests reach.
+
+    - A test marked ``walk`` walks whole games through every page to read what they show, running the views and
+      templates the other tests run, thousands of times over.
+    - A property test (Hypothesis's ``@given`` on the test itself) runs its code on up to hundreds of examples,
+      random ones in CI.
+
+    Traced, a walk took 2.4x its time untraced and a property test of the rules core 3.5-5x: together about 150 s
+    of the two cores' time in CI. The few lines only they reached (the table screen's overdue reveals, bridge,
+    income and order; an unhashable id in a table; a stack naming a player twice; the 2015 pad check refusing
+    its players; a mistyped group link) each have an example test of their own: the coverage is what it was."""
+    return (
+        bool(item.get_closest_marker("walk"))
+        or getattr(getattr(item, "obj", None), "hypothesis", None) is not None
+    )
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Iterator[object]:
-    """A test marked ``walk`` runs untraced by coverage: it walks whole games through every page to read what they
-    show, running the views and templates the other tests run, thousands of times over. Traced, the walks took 2.4x
-    their time untraced (about 85 s more of the two cores' time in CI); the only lines they alone reached (the
-    table screen's overdue reveals, bridge, income and order) have a test of their own (tests/companion/test_screen.py).
-
-    Every running coverage stops for the test, its template lines included (tests/coverage_templates.py records
-    none while no coverage runs): pytest-cov's ``no_cover`` marker stops only its own, and under pytest-xdist a
-    worker runs a second one (pytest-cov 7 starts its controller for the whole run in each worker too)."""
-    if not item.get_closest_marker("walk"):
+    """A test :func:`runs_untraced` runs with every coverage stopped, its template lines included
+    (tests/coverage_templates.py records none while no coverage runs). pytest-cov's ``no_cover`` marker stops only
+    its own: under pytest-xdist a worker runs a second one (pytest-cov starts its controller for the whole run in
+    each worker too), which goes on tracing."""
+    if not runs_untraced(item):
         return (yield)
     paused = []
     while (running := coverage.Coverage.current()) is not None:
