@@ -81,7 +81,7 @@ RENDERING: tuple[type[Node], ...] = (Node, TextNode)
 
 def _recording(method: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     def render_annotated(node: Node, context: Any) -> Any:
-        # No coverage runs while a walk does (tests/conftest.py): nothing recorded then.
+        # No coverage runs during a test left untraced (tests/conftest.py, runs_untraced): nothing recorded then.
         if _plugin is not None and coverage.Coverage.current() is not None:
             _plugin.rendering(node)
         return method(node, context)
