@@ -301,10 +301,12 @@ def test_a_stack_order_decides_its_own_space_whatever_other_spaces_lack() -> Non
 def test_a_stack_naming_a_player_twice_orders_nobody() -> None:
     """RULINGS R12: a space's order counts only when every player on it has one place (the validator refuses
     such a stack, ``stack-order``; the order read from it is none)."""
-    table = read_table({**copy.deepcopy(TIED_ON_SHARED_SPACES), "stacks": {"5": ["Ben", "Aiko", "Ben"]}})
-    assert stack_order(table, 5, ["Ben", "Aiko"]) is None
-    assert stack_order(read_table({**copy.deepcopy(TIED_ON_SHARED_SPACES), "stacks": {"5": ["Ben", "Aiko"]}}),
-                       5, ["Aiko", "Ben"]) == ["Ben", "Aiko"]  # fmt: skip
+
+    def stacked(top_first: list[str]) -> Any:
+        return read_table({**copy.deepcopy(TIED_ON_SHARED_SPACES), "stacks": {"5": top_first}})
+
+    assert stack_order(stacked(["Ben", "Aiko", "Ben"]), 5, ["Ben", "Aiko"]) is None
+    assert stack_order(stacked(["Ben", "Aiko"]), 5, ["Aiko", "Ben"]) == ["Ben", "Aiko"]
 
 
 def test_a_partly_given_stack_does_not_count() -> None:
