@@ -1,6 +1,10 @@
 """A Traders of Osaka undo says who undid what, beside the line tapped (issue 23), at 390x844: on a player's own
-phone with the live script (the answer floats under the line: the Undo tapped does not move, no layout shift) and
-without JavaScript (the page comes back at that line saying so); the table's phone keeps the log's words."""
+phone with the live script (the answer floats under the line: neither the Undo tapped nor the line under it moves)
+and without JavaScript (the page comes back at that line saying so); the table's phone keeps the log's words.
+
+What is above the line does change: the undone payday's tokens leave the page and the log gains its "Undid" line,
+the page scrolling so that the line tapped stays where the thumb is. The browser's layout-shift measure counts that
+change when the answer takes over 500 ms (a loaded machine), so the test measures the two lines themselves."""
 
 from __future__ import annotations
 
@@ -12,7 +16,6 @@ from playwright.sync_api import expect
 from companion.models.osaka import OsakaEvent, OsakaGame
 from companion.services.osaka import record
 from tests.companion.osaka.test_games import _begin, _game
-from tests.companion.test_games_record_taps_browser import SHIFTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 LINE = "Payday: red. Tokens: Anaïs +1 red."
@@ -36,17 +39,15 @@ def test_an_undo_on_a_players_phone_names_them_beside_the_line(
     david.goto(live_server.url + game.seats.get(seat=2).private_url())
     david.wait_for_load_state()  # live.js binds the forms on load
     undo = david.locator(f"#undo-{version}-go")
+    below = david.locator(f"#undo-{version - 1}-go")  # the line under it: Dominique's green token
     undo.evaluate("b => b.scrollIntoView({block: 'center'})")
-    before = undo.bounding_box()["y"]
-    david.evaluate(SHIFTS)
+    before = (undo.bounding_box()["y"], below.bounding_box()["y"])
     undo.click()
     said = david.locator(f"#event-{version} #answer-event")
     expect(said).to_have_text(f"Saved: David undid “{LINE}”")
     expect(david.locator(f"#undo-{version}-go")).to_contain_text("Restore")
-    assert (
-        abs(david.locator(f"#undo-{version}-go").bounding_box()["y"] - before) <= 2
-    )  # nothing moved under it
-    assert david.evaluate("window.__shift") == 0
+    after = (undo.bounding_box()["y"], below.bounding_box()["y"])
+    assert all(abs(a - b) <= 2 for a, b in zip(after, before, strict=True)), (before, after)
     screenshot(david, "osaka-undo-answer")
     david.click(f"#undo-{version}-go")  # Restore
     expect(said).to_have_text("Saved: David restored “Payday: red”.")
