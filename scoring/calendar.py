@@ -682,11 +682,33 @@ def overdue_reveals(
     """The reveals due before (``month``, ``phase``) that are not revealed, oldest first, and those in ``keep``
     (revealed during this step: shown where they were tapped). A reveal an event of this step also offers (a
     blocking tile, which the Grand Master's move of phase C shows again) is left to that event."""
+    return still_overdue(reveals_before_step(month, phase, options, setup), revealed=revealed, keep=keep)
+
+
+def reveals_before_step(
+    month: int, phase: Phase, options: CalendarOptions, setup: Mapping[str, Any] | None
+) -> tuple[Overdue, ...]:
+    """Every reveal due before (``month``, ``phase``), made or not, oldest first, that no event of this step
+    offers: what :func:`overdue_reveals` chooses from. Its events are **ungated** (their secrets in them, whatever
+    the table revealed): :func:`still_overdue` gates them. A caller that needs both the keys (was any of them
+    revealed?) and the overdue ones works the calendar out once."""
     now = {e.reveal for e in step_events(month_events(month, options, setup, reached=phase), phase)}
     return tuple(
-        Overdue(since, event if key in revealed else replace(event, secret=(), hidden=True))
+        Overdue(since, event)
         for key, (since, event) in _due_since(month, phase, options, setup).items()
-        if key not in now and (key not in revealed or key in keep)
+        if key not in now
+    )
+
+
+def still_overdue(
+    before: Iterable[Overdue], *, revealed: frozenset[str], keep: frozenset[str] = frozenset()
+) -> tuple[Overdue, ...]:
+    """Of ``before`` (:func:`reveals_before_step`), those not revealed, their secrets withheld, and those in ``keep``
+    (revealed during this step), shown."""
+    return tuple(
+        o if o.event.reveal in revealed else Overdue(o.since, replace(o.event, secret=(), hidden=True))
+        for o in before
+        if o.event.reveal not in revealed or o.event.reveal in keep
     )
 
 

@@ -34,6 +34,8 @@ from scoring.calendar import (
     overdue_reveals,
     phase_a_order,
     reveal_name,
+    reveals_before_step,
+    still_overdue,
     trade_income,
 )
 
@@ -280,6 +282,27 @@ def test_a_reveal_made_late_stays_shown_during_its_step() -> None:
     )
     gone = overdue_reveals(6, Phase.A, GM, SETUP, revealed=frozenset({"fire-5"}))
     assert "fire-5" not in {o.event.reveal for o in gone}
+
+
+@pytest.mark.parametrize(("month", "phase", "revealed", "expected"), OVERDUE)
+def test_the_reveals_before_a_step_are_the_overdue_ones_made_or_not(
+    month: int, phase: Phase, revealed: frozenset[str], expected: dict[str, int]
+) -> None:
+    """:func:`reveals_before_step` is what :func:`overdue_reveals` chooses from (the tracker works the calendar
+    out once a render): every reveal due before the step, made or not, with its secret; :func:`still_overdue`
+    keeps those not made (withheld) and the kept ones (shown)."""
+    before = reveals_before_step(month, phase, GM, SETUP)
+    everything = overdue_reveals(month, phase, GM, SETUP, revealed=frozenset())
+    assert [(o.since, o.event.reveal) for o in before] == [(o.since, o.event.reveal) for o in everything]
+    assert all(o.event.secret and not o.event.hidden for o in before)  # ungated
+    assert bool(before) == bool(expected)
+    made = frozenset(o.event.reveal for o in before[::2])  # every other one revealed, one of them kept
+    keep = frozenset(sorted(made)[:1])
+    assert still_overdue(before, revealed=made, keep=keep) == overdue_reveals(
+        month, phase, GM, SETUP, revealed=made, keep=keep
+    )
+    shown = [o for o in still_overdue(before, revealed=made, keep=keep) if not o.event.hidden]
+    assert {o.event.reveal for o in shown} == keep
 
 
 @pytest.mark.parametrize(

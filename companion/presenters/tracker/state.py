@@ -37,12 +37,13 @@ from scoring.calendar import (
     due_reveals,
     firefighting_seats,
     month_events,
-    overdue_reveals,
     personality_names,
     reveal_name,
+    reveals_before_step,
     season_of,
     season_reveal,
     step_events,
+    still_overdue,
     table_phases,
     trade_income,
 )
@@ -100,17 +101,10 @@ def _overdue(game: Game, revealed: frozenset[str], last: list[Change]) -> list[d
     are read only when a reveal due before this step was made (it may have been made during it)."""
     if game.finished:
         return []
-    made = {
-        o.event.reveal
-        for o in overdue_reveals(game.month, game.phase_enum, game.options, game.setup, revealed=frozenset())
-    }
-    overdue = overdue_reveals(
-        game.month,
-        game.phase_enum,
-        game.options,
-        game.setup,
-        revealed=revealed,
-        keep=_revealed_this_step(game, last) if made & revealed else frozenset(),
+    before = reveals_before_step(game.month, game.phase_enum, game.options, game.setup)
+    made = any(o.event.reveal in revealed for o in before)
+    overdue = still_overdue(
+        before, revealed=revealed, keep=_revealed_this_step(game, last) if made else frozenset()
     )
     return [{"since": o.since, "event": o.event, "name": reveal_name(o.event.reveal)[0]} for o in overdue]
 
