@@ -664,7 +664,8 @@ def step_events(events: Iterable[Event], phase: Phase) -> tuple[Event, ...]:
 class Overdue:
     """A reveal that fell due before the table's step and that nobody revealed then (RULINGS R16-R18): it stays
     offered under "Now" in every later phase and month until someone reveals it. ``event`` is gated like
-    :func:`month_events`' (no secret unless revealed)."""
+    :func:`month_events`' (no secret unless revealed) as :func:`overdue_reveals` and :func:`still_overdue` give it;
+    :func:`reveals_before_step` gives it ungated, for them to gate."""
 
     since: int
     event: Event
