@@ -214,6 +214,15 @@ def test_the_home_page_lists_this_phones_recent_games(
     sheet = _scored_sheet()
     page.goto(live_server.url + f"/score/{sheet.token}/result/")
     page.goto(live_server.url + "/")
+    # Each page wrote its line into localStorage; Chromium hands a write to the storage it shares between pages
+    # a moment later, and a page left at once (kept frozen for the back button) may hand it only after this page
+    # read the list. Seen once on a machine running three suites at once: the list came up empty. This page's
+    # storage is told of each write as it lands: wait for the three, then read the list again as a phone would.
+    page.wait_for_function(
+        "(keys) => keys.every((k) => (localStorage.getItem('iki-recent') || '').includes(k))",
+        arg=[game.edit_url(), "K7MX2QPA", f"/score/{sheet.token}/"],
+    )
+    page.reload()
     recent = page.locator("#recent")
     recent.wait_for()
     assert "Anaïs, David, Dominique" in recent.inner_text()
