@@ -137,6 +137,41 @@ def test_a_game_from_creation_to_the_first_payday(live_server: Any, page: Any, s
     screenshot(page, "osaka-game-after-payday")
 
 
+#: Set in the page when the goods' preview fires (htmx's ``htmx:trigger``, 350 ms after the last key: its
+#: ``delay``), whether or not htmx then sends it.
+PREVIEW_FIRED = """() => document.querySelector('.osaka-players').addEventListener(
+  'htmx:trigger', () => { window.__previewFired = true; })"""
+
+
+def test_record_tapped_before_the_preview_of_the_last_number_still_records(
+    live_server: Any, page: Any
+) -> None:
+    """A player types the last number and taps "Record this payday" at once, on a slow connection: the preview
+    of that number fires (350 ms after the key) while the payday is on its way. The payday lands, and the page
+    goes to the game; the preview does not cancel it (htmx's ``replace`` did, inherited from the form)."""
+    game = _begin(_game())
+    page.goto(live_server.url + f"/osaka/games/{game.edit_token}/payday")
+    page.wait_for_load_state()  # htmx binds the ships' change on load
+    with page.expect_response(lambda r: "/payday?" in r.url and r.request.method == "GET"):
+        page.select_option("#id_edo1", "red")
+    _settled(page)
+    page.evaluate(PREVIEW_FIRED)
+    held: list[Any] = []
+    page.route(
+        "**/payday", lambda route: held.append(route) if route.request.method == "POST" else route.fallback()
+    )
+    page.locator("[name=p1-goods_red_5]").fill("2")
+    page.click("#work-it-out")  # "Record this payday", before the preview's delay is over
+    page.wait_for_function(
+        "() => window.__previewFired === true"
+    )  # the preview fired; the payday still waits
+    assert len(held) == 1
+    held[0].continue_()
+    page.wait_for_url("**/#latest")
+    expect(page.locator("#latest")).to_contain_text("Payday: red. Tokens: David +1 red.")
+    assert OsakaGame.objects.get(pk=game.pk).events.filter(kind="payday").count() == 1
+
+
 def test_phones_follow_each_other_and_vp_stays_on_its_own_phone(
     live_server: Any, new_context: Any, screenshot: Any
 ) -> None:
