@@ -104,7 +104,9 @@ def watch_mark(page: Any, selector: str, name: str) -> Callable[[], None]:
 
 
 def pulls_of(*pages: Any) -> list[str]:
-    """The addresses of the state pulls ``pages`` make from now on (the list grows as they make them)."""
+    """The addresses of the state pulls ``pages`` make from now on (the list grows as they make them). Started
+    once each page's stream is open: until its first word a page polls every 1.5 s (live.js), which a loaded
+    machine reaches (a ninth pull of eight, once, with two other suites running on the same cores)."""
     pulls: list[str] = []
     for page in pages:
         page.on("request", lambda r: pulls.append(r.url) if "/state" in r.url else None)

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from companion.setup_query import new_table
 from setupgen import Options, checklist, generate
-from tests.companion.live.conftest import Table, lose_the_first_answer
+from tests.companion.live.conftest import Table, lose_the_first_answer, pulls_of
 from tests.setupgen.helpers import named_hidden_draws
 
 pytestmark = [pytest.mark.browser]
@@ -51,15 +51,15 @@ def test_two_phones_and_the_view_link_see_each_others_ticks_through_the_stream(
     reaches the others by a poke, then a pull of the changed pieces."""
     code = new_table()
     one, two, look = (new_context().new_page() for _ in range(3))
-    pulls: list[str] = []
-    for page in (one, two, look):
-        page.on("request", lambda r: pulls.append(r.url) if "/setup/ticks/state" in r.url else None)
     _open(one, table, code)
     _open(two, table, code)
     view = one.locator("#view-link").input_value()  # the LAN address of this server: its path, here
     look.goto(table.base + view[view.index("/setup/") :])
     look.wait_for_function("() => document.documentElement.dataset.liveBy === 'stream'")
     expect(look.locator("#view-only-line")).to_be_visible()
+    pulls = pulls_of(
+        one, two, look
+    )  # each stream open: before its first word a page polls (conftest.pulls_of)
     _box(one, "general-board").check()
     expect(one.locator("#setup-progress")).to_contain_text("Saved: “Main board” ticked.")
     for page in (two, look):
