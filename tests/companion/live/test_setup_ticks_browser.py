@@ -57,9 +57,8 @@ def test_two_phones_and_the_view_link_see_each_others_ticks_through_the_stream(
     look.goto(table.base + view[view.index("/setup/") :])
     look.wait_for_function("() => document.documentElement.dataset.liveBy === 'stream'")
     expect(look.locator("#view-only-line")).to_be_visible()
-    pulls = pulls_of(
-        one, two, look
-    )  # each stream open: before its first word a page polls (conftest.pulls_of)
+    # Counted once each stream is open: before its first word a page polls (conftest.pulls_of).
+    pulls = pulls_of(one, two, look)
     _box(one, "general-board").check()
     expect(one.locator("#setup-progress")).to_contain_text("Saved: “Main board” ticked.")
     for page in (two, look):

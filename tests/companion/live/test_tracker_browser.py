@@ -72,9 +72,8 @@ def test_two_phones_and_the_view_link_see_each_tap_through_the_stream(
     _open(ann, table, edit)
     _open(ben, table, edit)
     _open(look, table, view)
-    pulls = pulls_of(
-        ann, ben, look
-    )  # each stream open: before its first word a page polls (conftest.pulls_of)
+    # Counted once each stream is open: before its first word a page polls (conftest.pulls_of).
+    pulls = pulls_of(ann, ben, look)
     answers: list[int] = []
     ann.on(
         "response",

@@ -162,9 +162,8 @@ def test_record_tapped_before_the_preview_of_the_last_number_still_records(
     )
     page.locator("[name=p1-goods_red_5]").fill("2")
     page.click("#work-it-out")  # "Record this payday", before the preview's delay is over
-    page.wait_for_function(
-        "() => window.__previewFired === true"
-    )  # the preview fired; the payday still waits
+    # The preview fired; the payday still waits for the route.
+    page.wait_for_function("() => window.__previewFired === true")
     assert len(held) == 1
     held[0].continue_()
     page.wait_for_url("**/#latest")
