@@ -644,12 +644,21 @@ def due_reveals(
 
 
 def _due_since(
-    month: int, phase: Phase, options: CalendarOptions, setup: Mapping[str, Any] | None
+    month: int,
+    phase: Phase,
+    options: CalendarOptions,
+    setup: Mapping[str, Any] | None,
+    current: tuple[Event, ...] | None = None,
 ) -> dict[str, tuple[int, Event]]:
-    """:func:`due_reveals` with the month each reveal fell due."""
+    """:func:`due_reveals` with the month each reveal fell due. ``current``: ``month``'s events up to ``phase``
+    (``month_events(month, ..., reached=phase)``), when the caller has them already."""
     due: dict[str, tuple[int, Event]] = {}
     for m in range(1, month + 1):
-        for event in month_events(m, options, setup, reached=phase if m == month else None):
+        if m == month and current is not None:
+            events = current
+        else:
+            events = month_events(m, options, setup, reached=phase if m == month else None)
+        for event in events:
             if event.reveal and event.secret and event.due:
                 due.setdefault(event.reveal, (m, event))  # the first event of a key names the reveal
     return due
@@ -693,10 +702,11 @@ def reveals_before_step(
     offers: what :func:`overdue_reveals` chooses from. Its events are **ungated** (their secrets in them, whatever
     the table revealed): :func:`still_overdue` gates them. A caller that needs both the keys (was any of them
     revealed?) and the overdue ones works the calendar out once."""
-    now = {e.reveal for e in step_events(month_events(month, options, setup, reached=phase), phase)}
+    current = month_events(month, options, setup, reached=phase)
+    now = {e.reveal for e in step_events(current, phase)}
     return tuple(
         Overdue(since, event)
-        for key, (since, event) in _due_since(month, phase, options, setup).items()
+        for key, (since, event) in _due_since(month, phase, options, setup, current).items()
         if key not in now
     )
 
