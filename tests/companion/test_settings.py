@@ -412,6 +412,7 @@ def test_static_files_are_served_gzipped_and_cached_for_a_year_after_collectstat
     from whitenoise.middleware import WhiteNoiseMiddleware
 
     settings.STATIC_ROOT = tmp_path
+    settings.WHITENOISE_AUTOREFRESH = False  # production's (tests/conftest.py sets development's)
     settings.STORAGES = {
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
