@@ -224,6 +224,8 @@ def test_flagged_pages_lay_out_the_same() -> None:
     from django.contrib.staticfiles import finders
     from playwright.sync_api import Route, sync_playwright
 
+    from tests.conftest import CHROMIUM_ARGS
+
     record = Path(os.environ["SENT_PAGES"])
     before = json.loads((record / "pages.json").read_text())
     after = json.loads((record / "last.json").read_text())
@@ -246,11 +248,7 @@ def test_flagged_pages_lay_out_the_same() -> None:
 
     moved = {}
     with sync_playwright() as p:
-        flags = "--no-sandbox --disable-gpu --disable-background-networking --disable-component-update"
-        browser = p.chromium.launch(
-            executable_path=shutil.which("chromium"),
-            args=[*flags.split(), "--disable-sync", "--no-first-run"],
-        )
+        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
         page = browser.new_context(
             viewport={"width": 390, "height": 844}, java_script_enabled=False
         ).new_page()

@@ -1,0 +1,73 @@
+"""The Chromium the browser tests drive (tests/conftest.py): Playwright's own switches kept, and no address-bar
+popup loaded in the windows of a headless browser."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import ADDRESS_BAR_POPUPS, PLAYWRIGHT_DISABLED_FEATURES
+
+pytestmark = pytest.mark.browser
+
+
+def _descendants(pid: int) -> list[int]:
+    """The processes started by ``pid``, and by them, down the tree (Linux's /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:  # it ended meanwhile
+                continue
+            parent = int(stat.rsplit(")", 1)[1].split()[1])
+            children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _disabled_features(browser_switches: list[str]) -> list[set[str]]:
+    return [
+        set(switch.removeprefix("--disable-features=").split(","))
+        for switch in browser_switches
+        if switch.startswith("--disable-features=")
+    ]
+
+
+def test_our_disabled_features_keep_playwrights_and_add_the_popups(browser: Any) -> None:
+    """Chromium keeps only the last ``--disable-features``: the one tests/conftest.py gives must hold every
+    feature Playwright's own (the first) turns off, or a newer Playwright's would be lost."""
+    switches: list[str] = []
+    for pid in _descendants(os.getpid()):
+        try:
+            argv = (Path("/proc") / str(pid) / "cmdline").read_bytes().decode().replace("\0", " ").split()
+        except OSError:
+            continue
+        if argv and argv[0].endswith("chromium") and "--remote-debugging-pipe" in argv:
+            switches = argv
+            break
+    assert switches, "the session's Chromium is not among this process's descendants"
+    playwrights, *_, ours = _disabled_features(switches)
+    assert playwrights - ours == set(), "add these to PLAYWRIGHT_DISABLED_FEATURES in tests/conftest.py"
+    assert ours == {*PLAYWRIGHT_DISABLED_FEATURES, *ADDRESS_BAR_POPUPS}
+
+
+def test_a_phones_window_loads_its_page_and_no_address_bar_popup(page: Any) -> None:
+    """The popups' pages (chrome://omnibox-popup.top-chrome/) were one renderer process more per browser context,
+    and most of the browser tests' CPU (tests/conftest.py)."""
+    page.set_content("<p>A phone</p>")
+    session = page.context.browser.new_browser_cdp_session()
+    try:
+        targets = session.send("Target.getTargets")["targetInfos"]
+    finally:
+        session.detach()
+    urls = [target["url"] for target in targets]
+    assert any(target["type"] == "page" for target in targets), urls
+    assert not [url for url in urls if url.startswith("chrome://omnibox-popup")], urls
