@@ -3,34 +3,14 @@ popup loaded in the windows of a headless browser."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 
 from tests.conftest import ADDRESS_BAR_POPUPS, PLAYWRIGHT_DISABLED_FEATURES
 
 pytestmark = pytest.mark.browser
-
-
-def _descendants(pid: int) -> list[int]:
-    """The processes started by ``pid``, and by them, down the tree (Linux's /proc)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:  # it ended meanwhile
-                continue
-            parent = int(stat.rsplit(")", 1)[1].split()[1])
-            children.setdefault(parent, []).append(int(entry.name))
-    found, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
 
 
 def _disabled_features(browser_switches: list[str]) -> list[set[str]]:
@@ -45,10 +25,10 @@ def test_our_disabled_features_keep_playwrights_and_add_the_popups(browser: Any)
     """Chromium keeps only the last ``--disable-features``: the one tests/conftest.py gives must hold every
     feature Playwright's own (the first) turns off, or a newer Playwright's would be lost."""
     switches: list[str] = []
-    for pid in _descendants(os.getpid()):
+    for process in psutil.Process().children(recursive=True):
         try:
-            argv = (Path("/proc") / str(pid) / "cmdline").read_bytes().decode().replace("\0", " ").split()
-        except OSError:
+            argv = " ".join(process.cmdline()).split()  # Chromium's children join their argv into one string
+        except psutil.Error:  # it ended meanwhile
             continue
         if argv and argv[0].endswith("chromium") and "--remote-debugging-pipe" in argv:
             switches = argv
