@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
 import coverage
 import pytest
 from hypothesis import settings as hypothesis_settings
+
+from tests.phone_log import PhoneLog
 
 # One Hypothesis profile for the whole suite. No deadline: a property test's speed is not its subject, and on a loaded
 # 2-core machine a 200 ms deadline failed a correct test. print_blob: a failure prints the @reproduce_failure line
@@ -259,13 +261,33 @@ def _context(browser: Any, **options: Any) -> Any:
     return context
 
 
+#: Where a browser test keeps what its phones did (tests/phone_log.py), for its failure's report.
+PHONE_LOG = pytest.StashKey[PhoneLog]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A browser test that fails says what its phones held (tests/phone_log.py) under its error, while its pages
+    are still open: the failure of a loaded CI machine can then be read from CI's output."""
+    report = yield
+    log = item.stash.get(PHONE_LOG, None)
+    if log is not None and report.when == "call" and report.failed:
+        report.sections.append(("what the phones held", log.describe()))
+    return report
+
+
 @pytest.fixture
-def new_context(browser: Any) -> Iterator[Any]:
-    """Make more phone-sized browser contexts (two phones at one table); all closed after the test."""
+def new_context(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """Make more phone-sized browser contexts (two phones at one table); all closed after the test. What happens on
+    them is logged for the test's failure report (:data:`PHONE_LOG`)."""
     made: list[Any] = []
+    log = request.node.stash[PHONE_LOG] = PhoneLog()
 
     def make(**options: Any) -> Any:
         context = _context(browser, **options)
+        log.watch(context)
         made.append(context)
         return context
 
