@@ -137,6 +137,38 @@ def test_dark_mode_and_large_text_leave_no_horizontal_scroll(
     assert failures == {}, json.dumps(failures, indent=1)
 
 
+#: Each shown fold of the page: whether it is open, and the mark drawn before its summary.
+FOLD_MARKS = (
+    "[...document.querySelectorAll('details > summary')].filter((s) => s.getClientRects().length)"
+    ".map((s) => [s.parentElement.open, getComputedStyle(s, '::before').content])"
+)
+CLOSED, OPEN = '"\u25b8" / ""', '"\u25be" / ""'
+
+
+def test_every_fold_shows_that_it_opens(live_server: Any, page: Any, screenshot: Any) -> None:
+    """A summary laid out as flex loses the browser's own mark, and a fold then looks like a plain heading (the
+    tracker's month plan, exact values and records, the pad check's players). Every shown fold of the main pages
+    has the same mark, closed and open; a screen reader hears the summary's words, not the mark."""
+    pages = _main_pages()
+    marks = {}
+    for name, url in pages.items():
+        page.goto(f"{live_server.url}{url}")
+        expect(page.locator("main")).to_be_visible()
+        marks[name] = page.evaluate(FOLD_MARKS)
+    wrong = {name: m for name, m in marks.items() if any(mark != (OPEN if o else CLOSED) for o, mark in m)}
+    assert wrong == {}, json.dumps(wrong, indent=1)
+    assert (
+        len(marks["game"]) >= 10 and len(marks["check"]) >= 2
+    )  # the tracker: plan, exact values, records...
+    page.goto(f"{live_server.url}{pages['game']}")
+    plan = page.locator(".month-plan > summary")
+    expect(plan).to_have_accessible_name("The whole month")
+    plan.click()
+    expect(page.locator(".month-plan")).to_have_attribute("open", "")
+    assert plan.evaluate("(s) => getComputedStyle(s, '::before').content") == OPEN
+    screenshot(page, "folds-marked")
+
+
 def test_find_a_game_by_its_code_from_the_home_page(live_server: Any, page: Any, screenshot: Any) -> None:
     from tests.factories import make_game
 
