@@ -3,9 +3,13 @@
 read from CI's output alone, which keeps no screenshot.
 
 For each phone (a browser context the ``new_context`` fixture made), from its start: the requests that failed, the
-answers of 400 and above, the console's errors and warnings, and the page's uncaught errors; and at the failure,
-each page's address, whether it has loaded, and each stylesheet it links with its rules, or why it has none (a page shown without its
-stylesheet still shows every element, and a test waiting for one to be hidden by CSS then waits in vain)."""
+console's errors and warnings (Chromium's own name each answer of 400 and above, with its address), and the page's
+uncaught errors; and at the failure, each page's address, whether it has loaded, and each stylesheet it links with
+its rules, or why it has none (a page shown without its stylesheet still shows every element, and a test waiting for
+one to be hidden by CSS then waits in vain).
+
+Playwright sends the test an event only for the kinds it listens to: none is listened to for every answer (a
+phone's polls and pulls would each cost the test's process a message)."""
 
 from __future__ import annotations
 
@@ -42,16 +46,12 @@ class PhoneLog:
             events.append(line)
             del events[:-KEPT_EVENTS]
 
-        def answered(response: Any) -> None:
-            if response.status >= 400:
-                note(f"answer {response.status}: {response.request.method} {response.url}")
-
         def said(message: Any) -> None:
             if message.type in ("error", "warning"):
-                note(f"console {message.type}: {message.text}")
+                where = message.location.get("url") or ""
+                note(f"console {message.type}: {message.text}" + (f" ({where})" if where else ""))
 
         context.on("requestfailed", lambda r: note(f"request failed: {r.method} {r.url}: {r.failure}"))
-        context.on("response", answered)
         context.on("console", said)
         context.on("weberror", lambda e: note(f"uncaught error: {e.error}"))
 
