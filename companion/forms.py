@@ -52,12 +52,13 @@ def clean_text(value: str) -> str:
 
 def messages_of(form: forms.Form, *, named: bool = False) -> list[str]:
     """Every message of a refused form, in the order of its fields and then the form's own; ``named``: each field's
-    messages after its name (``size: ...``), for an answer that does not show the form."""
+    messages after its label, or its name where it has none (``New name: ...``, ``size: ...``), for an answer that
+    does not show the form."""
     out: list[str] = []
     for field in (*form.fields, "__all__"):
         errors = [str(error) for error in form.errors.get(field, [])]  # ErrorList yields each message as str
         if named and errors and field != "__all__":
-            out.append(f"{field}: {' '.join(errors)}")
+            out.append(f"{form.fields[field].label or field}: {' '.join(errors)}")
         else:
             out.extend(errors)
     return out

@@ -259,7 +259,7 @@ def rename(request: HttpRequest, token: str) -> HttpResponse:
     group = _editable_group(token)
     form = RenameForm(request.POST)
     if not form.is_valid():
-        raise UserError(" ".join(messages_of(form)))
+        raise UserError(" ".join(messages_of(form, named=True)))
     rename_player(group=group, old=form.cleaned_data["old"], new=form.cleaned_data["new"])
     return HttpResponseRedirect(group.get_absolute_url())
 

@@ -285,6 +285,21 @@ def test_rename_and_merge_players(client: Client) -> None:
     assert refused.status_code == 400
     assert "two players" in refused.content.decode()
     assert client.post(url, {"old": "Nobody", "new": "X"}).status_code == 400
+    blank = client.post(url, {"old": "Dave", "new": "  "})
+    assert blank.status_code == 400
+    assert "New name: give a name" in blank.content.decode()
+    assert all(p["name"] in ("Anaïs", "Dave") for r in group.results.all() for p in r.players)
+
+
+@pytest.mark.parametrize(("name", "words"), [("", "Give the group a name."), ("x" * 201, "Group name")])
+def test_a_new_group_needs_a_name(client: Client, name: str, words: str) -> None:
+    refused = client.post("/groups/new", {"name": name})
+    assert refused.status_code == 400
+    assert words in refused.content.decode()
+    assert not Group.objects.exists()
+    made = client.post("/groups/new", {"name": "Thursday"})
+    assert made.status_code == 302
+    assert made["Location"] == Group.objects.get(name="Thursday").get_absolute_url()
 
 
 def test_a_merge_is_suggested_and_survives_a_later_edit(client: Client) -> None:
