@@ -139,19 +139,16 @@ def _id_list(value: object, kind: str, where: str) -> tuple[str, ...]:
     if type(value) is not list:
         _expect(value, list, where)
     assert isinstance(value, list)
-    try:
-        if cat.IDS_BY_KIND[kind].issuperset(value):  # the fast path: every item a known id of this kind
-            return tuple(value)
-    except TypeError:  # an unhashable item: reported below
-        pass
-    out = []
+    known = cat.IDS_BY_KIND[kind]
     for i, item in enumerate(value):
-        here = f"{where}[{i}]"
-        _expect(item, str, here)
-        assert isinstance(item, str)
-        check_id(item, kind, here)
-        out.append(item)
-    return tuple(out)
+        if (
+            type(item) is not str or item not in known
+        ):  # the first item that is not an id of this kind: refused
+            here = f"{where}[{i}]"
+            _expect(item, str, here)
+            assert isinstance(item, str)
+            check_id(item, kind, here)
+    return tuple(value)
 
 
 def check_id(item: str, kind: str, where: str) -> None:
