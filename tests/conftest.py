@@ -123,13 +123,16 @@ def runs_untraced(item: pytest.Item) -> bool:
       templates the other tests run, thousands of times over.
     - A property test (Hypothesis's ``@given`` on the test itself) runs its code on up to hundreds of examples,
       random ones in CI.
+    - A test marked ``fuzz`` does the same with a ``@given`` of its own for each case (tests/companion/test_fuzz.py:
+      each endpoint's form).
 
-    Traced, a walk took 2.4x its time untraced and a property test of the rules core 3.5-5x: together about 150 s
-    of the two cores' time in CI. The few lines only they reached (the table screen's overdue reveals, bridge,
-    income and order; an unhashable id in a table; a stack naming a player twice; the 2015 pad check refusing
-    its players; a mistyped group link) each have an example test of their own: the coverage is what it was."""
+    Traced, a walk took 2.4x its time untraced, a property test of the rules core 3.5-5x and the fuzz tests 2.2x:
+    together about 190 s of the two cores' time in CI. The few lines only they reached (the table screen's overdue
+    reveals, bridge, income and order; a stack naming a player twice; the 2015 pad check refusing its players; a
+    mistyped group link; a number erased on a score step; a mangled result link beside a kept pad; a blank
+    rename; a group without a name) each have an example test of their own: the coverage is what it was."""
     return (
-        bool(item.get_closest_marker("walk"))
+        bool(item.get_closest_marker("walk") or item.get_closest_marker("fuzz"))
         or getattr(getattr(item, "obj", None), "hypothesis", None) is not None
     )
 

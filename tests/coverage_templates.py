@@ -79,10 +79,15 @@ _plugin: TemplateLines | None = None
 RENDERING: tuple[type[Node], ...] = (Node, TextNode)
 
 
+def _measuring() -> bool:
+    """Whether a coverage runs in this process: none does during a test left untraced (tests/conftest.py,
+    runs_untraced), nor in a run without one (``--no-cov``)."""
+    return coverage.Coverage.current() is not None
+
+
 def _recording(method: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     def render_annotated(node: Node, context: Any) -> Any:
-        # No coverage runs during a test left untraced (tests/conftest.py, runs_untraced): nothing recorded then.
-        if _plugin is not None and coverage.Coverage.current() is not None:
+        if _plugin is not None and _measuring():  # nothing is recorded while no coverage runs
             _plugin.rendering(node)
         return method(node, context)
 

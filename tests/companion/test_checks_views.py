@@ -263,6 +263,19 @@ def test_a_clean_pad_is_kept_as_a_result_and_corrected_later(client: Client) -> 
     assert api["game"] == "iki" and api["view_url"] == result.view_url()
 
 
+@pytest.mark.parametrize("mangled", ["!", "x" * 64, "<script>"])
+def test_a_mangled_result_link_keeps_the_pad_as_a_new_result(client: Client, mangled: str) -> None:
+    assert keep(client, RULEBOOK_PAD).status_code == 302
+    first = Result.objects.get()
+    response = keep(client, {**RULEBOOK_PAD, "p1-score_track": "60", "p1-total": "61"}, result=mangled)
+    assert response.status_code == 302
+    first.refresh_from_db()
+    assert [p["total"] for p in first.players] == [100, 41]  # the first result is never rewritten
+    second = Result.objects.exclude(pk=first.pk).get()
+    assert response["Location"] == f"/results/{second.token}/"
+    assert [p["total"] for p in second.players] == [100, 61]
+
+
 def test_a_pad_with_a_doubt_is_not_kept(client: Client) -> None:
     response = keep(client, {**RULEBOOK_PAD, "p0-variety": "12"})
     assert response.status_code == 400

@@ -279,6 +279,17 @@ def test_a_number_entry_is_saved_and_the_partial_shows_it(client: Client) -> Non
     assert sheet.version == 2
 
 
+@pytest.mark.parametrize("erased", ["", "   "])
+def test_a_number_erased_on_the_page_is_saved_as_zero(client: Client, erased: str) -> None:
+    sheet = sheet_of()
+    client.post(entry_url(sheet, "track"), {"p0-score_track": "28", "was-p0-score_track": "0"}, **HX)
+    r = client.post(entry_url(sheet, "track"), {"p0-score_track": erased, "was-p0-score_track": "28"}, **HX)
+    assert r.status_code == 200
+    assert 'value="0"' in text(r)
+    sheet.refresh_from_db()
+    assert sheet.table["players"][0]["score_track"] == 0
+
+
 def test_without_javascript_a_post_redirects_back_to_the_entry(client: Client) -> None:
     sheet = sheet_of()
     r = client.post(entry_url(sheet, "fish"), {"op": "add|1|fish|fish-winter"})
