@@ -31,11 +31,31 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """With --cov, templates count too: django_coverage_plugin reads a template's lines from the template engine's
-    debug information, which Django keeps only with the ``debug`` option (set before the first template loads)."""
-    if config.getoption("cov_source", default=None):
-        from django.conf import settings
+    """The settings of the whole run, made before any test:
 
+    - Pages name the static files by their plain names, as before ``collectstatic``: the live server serves them
+      from the apps and knows nothing of the hashed copies (WhiteNoise serves those in production, tested on its own:
+      tests/companion/test_settings.py and the app servers of tests/deploy). WhiteNoise finds a file when it is asked
+      for, as in development, instead of listing all of them when its middleware starts: each test's client starts
+      the middleware anew, and the listing (14 ms, 220 files) was 8% of the CPU of the tests without a browser.
+      Set once for the run, not for each test: a request a live server thread was still answering for the last
+      test's page, as the next test changed the setting, could make the static files' storage from the setting of
+      the moment, and the whole next test named hashed files the live server does not have (a CI run of
+      2026-11-27: a page without its stylesheet and scripts).
+    - With --cov, templates count too: django_coverage_plugin reads a template's lines from the template engine's
+      debug information, which Django keeps only with the ``debug`` option (set before the first template loads).
+    """
+    from django.conf import settings
+    from django.test.utils import override_settings
+
+    override_settings(
+        STORAGES={
+            **settings.STORAGES,
+            "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+        },
+        WHITENOISE_AUTOREFRESH=True,
+    ).enable()  # never disabled: the run's own settings
+    if config.getoption("cov_source", default=None):
         for engine in settings.TEMPLATES:
             engine.setdefault("OPTIONS", {})["debug"] = True
 
@@ -203,22 +223,6 @@ SCREENSHOTS = Path(
 TAKE_SCREENSHOTS = os.environ.get("SCREENSHOTS", "0" if os.environ.get("CI") else "1") == "1"
 #: What Chromium answers when its compositor refuses a capture (the screenshot fixture asks once more).
 CAPTURE_REFUSED = "Unable to capture screenshot"
-
-
-@pytest.fixture(autouse=True)
-def _static_by_plain_names(settings: Any) -> None:
-    """Pages name the static files by their plain names in tests, as before `collectstatic`: the live server
-    serves them from the apps and knows nothing of the hashed copies (WhiteNoise serves those in production).
-
-    WhiteNoise finds a static file when it is asked for, as in development, instead of listing all of them when its
-    middleware starts: each test's client starts the middleware anew, and the listing (14 ms, 220 files) was 8% of
-    the CPU of the tests without a browser. The production way is tested on its own (tests/companion/test_settings.py
-    and the app servers of tests/deploy)."""
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
-    settings.WHITENOISE_AUTOREFRESH = True
 
 
 @pytest.fixture(autouse=True)
