@@ -141,9 +141,8 @@ def _id_list(value: object, kind: str, where: str) -> tuple[str, ...]:
     assert isinstance(value, list)
     known = cat.IDS_BY_KIND[kind]
     for i, item in enumerate(value):
-        if (
-            type(item) is not str or item not in known
-        ):  # the first item that is not an id of this kind: refused
+        # The first item that is not an id of this kind is refused, with what it is instead.
+        if type(item) is not str or item not in known:
             here = f"{where}[{i}]"
             _expect(item, str, here)
             assert isinstance(item, str)

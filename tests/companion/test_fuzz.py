@@ -76,7 +76,7 @@ HOSTILE = st.one_of(
 )
 #: CI's PostgreSQL pass (``TESTS_DATABASE_ONLY=1``, .ci/run), run after the SQLite pass has sent every example: the
 #: same examples again would find only what that pass found. There a quarter of them, new ones each run, look for
-#: what PostgreSQL alone refuses (a NUL in a text, a number beyond a column); the pass then costs a minute less of
+#: what PostgreSQL alone refuses (a NUL in a text, a number beyond a column); the pass then costs about 40 s less of
 #: the two cores' time.
 POSTGRES_PASS = os.environ.get("TESTS_DATABASE_ONLY") == "1"
 
