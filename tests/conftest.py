@@ -119,6 +119,10 @@ def runs_on_every_database(item: pytest.Item) -> bool:
     return uses_a_database(item) and not item.get_closest_marker("walk")
 
 
+#: Whether this run is CI's PostgreSQL pass (``TESTS_DATABASE_ONLY=1``, .ci/run), after the SQLite pass ran every test.
+DATABASE_ONLY = os.environ.get("TESTS_DATABASE_ONLY") == "1"
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """``TESTS_DATABASE_ONLY=1`` (CI's PostgreSQL pass, .ci/run) keeps only the tests that reach a database
@@ -129,7 +133,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     The tests marked ``long`` start first, in their random order (a stable sort after pytest-randomly's shuffle
     and pytest-django's grouping): on a few cores a long test started last keeps one core busy while the others
     wait for it."""
-    if os.environ.get("TESTS_DATABASE_ONLY") == "1":
+    if DATABASE_ONLY:
         config.hook.pytest_deselected(items=[item for item in items if not runs_on_every_database(item)])
         items[:] = [item for item in items if runs_on_every_database(item)]
     items.sort(key=lambda item: item.get_closest_marker("long") is None)

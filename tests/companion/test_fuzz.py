@@ -1,7 +1,7 @@
 """Every POST endpoint, fuzzed (issue 10, item 3): one field of a valid request replaced by hostile text (digits
 ``int()`` refuses, control and bidi characters, 10 kB strings, empty, missing), sent with and without htmx.
 Never a 5xx; and on a 4xx, nothing in the database changed. CI runs this on SQLite and on PostgreSQL (there a
-quarter of the examples, new each run: :data:`POSTGRES_PASS`). Coverage leaves these tests untraced (the ``fuzz``
+quarter of the examples, new each run: :func:`fuzz_settings`). Coverage leaves these tests untraced (the ``fuzz``
 marker, tests/conftest.py): each line they reach has an example test of its own.
 """
 
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import subprocess
 import sys
 import unicodedata
@@ -39,6 +38,7 @@ from scoring.examples import WORKED_EXAMPLE
 from scoring.osaka.examples import CONTRACT_PAYDAY, RANKING
 from scoring.reading import MAX_NUMBER
 from tests.companion.osaka.test_calculator import CONTRACT as OSAKA_CALCULATOR
+from tests.conftest import DATABASE_ONLY
 from tests.factories import db_snapshot, make_game, stored_rows
 
 pytestmark = pytest.mark.django_db
@@ -74,19 +74,17 @@ HOSTILE = st.one_of(
     ),
     st.text(max_size=60),
 )
-#: CI's PostgreSQL pass (``TESTS_DATABASE_ONLY=1``, .ci/run), run after the SQLite pass has sent every example: the
-#: same examples again would find only what that pass found. There a quarter of them, new ones each run, look for
-#: what PostgreSQL alone refuses (a NUL in a text, a number beyond a column); the pass then costs about 40 s less of
-#: the two cores' time.
-POSTGRES_PASS = os.environ.get("TESTS_DATABASE_ONLY") == "1"
 
 
 def fuzz_settings(examples: int) -> settings:
-    """``examples`` examples, the same each run; in :data:`POSTGRES_PASS`, a quarter of them, new each run."""
+    """``examples`` examples, the same each run. In CI's PostgreSQL pass (:data:`tests.conftest.DATABASE_ONLY`), run
+    after the SQLite pass has sent every example, the same examples again would find only what that pass found:
+    there a quarter of them, new ones each run, look for what PostgreSQL alone refuses (a NUL in a text, a number
+    beyond a column), and the pass costs about 40 s less of the two cores' time."""
     return settings(
-        max_examples=max(examples // 4, 1) if POSTGRES_PASS else examples,
+        max_examples=max(examples // 4, 1) if DATABASE_ONLY else examples,
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-        derandomize=not POSTGRES_PASS,
+        derandomize=not DATABASE_ONLY,
     )
 
 
