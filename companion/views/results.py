@@ -21,6 +21,7 @@ from companion.errors import UserError, json_error
 from companion.forms import NameField, messages_of
 from companion.links import share_url
 from companion.models.results import GROUP_NAME_MAX, Group, Result
+from companion.models.scoresheets import NAME_MAX
 from companion.services.backup import group_file, read_json, restore_group
 from companion.services.play_time import duration_words, play_times
 from companion.services.result_export import LINE_ORDER, group_csv, group_json, result_json
@@ -230,6 +231,21 @@ def _with_lengths(results: list[Result]) -> list[tuple[Result, str]]:
 def group_page(request: HttpRequest, token: str) -> HttpResponse:
     """``GET /groups/<token>/``: the results and statistics; the edit link also renames and takes results out."""
     group, can_edit = _group(token)
+    return _group_page(request, group, can_edit, token)
+
+
+def _group_page(
+    request: HttpRequest,
+    group: Group,
+    can_edit: bool,
+    token: str,
+    *,
+    refused: str = "",
+    chosen: str = "",
+    typed: str = "",
+) -> HttpResponse:
+    """The group's page; ``refused``: why a rename was refused, shown beside its form (a 400), with the player
+    ``chosen`` and the name ``typed`` left in it."""
     results = results_of(group)
     names = player_names(group)
     context = {
@@ -248,9 +264,11 @@ def group_page(request: HttpRequest, token: str) -> HttpResponse:
         "token": token,
         "view_url": share_url(request, group.view_url()),
         "edit_url": share_url(request, group.get_absolute_url()) if can_edit else "",
-        "rename": RenameForm(),
+        "refused": refused,
+        "chosen": chosen,
+        "typed": typed,
     }
-    return render(request, "results_group.html", context)
+    return render(request, "results_group.html", context, status=400 if refused else 200)
 
 
 @require_POST
@@ -258,9 +276,15 @@ def rename(request: HttpRequest, token: str) -> HttpResponse:
     """``POST /groups/<token>/rename``: rename a player, or merge one name into another."""
     group = _editable_group(token)
     form = RenameForm(request.POST)
-    if not form.is_valid():
-        raise UserError(" ".join(messages_of(form, named=True)))
-    rename_player(group=group, old=form.cleaned_data["old"], new=form.cleaned_data["new"])
+    refused = "" if form.is_valid() else " ".join(messages_of(form, named=True))
+    if not refused:
+        try:
+            rename_player(group=group, old=form.cleaned_data["old"], new=form.cleaned_data["new"])
+        except UserError as exc:
+            refused = exc.message
+    if refused:  # said on the group's page, beside the form, with what was typed
+        chosen, typed = (str(form.data.get(field, ""))[:NAME_MAX] for field in ("old", "new"))
+        return _group_page(request, group, True, token, refused=refused, chosen=chosen, typed=typed)
     return HttpResponseRedirect(group.get_absolute_url())
 
 

@@ -291,6 +291,21 @@ def test_rename_and_merge_players(client: Client) -> None:
     assert all(p["name"] in ("Anaïs", "Dave") for r in group.results.all() for p in r.players)
 
 
+def test_a_refused_rename_is_said_beside_its_form_with_what_was_typed(client: Client) -> None:
+    group = known_group()
+    refused = client.post(f"/groups/{group.token}/rename", {"old": "David", "new": "Anaïs"})
+    assert refused.status_code == 400
+    html = refused.content.decode()
+    names = html.split('id="names-title"')[1]  # the group's page, at its names
+    assert '<p class="message error" role="alert">' in names and "they are two players" in names
+    assert '<option value="David" selected>David</option>' in names
+    assert 'value="Anaïs"' in names.split('id="new"')[1].split(">")[0]  # what was typed, kept
+    assert f'action="/groups/{group.token}/rename#names-title"' in names  # the answer opens at the names
+    assert "IKI: 2 plays" in html  # the rest of the page as ever
+    fine = client.get(group.get_absolute_url()).content.decode()
+    assert 'role="alert"' not in fine and " selected>" not in fine.split('id="names-title"')[1]
+
+
 @pytest.mark.parametrize(("name", "words"), [("", "Give the group a name."), ("x" * 201, "Group name")])
 def test_a_new_group_needs_a_name(client: Client, name: str, words: str) -> None:
     refused = client.post("/groups/new", {"name": name})
