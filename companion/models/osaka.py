@@ -19,10 +19,9 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from companion.models.scoresheets import NAME_MAX
 from companion.tokens import new_token
 from scoring.osaka.components import COLOURS, MAX_PLAYERS, MIN_PLAYERS, ByColour
-
-NAME_MAX = 24
 
 
 def new_seed() -> str:

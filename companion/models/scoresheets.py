@@ -21,7 +21,8 @@ from scoring.table import Table, read_table
 #: naming them; these are the usual four of the box plus two spares for a player who prefers another word.
 COLOURS: Final = ("red", "blue", "green", "yellow", "purple", "black")
 NAME_MAX: Final = 24
-"""The longest player name, on every start page (companion.forms): what a column of the PDF score pad fits."""
+"""The longest player name, IKI's and Traders of Osaka's, on every start page (companion.forms): what a column of
+the PDF score pad fits."""
 #: Entries beyond this size are refused as malformed before they reach the rules (nothing in IKI comes close);
 #: the JSON API's bound, one constant (scoring.reading).
 MAX_NUMBER: Final = reading.MAX_NUMBER

@@ -15,6 +15,7 @@ from typing import Any, Final
 from django import forms
 
 from companion.forms import ChoiceField, MultipleChoiceField, NameField, TypedChoiceField
+from companion.models.scoresheets import NAME_MAX
 from scoring.names import name_key
 from scoring.osaka.components import (
     CARD_VALUES,
@@ -27,7 +28,6 @@ from scoring.osaka.components import (
     Colour,
 )
 
-NAME_MAX: Final = 24
 ORDINALS: Final = ("1st", "2nd", "3rd", "4th")
 EDO_FIELDS: Final = tuple(f"edo{i + 1}" for i in range(len(COLOURS)))
 COLOUR_CHOICES: Final = [(c.value, c.label) for c in COLOURS]

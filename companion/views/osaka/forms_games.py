@@ -9,7 +9,7 @@ from typing import Any, Final
 from django import forms
 
 from companion.forms import ChoiceField, NameField, TypedChoiceField
-from companion.models.osaka import NAME_MAX
+from companion.models.scoresheets import NAME_MAX
 from companion.presenters.osaka import CARD_COUNTS, TOTALS
 from companion.services.osaka import NewPlayer
 from scoring.names import name_key
