@@ -34,7 +34,7 @@ from scoring.components import (
     TokenKind,
 )
 from scoring.problems import join
-from scoring.rules import BUILDINGS_IN_PLAY, TRACK_MAX
+from scoring.rules import BUILDINGS_IN_PLAY, MAX_ONGOING_BUILDINGS, TRACK_MAX
 from scoring.score import AKEBONO_LINES, BASE_LINES, FISH_POINTS, MAX_FISH, VARIETY_POINTS, rank_totals
 from scoring.table import PlayerState, Setup, StackPlace, Table
 
@@ -264,7 +264,7 @@ def buildings_values(facts: PadFacts) -> Possible:
     plain = [building_options(b, facts) for b in pool if not (facts.akebono and b.ongoing)]
     ongoing = [building_options(b, facts) for b in pool if facts.akebono and b.ongoing]
     values: set[int] = set()
-    for n in range(min(2, len(ongoing)) + 1):
+    for n in range(min(MAX_ONGOING_BUILDINGS, len(ongoing)) + 1):
         for with_ongoing in _sums_exactly(ongoing, n):
             values |= {with_ongoing + s for s in _sums(plain, MAX_BUILDINGS - n)}
     where = "of the setup's buildings" if known else "buildings"
@@ -574,6 +574,8 @@ def _check_player(pad: Pad, player: PadPlayer, edition: Edition) -> list[PadProb
 TABLE_WORDS: Final = {
     "fish": "fish tokens (each exists once)",
     "buildings": f"buildings ({BUILDINGS_IN_PLAY} are in play, each once)",
+    "buildings-akebono": f"buildings ({BUILDINGS_IN_PLAY} are in play, each once, at most {MAX_ONGOING_BUILDINGS} of them"
+    " with an ongoing ability)",
     "personalities": "personalities (each exists once)",
 }
 
@@ -588,47 +590,80 @@ def minimal_sets(sets: Iterable[frozenset[str]]) -> tuple[frozenset[str], ...]:
     return tuple(kept)
 
 
+class _TooMany(Exception):
+    """More sets than a caller will weigh (:func:`_holdings`' ``limit``)."""
+
+
 def _holdings(
-    ids_options: Sequence[tuple[str, frozenset[int]]], value: int, most: int
-) -> list[frozenset[str]]:
-    """Each set of at most ``most`` components whose values can add up to ``value``."""
-    out = []
-    for n in range(most + 1):
-        for picked in itertools.combinations(ids_options, n):
-            sums = {0}
-            for _, options in picked:
-                sums = {s + v for s in sums for v in options if s + v <= value}
-            if value in sums:
-                out.append(frozenset(i for i, _ in picked))
+    ids_options: Sequence[tuple[str, frozenset[int]]], value: int, most: int, limit: int | None = None
+) -> list[frozenset[str]] | None:
+    """The sets of at most ``most`` components whose values can add up to ``value`` with each component scoring
+    more than 0: every minimal set among them (a component scoring 0 is never needed), grown in catalogue order
+    and never past a set that already makes ``value``. None when there are more than ``limit``."""
+    options = [(id_, frozenset(v for v in values if v > 0)) for id_, values in ids_options]
+    tops = [max(values, default=0) for _, values in options]
+    out: list[frozenset[str]] = []
+
+    def grow(start: int, picked: tuple[str, ...], sums: set[int]) -> None:
+        if value in sums:
+            out.append(frozenset(picked))
+            if limit is not None and len(out) > limit:
+                raise _TooMany
+            return
+        room = most - len(picked)
+        if not room or max(sums) + sum(sorted(tops[start:], reverse=True)[:room]) < value:
+            return
+        for i in range(start, len(options)):
+            id_, values = options[i]
+            more = {s + v for s in sums for v in values if s + v <= value}
+            if more:
+                grow(i + 1, (*picked, id_), more)
+
+    try:
+        grow(0, (), {0})
+    except _TooMany:
+        return None
     return out
 
 
-def building_holdings(facts: PadFacts, value: int) -> tuple[frozenset[str], ...]:
-    """The sets of the setup's buildings that can make a buildings line of ``value`` (RULINGS R8, R13, R22)."""
+def building_holdings(
+    facts: PadFacts, value: int, limit: int | None = None
+) -> tuple[frozenset[str], ...] | None:
+    """The sets of the setup's buildings that can make a buildings line of ``value`` (RULINGS R8, R13, R22); None
+    when there are more than ``limit``."""
     pool = building_pool(facts)
-    found = [
-        s for s in _holdings([(b.id, building_options(b, facts)) for b in pool], value, MAX_BUILDINGS)
-        if not facts.akebono or sum(1 for b in pool if b.id in s and b.ongoing) <= 2
-    ]  # fmt: skip
-    return minimal_sets(found)
+    found = _holdings([(b.id, building_options(b, facts)) for b in pool], value, MAX_BUILDINGS, limit)
+    if found is None:
+        return None
+    ongoing = {b.id for b in pool if b.ongoing}
+    return minimal_sets(s for s in found if not facts.akebono or len(s & ongoing) <= MAX_ONGOING_BUILDINGS)
 
 
 def personality_holdings(facts: PadFacts, value: int) -> tuple[frozenset[str], ...]:
     """The sets of end-game personalities that can make a personalities line of ``value`` (RULINGS R10, R22)."""
     pool = personality_pool(facts)
-    return minimal_sets(_holdings([(p.id, personality_options(p, facts)) for p in pool], value, len(pool)))
+    found = _holdings([(p.id, personality_options(p, facts)) for p in pool], value, len(pool))
+    assert found is not None  # no limit
+    return minimal_sets(found)
+
+
+#: The most sets of buildings weighed for one player's line in an Akebono game without its setup: a line that more
+#: sets can make (most lines from 6 up, of its 20 buildings) takes part only in the count of buildings it needs
+#: (:func:`_fewest_buildings`). Lines that few sets make are the ones that collide (RULINGS R22); never weighing a
+#: line can only miss an error, never make one.
+AKEBONO_SETS_MOST: Final = 40
 
 
 def _candidates(pad: Pad, player: PadPlayer, line: str) -> tuple[frozenset[str], ...] | None:
     """The sets of components a player's line can be made of, or None when they are too many to weigh (the
-    buildings of an Akebono game without its setup: :func:`_fewest_buildings` bounds those instead)."""
+    buildings of an Akebono game without its setup: :data:`AKEBONO_SETS_MOST`)."""
     value = player.lines[line]
     facts = facts_of(pad, player)
     if line == "fish":
         return minimal_sets(fish_holdings(pad.akebono).get(value, ()))
     if line == "buildings":
         known = pad.setup is not None and bool(pad.setup.buildings)
-        return building_holdings(facts, value) if known or not pad.akebono else None
+        return building_holdings(facts, value, None if known or not pad.akebono else AKEBONO_SETS_MOST)
     return personality_holdings(facts, value)
 
 
@@ -642,19 +677,34 @@ def _fewest_buildings(facts: PadFacts, value: int) -> int:
     return next((n for n, sums in enumerate(by_count) if value in sums), 0)
 
 
-def can_share(candidates: Sequence[Sequence[frozenset[str]]], most: int | None = None) -> bool:
-    """Whether each player can hold one of their sets with no component held twice (and, with ``most``, no
-    more different components in all than that)."""
+def can_share(
+    candidates: Sequence[Sequence[frozenset[str]]], fits: Callable[[frozenset[str]], bool] | None = None
+) -> bool:
+    """Whether each player can hold one of their sets with no component held twice (and, with ``fits``, with all
+    the components held together passing it: no more different buildings than are in play)."""
 
     @functools.cache
     def go(i: int, used: frozenset[str]) -> bool:
-        if most is not None and len(used) > most:
+        if fits is not None and not fits(used):
             return False
         if i == len(candidates):
             return True
         return any(go(i + 1, used | c) for c in candidates[i] if not c & used)
 
     return go(0, frozenset())
+
+
+def in_play(akebono: bool) -> Callable[[frozenset[str]], bool]:
+    """Whether buildings held across a table whose setup is unknown can all be in play: at most 6, with Akebono at
+    most 2 of them with an ongoing ability (RULINGS R13, R15, R18)."""
+    ongoing = frozenset(b.id for b in cat.BUILDINGS if b.ongoing)
+
+    def fits(used: frozenset[str]) -> bool:
+        return len(used) <= BUILDINGS_IN_PLAY and (
+            not akebono or len(used & ongoing) <= MAX_ONGOING_BUILDINGS
+        )
+
+    return fits
 
 
 def _conflict(pad: Pad, line: str, flagged: set[tuple[str, str]]) -> tuple[str, ...] | None:
@@ -665,31 +715,32 @@ def _conflict(pad: Pad, line: str, flagged: set[tuple[str, str]]) -> tuple[str, 
     known_setup = pad.setup is not None and bool(pad.setup.buildings)
     if line == "buildings" and pad.akebono and not known_setup:
         fewest = {p.name: _fewest_buildings(facts_of(pad, p), p.lines[line]) for p in typed}
-        if sum(fewest.values()) <= BUILDINGS_IN_PLAY:
-            return None
-        needed, group = 0, []
-        for name in sorted(fewest, key=lambda n: -fewest[n]):
-            needed += fewest[name]
-            group.append(name)
-            if needed > BUILDINGS_IN_PLAY:
-                break
-        return tuple(p.name for p in typed if p.name in group)
+        if sum(fewest.values()) > BUILDINGS_IN_PLAY:
+            needed, group = 0, []
+            for name in sorted(fewest, key=lambda n: -fewest[n]):
+                needed += fewest[name]
+                group.append(name)
+                if needed > BUILDINGS_IN_PLAY:
+                    break
+            return tuple(p.name for p in typed if p.name in group)
     candidates: dict[str, tuple[frozenset[str], ...]] = {}
     for p in typed:
         found = _candidates(pad, p, line)
         if found is not None and all(found):
             candidates[p.name] = found
-    return first_conflict(candidates, BUILDINGS_IN_PLAY if line == "buildings" and not known_setup else None)
+    return first_conflict(
+        candidates, in_play(pad.akebono) if line == "buildings" and not known_setup else None
+    )
 
 
 def first_conflict(
-    candidates: Mapping[str, Sequence[frozenset[str]]], most: int | None = None
+    candidates: Mapping[str, Sequence[frozenset[str]]], fits: Callable[[frozenset[str]], bool] | None = None
 ) -> tuple[str, ...] | None:
     """The smallest group of players (in seating order) who cannot each hold one of their sets of components
     with none held twice (RULINGS R22), or None."""
     return next(
         (group for n in range(2, len(candidates) + 1) for group in itertools.combinations(candidates, n)
-         if not can_share([candidates[name] for name in group], most)),
+         if not can_share([candidates[name] for name in group], fits)),
         None,
     )  # fmt: skip
 
@@ -705,7 +756,8 @@ def table_problems(pad: Pad, flagged: set[tuple[str, str]]) -> list[PadProblem]:
             continue
         conflict = _conflict(pad, line, flagged)
         if conflict is not None:
-            problems.append(conflict_problem(pad, line, conflict, LINE_WORDS, TABLE_WORDS[line]))
+            words = TABLE_WORDS["buildings-akebono" if line == "buildings" and pad.akebono else line]
+            problems.append(conflict_problem(pad, line, conflict, LINE_WORDS, words))
     return problems
 
 
@@ -914,6 +966,7 @@ __all__ = [
     "conflict_problem",
     "first_conflict",
     "fish_holdings",
+    "in_play",
     "minimal_sets",
     "possible_lines",
     "table_problems",

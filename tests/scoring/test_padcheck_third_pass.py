@@ -9,7 +9,19 @@ from typing import Any
 import pytest
 
 from scoring.examples import WORKED_EXAMPLE
-from scoring.padcheck import Pad, PadCode, PadFacts, PadPlayer, check_pad, facts_of, possible_lines
+from scoring.padcheck import (
+    AKEBONO_SETS_MOST,
+    Pad,
+    PadCode,
+    PadFacts,
+    PadPlayer,
+    building_holdings,
+    can_share,
+    check_pad,
+    facts_of,
+    in_play,
+    possible_lines,
+)
 from scoring.table import Setup
 from setupgen import Options, generate
 from tests.scoring.test_padcheck import pad_of
@@ -107,6 +119,11 @@ CAUGHT = [
     # the same with Akebono: 150 needs 2 of its 20 buildings, four 150s need 8
     ("R22 six in play, Akebono", pad(*(player(n, lines={"buildings": 150}) for n in "ABCD"), akebono=True),
      "D", "buildings", PadCode.TABLE, "and D's buildings 150 cannot all be right"),
+    # R22, Akebono without its setup: 3 is only the Fire Watchtower or the Merchant House with 1 sandal, so three
+    # players cannot each have 3 (passed before: only the count of buildings each line needs was weighed)
+    ("R22 one of each, Akebono", pad(*(player(n, lines={"fish": 0, "buildings": 3}) for n in "ABC"), akebono=True),
+     "C", "buildings", PadCode.TABLE, "C's buildings 3 cannot all be right: together they need more buildings (6 are "
+                                      "in play, each once, at most 2 of them with an ongoing ability)"),
     # R22: the Restaurant is the fish line: fish 3, buildings 85 with ZBD8DS7P's setup (passed before)
     ("R22 Restaurant", pad(player("A", lines={"fish": 3, "buildings": 85}), player("B"), setup=ZBD8DS7P),
      "A", "buildings", PadCode.IMPOSSIBLE, "the Restaurant scoring the fish line; nearest possible: 79"),
@@ -202,3 +219,29 @@ def test_a_place_no_correction_explains_stays_an_error() -> None:
     check = check_pad(typed)
     assert [(e.player, e.line) for e in check.errors] == [("A", "variety"), ("B", "rank")]
     assert check.errors[1].message == "B is placed 3, not 1, with 10 IKI."
+
+
+def test_buildings_across_an_akebono_table_hold_at_most_two_with_an_ongoing_ability() -> None:
+    """RULINGS R13, R18: without its setup, an Akebono table holds at most 6 buildings, at most 2 of them with an
+    ongoing ability; the base game has no such limit."""
+    only = [[frozenset({b})] for b in ("farmhouse", "tea-house", "public-bathhouse")]
+    assert not can_share(only, in_play(akebono=True))
+    assert can_share(only[:2], in_play(akebono=True))
+    assert can_share(only, in_play(akebono=False))
+    seven = [
+        [frozenset({b})]
+        for b in ("inn", "shrine", "temple", "well", "storehouse", "merchant-house", "pub-izakaya")
+    ]
+    assert not can_share(seven, in_play(akebono=False))
+    assert can_share(seven[:6], in_play(akebono=False))
+
+
+def test_a_line_too_many_sets_can_make_is_left_to_the_count() -> None:
+    """An Akebono line without its setup that more than AKEBONO_SETS_MOST sets of buildings make is not weighed
+    set by set (nor can it accuse anyone); 0 and 3 are."""
+    facts = PadFacts(akebono=True, fish=0)
+    assert building_holdings(facts, 40, AKEBONO_SETS_MOST) is None
+    three = building_holdings(facts, 3, AKEBONO_SETS_MOST)
+    assert three is not None
+    assert set(three) == {frozenset({"merchant-house"}), frozenset({"fire-watchtower"})}
+    assert building_holdings(facts, 0, AKEBONO_SETS_MOST) == (frozenset(),)
