@@ -414,6 +414,14 @@ class PlayerCheck:
     rank: int  # by the judged totals, with the tie-break (RULINGS R12)
     tie_break: str | None
     known: bool = True
+    #: The places the player can hold with what is typed (RULINGS R21), first and last; (0, 0) while not known.
+    places: tuple[int, int] = (0, 0)
+
+    @property
+    def place(self) -> str:
+        """The place as the check can tell it: ``2``, or ``1-3`` while the typed facts leave the tie open."""
+        low, high = self.places
+        return str(low) if low == high else f"{low}\u2013{high}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -936,7 +944,12 @@ def check_pad(pad: Pad, edition: Edition | None = None) -> PadCheck:
                 message += f" It follows from {root}."
             problems.append(PadProblem(PadCode.RANK, p.name, "rank", message, root))
         typed_sum = sum(v for line, v in p.lines.items() if line in lines_of(pad))
-        checks.append(PlayerCheck(p.name, sums.get(p.name, typed_sum), rank, words, p.name in sums))
+        known = p.name in sums
+        checks.append(
+            PlayerCheck(
+                p.name, sums.get(p.name, typed_sum), rank, words, known, (low, high) if known else (0, 0)
+            )
+        )
     typed = any(p.lines or p.total is not None or p.rank is not None for p in pad.players)
     return PadCheck(tuple(checks), tuple(problems), typed)
 

@@ -430,7 +430,8 @@ def score_player(player: PlayerState, akebono: bool, last: tuple[str, ...]) -> d
 def _tie_words(
     names: Sequence[str], total: int, groups: list[list[str]], positions: Mapping[str, int]
 ) -> str:
-    """How a tie on ``total`` is broken (RULINGS R12), each space's players spoken of separately."""
+    """How a tie on ``total`` is broken (RULINGS R12), each space's players spoken of separately. A space below 0
+    stands for positions not given (the pad check's tied players, RULINGS R21): their order is open."""
     group_of = {name: i for i, g in enumerate(groups) for name in g}
     ordered = sorted(names, key=group_of.__getitem__)
     head = f"{join(ordered)} tie on {total} IKI"
@@ -446,12 +447,16 @@ def _tie_words(
 
     if len(by_space) == 1:
         ((space, members),) = by_space.items()
+        if space < 0:
+            return f"{head}; not every firefighting position is given, so their order is open"
         if shared(members):
             return f"{head}; same firefighting space ({space}) and no stack order given: they share the place"
         return f"{head}; broken by firefighting position, then by the firefighting stack ({' above '.join(members)})"
     parts = []
     for space, members in by_space.items():
-        if len(members) == 1:
+        if space < 0:
+            parts.append(f"{join(members)}: firefighting position not given, order open")
+        elif len(members) == 1:
             parts.append(f"{members[0]} on space {space}")
         elif shared(members):
             parts.append(f"{join(members)} share the place: same space, no stack order (space {space})")

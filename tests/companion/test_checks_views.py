@@ -131,6 +131,19 @@ def test_a_line_in_doubt_opens_the_walk_through_at_its_step(client: Client) -> N
     assert "Anaïs's variety was written as <strong>12</strong>" in step
 
 
+def test_a_second_players_line_in_doubt_opens_on_that_players_tab(client: Client) -> None:
+    """David's fish opened on Anaïs's tab: the step's ``?p=`` was missing."""
+    query = urlencode({**RULEBOOK_PAD, "p1-fish": "2"})
+    response = client.post("/check/walk/", {"q": query, "line": "1:fish"})
+    url = urlparse(response["Location"])
+    assert parse_qs(url.query) == {"p": ["1"], "target": ["fish:2"], "who": ["David"]}
+    step = client.get(response["Location"]).content.decode()
+    assert "David's fish was written as <strong>2</strong>" in step
+    assert re.search(
+        r'aria-selected="true"[^>]*>(?:(?!</a>).)*<span class="visually-hidden">David</span>', step
+    )
+
+
 def test_the_step_shows_no_target_for_a_made_up_line(client: Client) -> None:
     query = urlencode(RULEBOOK_PAD)
     response = client.post("/check/walk/", {"q": query, "line": "1:fish"})
@@ -376,3 +389,21 @@ def test_the_walk_through_start_offers_a_groups_names_so_anais_stays_anais(clien
     refused = client.post(f"/score/?group={group.token}", {"name-0": "Anaïs"}).content.decode()
     assert '<option value="Anaïs">' in refused
     assert "group-names" not in client.get(f"/score/?group={group.view_token}").content.decode()
+
+
+def test_a_tie_with_a_position_missing_shows_the_places_it_leaves_open(client: Client) -> None:
+    """RULINGS R12, R21: four players on 100, Hana's firefighting position blank. Anaïs and David (7) are surely
+    above Ben (5), so Ben cannot be 1st: the ranking says 3-4 for him, as the error does, and names no space
+    for the blank position (it showed "1 Ben" and "same firefighting space (-1)")."""
+    names = ("Anaïs", "David", "Ben", "Hana")
+    pad = {"edition": "base"}
+    for i, (name, place, firefighting) in enumerate(zip(names, "2314", ("7", "7", "5", ""), strict=True)):
+        pad |= {f"name-{i}": name, f"colour-{i}": ("red", "blue", "green", "yellow")[i]}
+        pad |= {f"p{i}-total": "100", f"p{i}-rank": place, f"p{i}-firefighting": firefighting}
+    status, html = get(client, pad)
+    assert status == 200
+    assert "Ben cannot be placed 1: with 100 IKI the place is 3 to 4." in messages(html)
+    assert re.search(r"ck-place\">3\u20134</span> Ben <strong>100</strong>", html)
+    assert re.search(r"ck-place\">1\u20133</span> Anaïs <strong>100</strong>", html)
+    assert "-1" not in re.sub(r"<[^>]*>", "", html)
+    assert "their order is open" in html

@@ -88,7 +88,7 @@ def verdict(check: PadCheck | None) -> dict[str, Any]:
     """The verdict: the ranking by the totals, the players without one, what follows from the doubts."""
     return {
         "check": check,
-        "ranking": sorted((p for p in check.players if p.known), key=lambda p: (p.rank, p.name))
+        "ranking": sorted((p for p in check.players if p.known), key=lambda p: (p.places, p.name))
         if check
         else [],
         "unranked": [p for p in check.players if not p.known] if check else [],

@@ -146,7 +146,9 @@ def walk(request: HttpRequest) -> HttpResponse:
     name = seats[seat][0]
     value = data.get(f"p{seat}-{line}")
     url = reverse("scorepad-step", args=[sheet.token, LINE_STEPS[line][0]])
-    return HttpResponseRedirect(f"{url}?{walk_target(line, value, name)}")
+    player = list(seats).index(seat)  # the sheet's players are the pad's seats, in order
+    tab = f"p={player}&" if player else ""
+    return HttpResponseRedirect(f"{url}?{tab}{walk_target(line, value, name)}")
 
 
 @require_POST
