@@ -39,6 +39,8 @@ class ScoreSheet(models.Model):
     #: Stack ranks on the firefighting track, by player name (0 = top of the stack): RULINGS R12.
     stack: models.JSONField[dict[str, int], dict[str, int]] = models.JSONField(default=dict)
     seed = models.CharField(max_length=64, blank=True, default="")
+    #: The seed's setup was made with the Grand Master variant (RULINGS R24: a code stands with its options).
+    grand_master = models.BooleanField(default=False)
     version = models.PositiveIntegerField(default=1)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)

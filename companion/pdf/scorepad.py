@@ -230,6 +230,7 @@ def filled_pad(
     pagesize: str = "A4",
     date: datetime.date,
     seed: str | None = None,
+    grand_master: bool = False,
     tie_breaks: Sequence[str] = (),
     title: str | None = None,
     missing: Sequence[str] = (),
@@ -259,7 +260,7 @@ def filled_pad(
     c = _canvas(buffer, lay, heading)
     subtitle: list[tuple[str, str | None]] = [("Date", long_date(date))]
     if seed:
-        subtitle.append(("Setup code", seed))
+        subtitle.append(("Setup code", f"{seed}, Grand Master" if grand_master else seed))
     subtitle.append(("Players", str(len(players))))
     _draw_header(c, lay, heading, subtitle)
     _draw_grid(c, lay, akebono)

@@ -173,6 +173,7 @@ def start_sheet(
     prefill: Mapping[str, Mapping[str, Any]] | None = None,
     firefighting_order: Sequence[str] | None = None,
     seed: str | None = None,
+    grand_master: bool = False,
 ) -> ScoreSheet:
     """Create a sheet for 2-4 players, optionally with the game's setup and values known from a tracked game.
 
@@ -224,7 +225,13 @@ def start_sheet(
     setup_errors = [p for p in validate(table).errors if p.field.startswith("setup")]
     if setup_errors:
         raise SheetError("setup", " ".join(p.message for p in setup_errors))
-    sheet = ScoreSheet(table=data, colours=list(colours), stack=stack, seed=seed or "")
+    sheet = ScoreSheet(
+        table=data,
+        colours=list(colours),
+        stack=stack,
+        seed=seed or "",
+        grand_master=bool(seed) and grand_master,
+    )
     _derive(sheet)
     sheet.save()
     return sheet
@@ -309,6 +316,7 @@ def pad_pdf(*, sheet: ScoreSheet, result: SheetResult, pagesize: str) -> bytes:
         pagesize=pagesize,
         date=sheet.created.date() if sheet.created else datetime.date.today(),  # type: ignore[truthy-bool]  # None until saved
         seed=sheet.seed or None,
+        grand_master=sheet.grand_master,
         tie_breaks=result.tie_breaks,
         missing=result.missing,
     )
@@ -353,6 +361,7 @@ def sheet_for_game(*, game: Game, names: Sequence[str], colours: Sequence[str]) 
         prefill=prefill,
         firefighting_order=[by_seat[n] for n in firefighting_seats(seat.marker for seat in seats)],
         seed=game.seed or None,
+        grand_master=game.grand_master,
     )
     Game.objects.filter(pk=game.pk, scoresheet=None).update(scoresheet=sheet)
     linked = Game.objects.get(pk=game.pk).scoresheet

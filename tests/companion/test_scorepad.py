@@ -118,6 +118,25 @@ def test_start_with_a_seed_code_knows_what_was_in_play(client: Client) -> None:
     assert offered == [b for b in _catalogue_order() if b in setup.buildings]
 
 
+def test_a_grand_master_code_is_printed_with_its_variant(client: Client) -> None:
+    """RULINGS R24: a code stands with its options. The pad printed "Setup code K7MX2QPA" alone, and the same code
+    checked later without Grand Master gives another setup."""
+    r = client.post(
+        "/score/",
+        {"name-0": "A", "colour-0": "red", "name-1": "B", "colour-1": "blue", "edition": "akebono",
+         "setup_kind": "seed", "seed": "K7MX2QPA", "grand_master": "on"},
+    )  # fmt: skip
+    assert r.status_code == 302
+    sheet = ScoreSheet.objects.get()
+    assert (sheet.seed, sheet.grand_master) == ("K7MX2QPA", True)
+    pdf = PdfReader(io.BytesIO(client.get(f"/score/{sheet.token}/pad.pdf").content)).pages[0].extract_text()
+    assert "K7MX2QPA, Grand Master" in pdf
+    plain = start_sheet(names=["A", "B"], colours=["red", "blue"], akebono=True, seed="K7MX2QPA")
+    pdf = PdfReader(io.BytesIO(client.get(f"/score/{plain.token}/pad.pdf").content)).pages[0].extract_text()
+    assert "K7MX2QPA" in pdf
+    assert "Grand Master" not in pdf
+
+
 def _catalogue_order() -> list[str]:
     from scoring import catalogue as cat
 

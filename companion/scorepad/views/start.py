@@ -75,7 +75,7 @@ def new(request: HttpRequest) -> HttpResponse:
     data = form.cleaned_data
     names, colours = [n for n, _ in form.players], [c for _, c in form.players]
     akebono = data["edition"] == "akebono"
-    seed, setup = None, None
+    seed, setup, grand_master = None, None, False
     try:
         if data["setup_kind"] == "seed":
             grand_master = data["grand_master"] and akebono
@@ -86,7 +86,9 @@ def new(request: HttpRequest) -> HttpResponse:
             setup = {"buildings": data["buildings"]} if data["buildings"] else {}
             if akebono and data["personalities"]:
                 setup["personalities"] = data["personalities"]
-        sheet = services.start_sheet(names=names, colours=colours, akebono=akebono, setup=setup, seed=seed)
+        sheet = services.start_sheet(
+            names=names, colours=colours, akebono=akebono, setup=setup, seed=seed, grand_master=grand_master
+        )
     except SheetError as exc:
         form.add_error("seed" if exc.field == "seed" else None, ValidationError(exc.message))
         return _start_page(request, form, status=400)

@@ -140,6 +140,7 @@ def walk(request: HttpRequest) -> HttpResponse:
             setup=setup_json(start.setup),
             prefill=prefill,
             seed=start.cleaned_data["seed"] or None,
+            grand_master=start.cleaned_data["grand_master"],
         )
     except SheetError as exc:
         raise UserError(exc.message) from None
