@@ -226,8 +226,8 @@ def spaced_seed(seed: str) -> str:
 
 
 def setup_names(query: Mapping[str, str]) -> list[str]:
-    """The table's names typed on the setup page (``name=``, at most 4, each as a name field keeps it); a name
-    that cannot be kept is dropped (the tracker's form asks for it again)."""
+    """The table's names typed on the setup page (``name=``, at most 4, each as a name field keeps it); a blank
+    name (a seat left empty) or one that cannot be kept is dropped (the tracker's form asks for it again)."""
     getlist = getattr(query, "getlist", None)
     raw: list[str] = getlist("name") if getlist is not None else []
     names = []
@@ -236,7 +236,8 @@ def setup_names(query: Mapping[str, str]) -> list[str]:
             name = clean_text(value)[:NAME_MAX]
         except ValidationError:
             continue
-        names.append(name)
+        if name:
+            names.append(name)
     return names
 
 

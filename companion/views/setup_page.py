@@ -103,7 +103,7 @@ def setup_game(request: HtmxHttpRequest) -> HttpResponse:
     """
     try:
         options, setup, given = load_setup(request.GET)
-        names = setup_names(request.GET)
+        names = setup_names(request.GET)[: options.players]  # a 2-player game seats 2 of 4 names typed
         reroll = request.GET.get("reroll", "")
         if reroll and reroll != "all" and reroll not in applicable_parts(options):
             raise query_error("reroll", f"this game has no part {quote(reroll)} to draw again")

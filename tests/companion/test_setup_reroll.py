@@ -194,6 +194,18 @@ def test_names_and_the_code_travel_into_the_tracker_and_the_score() -> None:
     assert posted.status_code == 302, posted.content.decode()
 
 
+def test_the_names_line_holds_the_seats_names_only() -> None:
+    """The options form sends its four name fields, blank ones too: "Players: Aiko, Bunta, Chiyo, " had a
+    trailing comma, and a 2-player setup listed four names where the tracker then seats two."""
+    client = Client()
+    three = client.get(f"/setup/game?{query_of(Options(3), name=[*NAMES[:3], ''])}", follow=True)
+    assert "Players: Aiko, Bunta, Chiyo<" in three.content.decode()
+    two = client.get(f"/setup/game?{query_of(Options(2), name=NAMES)}", follow=True).content.decode()
+    assert "Players: Aiko, Bunta<" in two
+    track = unescape(re.search(r'href="(/games/new/\?[^"]+)">Track this game', two).group(1))  # type: ignore[union-attr]
+    assert params(track)["name"] == ["Aiko", "Bunta"]
+
+
 @pytest.fixture
 def lan(monkeypatch: pytest.MonkeyPatch) -> None:
     """This machine's interfaces, as on a laptop at the table (tests/companion/test_links.py)."""
