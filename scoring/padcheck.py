@@ -67,6 +67,7 @@ class PadCode(StrEnum):
     TOTAL = "total-not-sum"
     RANK = "rank-wrong"
     STACK_TWICE = "stack-place-twice"
+    STACK_TOO_LOW = "stack-place-too-low"
     TIE_NEEDS_FIREFIGHTING = "tie-needs-firefighting"
     TIE_NEEDS_STACK = "tie-needs-stack-order"
     HIGH_SCORE_TRACK = "score-track-high"
@@ -844,16 +845,24 @@ def _ranking_table(pad: Pad, sums: Mapping[str, int]) -> tuple[Table, list[PadPr
 
 
 def _stack_problems(pad: Pad, sums: Mapping[str, int]) -> list[PadProblem]:
-    """RULINGS R12/R13 on each shared space: two players in one stack place is an error; a tie on the space
+    """RULINGS R12/R13 on each shared space: two players in one stack place is an error, and so is a place below
+    the players who are or may be on the space (those whose position is not given may be); a tie on the space
     whose stack places are not all given is shared, with a warning asking for them."""
     problems = []
     spaces = {p.firefighting for p in pad.players if p.firefighting is not None}
+    unplaced = sum(1 for p in pad.players if p.firefighting is None)
     for space in sorted(spaces, reverse=True):
         on = [p for p in pad.players if p.firefighting == space]
         seen: dict[int, str] = {}
         for p in on:
             if p.stack_place is None:
                 continue
+            if p.stack_place > len(on) + unplaced:
+                most = len(on) + unplaced
+                problems.append(PadProblem(PadCode.STACK_TOO_LOW, p.name, "rank",
+                                           f"{p.name} cannot be place {p.stack_place} in the stack on space {space}: "
+                                           + (f"{p.name} is alone on it." if most == 1 else
+                                              f"only {most} players are on it.")))  # fmt: skip
             if p.stack_place in seen:
                 problems.append(PadProblem(PadCode.STACK_TWICE, p.name, "rank",
                                            f"{seen[p.stack_place]} and {p.name} cannot both be place "

@@ -89,6 +89,7 @@ BROKEN: list[tuple[dict[str, Any], Facts2015, PadCode, str]] = [
      "together they need more construction cards (6, each once)"),
     ({"Hana": {"firefighting": 7, "stack_place": 1}, "Jiro": {"stack_place": 1}}, FACTS, PadCode.STACK_TWICE,
      "cannot both be place 1 in the stack on space 7"),
+    ({"Jiro": {"stack_place": 2}}, FACTS, PadCode.STACK_TOO_LOW, "Jiro is alone on it"),
     # warnings: the pad is still right
     ({"Jiro": {"lines": {"score_track": 86}, "total": 94, "firefighting": None}}, FACTS,
      PadCode.TIE_NEEDS_FIREFIGHTING, "Jiro ties on 94 IKI"),

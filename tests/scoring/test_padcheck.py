@@ -151,6 +151,12 @@ TIES = [
         (1, 1),
         {PadCode.STACK_TWICE},
     ),
+    (
+        {"firefighting": 3, "stack_place": 1},
+        {"firefighting": 3, "stack_place": 3},
+        (1, 1),
+        {PadCode.STACK_TOO_LOW},
+    ),
     ({}, {"firefighting": 3}, (1, 1), {PadCode.TIE_NEEDS_FIREFIGHTING}),
     ({"firefighting": 6, "rank": 2}, {"firefighting": 3}, (1, 2), {PadCode.RANK}),
 ]

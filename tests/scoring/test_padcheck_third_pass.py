@@ -44,6 +44,9 @@ FULL = {"score_track": 40, "variety": 9, "fish": 10, "tobacco": 8, "buildings": 
 
 #: Legal pads the check used to accuse (RULINGS R20, R21): each must check with no error.
 NEVER_ACCUSED = [
+    # R13: places 1 and 3 on space 5 while C's position is not typed: C may be the third in that stack
+    ("stack-with-a-position-blank", pad(player("A", total=90, firefighting=5, stack_place=1),
+                                        player("B", total=90, firefighting=5, stack_place=3), player("C", total=80))),
     # R20: totals and places only, every line blank: "total 80 is not the sum of the lines" before
     ("totals-only", pad(player("A", total=80, rank=1), player("B", total=60, rank=2))),
     # R20: some lines blank, the total typed: not checked against the lines typed
@@ -124,6 +127,14 @@ CAUGHT = [
     ("R22 one of each, Akebono", pad(*(player(n, lines={"fish": 0, "buildings": 3}) for n in "ABC"), akebono=True),
      "C", "buildings", PadCode.TABLE, "C's buildings 3 cannot all be right: together they need more buildings (6 are "
                                       "in play, each once, at most 2 of them with an ongoing ability)"),
+    # R12, R13: places 1 and 3 in a stack of two (every position typed), and place 2 for a player alone on a space
+    ("R13 stack place below the stack", pad(player("A", total=90, firefighting=5, stack_place=1),
+                                            player("B", total=90, firefighting=5, stack_place=3),
+                                            player("C", total=80, firefighting=2)),
+     "B", "rank", PadCode.STACK_TOO_LOW, "B cannot be place 3 in the stack on space 5: only 2 players are on it."),
+    ("R13 stack place alone", pad(player("A", total=90, firefighting=5), player("C", total=80, firefighting=2,
+                                                                                  stack_place=2)),
+     "C", "rank", PadCode.STACK_TOO_LOW, "C cannot be place 2 in the stack on space 2: C is alone on it."),
     # R22: the Restaurant is the fish line: fish 3, buildings 85 with ZBD8DS7P's setup (passed before)
     ("R22 Restaurant", pad(player("A", lines={"fish": 3, "buildings": 85}), player("B"), setup=ZBD8DS7P),
      "A", "buildings", PadCode.IMPOSSIBLE, "the Restaurant scoring the fish line; nearest possible: 79"),
