@@ -12,7 +12,7 @@ from scoring.first_edition import LINE_LABELS_2015, LINES_2015
 from scoring.score import AKEBONO_LINES, BASE_LINES, LINE_LABELS
 
 #: What follows a pad's lines: the total and the place.
-TOTAL_LABELS: Final = {"total": "Total", "rank": "Place (1st, 2nd…)"}
+TOTAL_LABELS: Final = {"total": "Total", "rank": "Place (1 = first)"}
 ROW_LABELS: Final = {**LINE_LABELS, **TOTAL_LABELS}
 #: The 2015 pad's lines as the table wrote them (RULINGS E1), then the total and the place.
 ROW_LABELS_2015: Final = {**LINE_LABELS_2015, **TOTAL_LABELS}
