@@ -21,7 +21,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepInFrame, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from companion.pdf.fonts import fonts, text
+from companion.pdf.fonts import font_for, fonts, text
 from scoring.osaka.components import (
     CARD_VALUES,
     COLOURS,
@@ -84,6 +84,13 @@ def _p(value: str) -> str:
     return escape(text(value))
 
 
+def _name(value: str) -> str:
+    """A player's name as markup, in the fallback font when the sheet's font cannot draw it (kanji)."""
+    regular = fonts()[0]
+    font = font_for(value, regular)
+    return _p(value) if font == regular else f"<font name='{font}'>{_p(value)}</font>"
+
+
 def _dot(colour: str) -> str:
     return f"<font color='{GOODS[colour]}'>●</font>" if fonts()[0] != "Helvetica" else colour[0].upper()
 
@@ -141,7 +148,7 @@ def _player_labels(tally: Tally | None, players: int) -> list[str]:
         )  # white on white: an outline
         swatch = f"{mark} " if fonts()[0] != "Helvetica" else ""
         labels.append(
-            swatch + (_p(name) if name else f"<font color='#8c8275'>{_p(trader.capitalize())}</font>")
+            swatch + (_name(name) if name else f"<font color='#8c8275'>{_p(trader.capitalize())}</font>")
         )
     return labels
 

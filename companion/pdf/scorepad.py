@@ -22,7 +22,7 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from companion.pdf.fonts import fonts, text
+from companion.pdf.fonts import font_for, fonts, text
 from companion.pdf.pad_layout import (
     LABEL_SIZE,
     MARGIN,
@@ -277,9 +277,10 @@ def filled_pad(
             c.rect(start, (names.top + names.bottom) / 2 - 5, 10, 10, stroke=1, fill=1)
             start += 14
             inner -= 14
-        parts, size = _name_lines(player.name, bold, inner)
+        font = font_for(player.name, bold)
+        parts, size = _name_lines(player.name, font, inner)
         c.setFillColor(INK)
-        c.setFont(bold, size)
+        c.setFont(font, size)
         y = (names.top + names.bottom) / 2 - size * 0.36 + (len(parts) - 1) * size * 0.55
         for part in parts:
             c.drawString(start, y, part)

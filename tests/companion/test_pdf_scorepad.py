@@ -425,3 +425,20 @@ def test_filled_pad_refuses_impossible_arguments(
 )
 def test_ordinal(n: int, word: str) -> None:
     assert scorepad.ordinal(n) == word
+
+
+def test_names_in_kanji_are_drawn_in_a_font_that_has_them() -> None:
+    """DejaVu has no kanji: 李小龍 printed as three empty boxes. Such a name is drawn in Droid Sans Fallback
+    (.ci/test installs it), its glyphs embedded; a Latin name keeps DejaVu."""
+    lines = dict.fromkeys(lines_for(True), 0)
+    players = [
+        PadPlayer("李小龍", None, lines, 0, 1),
+        PadPlayer("山田 太郎", None, lines, 0, 1),
+        PadPlayer("Anaïs", None, lines, 0, 1),
+    ]
+    reader, items = read(filled_pad(akebono=True, players=players, date=DATE))
+    lay = layout(akebono=True, players=3, blank=False)
+    assert [cell(items, lay, "names", i) for i in range(3)] == ["李小龍", "山田 太郎", "Anaïs"]
+    fonts = {str(f["/BaseFont"]) for f in reader.pages[0]["/Resources"]["/Font"].values()}
+    assert any("DroidSansFallback" in f for f in fonts)
+    assert any("DejaVuSans-Bold" in f for f in fonts)
