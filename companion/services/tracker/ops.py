@@ -75,7 +75,16 @@ def record(
     if op == "record-add":
         setup = game.setup if isinstance(game.setup, dict) else {}
         done = record_add.add(
-            s, seats, kind=field, item=item, akebono=game.akebono, setup=setup, paid=paid, move=move
+            s,
+            seats,
+            kind=field,
+            item=item,
+            akebono=game.akebono,
+            setup=setup,
+            month=game.month,
+            revealed=game.revealed,
+            paid=paid,
+            move=move,
         )
         summary, others = done.summary, done.others
         game.warned = done.warning
