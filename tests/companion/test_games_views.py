@@ -3,6 +3,7 @@ partials, valid and invalid input, edit and view-only tokens, hidden information
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -78,6 +79,36 @@ def test_create_a_game_stores_the_setup_and_opens_the_share_page(client: Client)
     html = share.content.decode()
     assert html.count("<svg") == 2
     assert game.view_token in html and game.edit_token in html
+
+
+def _recent_entry(html: str) -> Any:
+    """The game's entry for the phone's "On this phone" list, as recent.js reads it (``JSON.parse``)."""
+    head = '<script id="recent-entry" type="application/json">'
+    assert html.count(head) == 1
+    return json.loads(html.split(head, 1)[1].split("</script>", 1)[0])
+
+
+def test_the_recent_list_gets_the_names_as_typed_and_the_page_stays_safe(client: Client) -> None:
+    """A name with a quote or markup reached the list escaped twice (``O&#x27;Neil``); it is kept as typed, and
+    cannot end the script element it is written in."""
+    odd = "</script><b>\"x'&"
+    form = {"name-0": "O'Neil", "colour-0": "red", "name-1": odd, "colour-1": "blue", "seed": "k7mx2qpa"}
+    assert client.post("/games/new/", form).status_code == 302
+    game = Game.objects.get()
+    edit = client.get(f"/games/{game.edit_token}/").content.decode()
+    assert _recent_entry(edit) == {
+        "kind": "game",
+        "label": "IKI game",
+        "players": f"O'Neil, {odd}",
+        "month": "month 1",
+    }
+    assert "<b>" not in edit
+    Game.objects.filter(pk=game.pk).update(month=13)
+    view = client.get(f"/games/{game.view_token}/").content.decode()
+    assert _recent_entry(view)["label"] == "IKI game (view only)"
+    assert _recent_entry(view)["month"] == "New Year"
+    Game.objects.filter(pk=game.pk).update(finished=True)
+    assert _recent_entry(client.get(f"/games/{game.view_token}/").content.decode())["month"] == "finished"
 
 
 def test_create_with_htmx_redirects_by_header(client: Client) -> None:
