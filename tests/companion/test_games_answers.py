@@ -518,6 +518,7 @@ def test_a_record_from_another_players_phone_names_who_recorded_it(
 def test_a_pipe_spent_for_another_player_names_both() -> None:
     """RULINGS R25: the Mounted Samurai's owner spends a pipe (+6 IKI); recorded by another phone."""
     game = make_game(akebono=True)
+    Game.objects.filter(pk=game.pk).update(month=12, revealed=["new-character-12"])  # the Samurai is out
     _holding(game, 2, ("characters", "mounted-samurai"), ("pipes", "pipe-winter-1"))
     answer = _post(_phone("Chie"), game, op="record-add", seat=2, field="spend-pipe", key="mounted-samurai")
     said, _ = _said(answer.content.decode(), "record-add")

@@ -17,7 +17,7 @@ from django.test import Client
 
 from companion.models.games import Game, Seat
 from companion.services.tracker import record_add, records
-from scoring.catalogue import PERSONALITY_BY_ID
+from scoring.catalogue import CHARACTER_BY_ID, PERSONALITY_BY_ID
 from tests.factories import make_game
 
 pytestmark = pytest.mark.django_db
@@ -34,6 +34,12 @@ def _post(client: Client, game: Game, **form: Any) -> Any:
 
 def _add(client: Client, game: Game, seat: int, field: str, key: str, **extra: Any) -> Any:
     return _post(client, game, op="record-add", seat=seat, field=field, key=key, **extra)
+
+
+def _month_12(game: Game) -> None:
+    """The game in month 12 with its New Character revealed: the Mounted Samurai and the Rice Broker may be hired
+    (recorded before that they are refused, RULINGS R18)."""
+    Game.objects.filter(pk=game.pk).update(month=12, revealed=["new-character-12"])
 
 
 def _records(game: Game) -> dict[int, dict[str, Any]]:
@@ -295,6 +301,7 @@ def test_an_activation_that_spends_a_pipe_is_recorded(
 ) -> None:
     game = make_game(akebono=True)
     _setup(game, boat_sides={**game.setup["akebono"]["boat_sides"], "carrying-ship": side})
+    _month_12(game)  # the Mounted Samurai is month 12's New Character
     for field, key in held:
         assert _add(client, game, 1, field, key).status_code == 200
     before = _records(game)[1]
@@ -345,6 +352,8 @@ def test_immediate_iki_goes_on_the_score_track_and_the_answer_says_it(
     game = make_game(akebono=True)
     if entry[1] == "philipp-franz-von-siebold":
         Game.objects.filter(pk=game.pk).update(month=7, revealed=["season-summer", "season-autumn"])
+    if entry[1] == "rice-broker":
+        _month_12(game)
     for field, key in before:
         _add(client, game, 1, field, key)
     Seat.objects.filter(game=game, seat=1).update(score=score)
@@ -540,6 +549,97 @@ def test_new_characters_are_offered_only_once_revealed(
     assert "taiko-seller" not in choices
 
 
+#: (month, revealed keys, the Ferry built, the record, refused). RULINGS R18: a later season's Personalities and
+#: each month's New Character stay hidden until revealed, the drawn ones and the others alike; R13: the Ferry's
+#: side B meets any Personality of a season revealed, never of a later one. In this setup Winter's pair is Kazan
+#: Watanabe and Ōi Katsushika, month 11's New Character the Shamisen Master, month 12's the Mounted Samurai.
+SUMMER_5 = ["season-summer", "new-character-4", "new-character-5"]
+UNSEEN = [
+    (5, SUMMER_5, False, ("personalities", "kazan-watanabe"), True),  # on Winter's bridge
+    (5, SUMMER_5, False, ("personalities", "gennai-hiraga"), True),  # not on it: answered alike
+    (5, SUMMER_5, True, ("personalities", "oi-katsushika"), True),  # the Ferry opens no later season
+    (5, SUMMER_5, False, ("characters", "policeman"), True),  # month 11's pair
+    (5, SUMMER_5, False, ("characters", "shamisen-master"), True),
+    (5, SUMMER_5, False, ("characters", "rice-broker"), True),  # month 12's pair
+    (5, SUMMER_5, False, ("characters", "mounted-samurai"), True),
+    (
+        5,
+        ["season-summer", "new-character-4"],
+        False,
+        ("characters", "mask-crafter"),
+        True,
+    ),  # its reveal not made
+    (5, SUMMER_5, False, ("personalities", "shusaku-chiba"), False),  # revealed
+    (5, SUMMER_5, False, ("personalities", "sanyo-rai"), False),  # Spring's, out from the setup
+    (
+        5,
+        SUMMER_5,
+        True,
+        ("personalities", "saiko-ema"),
+        False,
+    ),  # the Ferry's side B: Summer's, off the bridge
+    (5, SUMMER_5, False, ("characters", "mask-crafter"), False),
+    (
+        5,
+        SUMMER_5,
+        False,
+        ("characters", "cabinet-maker"),
+        False,
+    ),  # month 5's other card: the validator's to flag
+    (5, SUMMER_5, False, ("characters", "drug-store"), False),
+    (5, SUMMER_5, False, ("characters", "firefighter"), False),  # base game
+    (5, SUMMER_5, False, ("tokens", "pipe-winter-1"), False),  # tokens are not drawn in secret
+    (10, [*SUMMER_5, "season-autumn", "season-winter"], False, ("personalities", "gennai-hiraga"), False),
+]
+
+
+@pytest.mark.parametrize(("month", "keys", "ferry", "entry", "refused"), UNSEEN)
+def test_a_card_the_table_cannot_have_seen_is_refused_naming_nothing(
+    client: Client, month: int, keys: list[str], ferry: bool, entry: tuple[str, str], refused: bool
+) -> None:
+    """A crafted record of a card still hidden is refused alike for every card (the pickers never offer one), so
+    neither the answer nor a flag on the record tells which was drawn; nothing is written or logged."""
+    game = make_game(akebono=True)
+    if ferry:
+        _add(client, game, 3, "boats", "ferry-boat")  # side B in this setup
+    _revealed(game, *keys, month=month)
+    version = Game.objects.get(pk=game.pk).version
+    response = _add(client, game, 1, *entry)
+    if not refused:
+        assert response.status_code == 200
+        assert _records(game)[1] == {entry[0] if entry[0] != "tokens" else "pipes": [entry[1]]}
+        return
+    assert response.status_code == 400
+    answer = response.content.decode()
+    said = re.findall(r'class="answer small (\w+)"[^>]*>([^<]+)</p>', answer)
+    assert said == [("error", "That card is not in play yet.")]
+    name = (PERSONALITY_BY_ID if entry[0] == "personalities" else CHARACTER_BY_ID)[entry[1]].name
+    assert _records(game)[1] == {}
+    assert Game.objects.get(pk=game.pk).version == version
+    assert name not in client.get(f"/games/{game.view_token}/log").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("month", "entry", "refused"),
+    [
+        (4, ("personalities", "saiko-ema"), False),
+        (4, ("personalities", "ikku-jippensha"), True),
+        (13, ("personalities", "gennai-hiraga"), False),
+        (5, ("characters", "mask-crafter"), False),
+        (5, ("characters", "repairman"), True),
+    ],
+)
+def test_without_the_draws_in_the_setup_a_card_is_in_play_from_its_season_or_month(
+    client: Client, month: int, entry: tuple[str, str], refused: bool
+) -> None:
+    """A setup that gives no Personalities nor New Characters has nothing to reveal: a card is judged by the month
+    the table is in (RULINGS R18, Summer's from month 4, month 8's New Characters from month 8)."""
+    game = make_game(akebono=True)
+    _setup(game, personalities={}, new_characters={})
+    _revealed(game, month=month)
+    assert _add(client, game, 1, *entry).status_code == (400 if refused else 200)
+
+
 def test_score_the_game_prefills_what_is_left_after_the_costs(client: Client) -> None:
     """Issue 19: a recorded game with a Pub and a Storyteller's Theater prefilled every fish and pipe bought."""
     from companion.models.scoresheets import ScoreSheet
@@ -597,6 +697,8 @@ def test_spent_a_pipe_offers_only_what_was_built_or_hired(
 ) -> None:
     game = make_game(akebono=True)
     _setup(game, boat_sides={**game.setup["akebono"]["boat_sides"], "carrying-ship": side})
+    if held:
+        _month_12(game)  # month 12's New Character is hired then, never named before (the first row)
     for seat, field, key in held:
         _add(client, game, seat, field, key)
     page = _page(client, game)

@@ -90,6 +90,7 @@ def test_an_entry_of_the_wrong_kind_is_refused_and_nothing_changes(
 
 def test_a_hire_moves_the_markers_by_its_printed_gains_and_undo_restores_them(client: Client) -> None:
     game = make_game(akebono=True)
+    Game.objects.filter(pk=game.pk).update(month=3, revealed=["new-character-3"])  # the Ship Carpenter is out
     assert _add(client, game, 2, "characters", "firefighter").status_code == 200  # firefighting +2
     assert _add(client, game, 2, "characters", "ship-carpenter").status_code == 200  # trade +1
     assert _add(client, game, 2, "tokens", "pipe-autumn-2").status_code == 200  # a pipe: firefighting +2

@@ -3,6 +3,7 @@ partials, valid and invalid input, edit and view-only tokens, hidden information
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from scoring.rules import nagaya_name
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
+LIVE = {"HTTP_X_LIVE": "1"}
 
 
 def _game(players: int = 3, akebono: bool = True, grand_master: bool = False) -> Game:
@@ -77,6 +79,36 @@ def test_create_a_game_stores_the_setup_and_opens_the_share_page(client: Client)
     html = share.content.decode()
     assert html.count("<svg") == 2
     assert game.view_token in html and game.edit_token in html
+
+
+def _recent_entry(html: str) -> Any:
+    """The game's entry for the phone's "On this phone" list, as recent.js reads it (``JSON.parse``)."""
+    head = '<script id="recent-entry" type="application/json">'
+    assert html.count(head) == 1
+    return json.loads(html.split(head, 1)[1].split("</script>", 1)[0])
+
+
+def test_the_recent_list_gets_the_names_as_typed_and_the_page_stays_safe(client: Client) -> None:
+    """A name with a quote or markup reached the list escaped twice (``O&#x27;Neil``); it is kept as typed, and
+    cannot end the script element it is written in."""
+    odd = "</script><b>\"x'&"
+    form = {"name-0": "O'Neil", "colour-0": "red", "name-1": odd, "colour-1": "blue", "seed": "k7mx2qpa"}
+    assert client.post("/games/new/", form).status_code == 302
+    game = Game.objects.get()
+    edit = client.get(f"/games/{game.edit_token}/").content.decode()
+    assert _recent_entry(edit) == {
+        "kind": "game",
+        "label": "IKI game",
+        "players": f"O'Neil, {odd}",
+        "month": "month 1",
+    }
+    assert "<b>" not in edit
+    Game.objects.filter(pk=game.pk).update(month=13)
+    view = client.get(f"/games/{game.view_token}/").content.decode()
+    assert _recent_entry(view)["label"] == "IKI game (view only)"
+    assert _recent_entry(view)["month"] == "New Year"
+    Game.objects.filter(pk=game.pk).update(finished=True)
+    assert _recent_entry(client.get(f"/games/{game.view_token}/").content.decode())["month"] == "finished"
 
 
 def test_create_with_htmx_redirects_by_header(client: Client) -> None:
@@ -207,6 +239,52 @@ def test_bad_changes_are_refused_and_change_nothing(
     game.refresh_from_db()
     assert game.version == 1
     assert [s.score for s in game.seats.all()] == [0, 0, 0]
+
+
+#: A +1 with the marker already at the end of its track (RULINGS R11; the score's end is the tracker's own): the
+#: seat's fields set first, the tap, what the refusal says.
+AT_THE_END = [
+    ({"trade": 10}, {"op": "trade-add"}, "Anaïs's trade marker is already at 10, the end of the track."),
+    (
+        {"firefighting": 10, "stack": 9},
+        {"op": "fire-add"},
+        "Anaïs's firefighting marker is already at 10, on top",
+    ),
+    ({"score": 999}, {"op": "score-add", "value": 1}, "Anaïs's score cannot go above 999."),
+    ({"score": 999}, {"op": "score-add", "value": 5}, "Anaïs's score cannot go above 999."),
+]
+
+
+@pytest.mark.parametrize(("fields", "form", "message"), AT_THE_END)
+@pytest.mark.parametrize("how", [{}, HX, LIVE])
+def test_a_tap_at_the_end_of_a_track_is_refused_and_logs_nothing(
+    client: Client, fields: dict[str, int], form: dict[str, Any], message: str, how: dict[str, str]
+) -> None:
+    """A tap that would change nothing is refused (400, the live script takes its +1 back, docs/sync.md), where it
+    was answered "Saved" with a do-nothing line and the phone kept showing 11."""
+    game = _game()
+    game.seats.filter(seat=1).update(**fields)
+    response = client.post(f"/games/{game.edit_token}/change", {**form, "seat": 1}, **how)
+    assert response.status_code == 400
+    assert message in response.content.decode().replace("&#x27;", "'")
+    game.refresh_from_db()
+    assert game.version == 1
+    assert game.changes.count() == 1  # the creation's line only
+    seat = game.seats.get(seat=1)
+    assert {f: getattr(seat, f) for f in fields} == fields
+
+
+def test_a_tap_that_passes_the_end_stops_there_and_one_under_the_stack_goes_on_top(client: Client) -> None:
+    """+5 from 997 lands on 999; F+1 on space 10 under another marker puts it on top (base "Fire tower"), a move."""
+    game = _game()
+    game.seats.filter(seat=1).update(score=997, firefighting=10, stack=1)
+    game.seats.filter(seat=2).update(firefighting=10, stack=2)
+    assert _change(client, game, op="score-add", seat=1, value=5).status_code == 200
+    assert _change(client, game, op="fire-add", seat=1).status_code == 200
+    seat = game.seats.get(seat=1)
+    assert (seat.score, seat.firefighting) == (999, 10)
+    assert seat.stack > game.seats.get(seat=2).stack
+    assert _change(client, game, op="fire-add", seat=1).status_code == 400
 
 
 @pytest.mark.parametrize("htmx", [False, True])

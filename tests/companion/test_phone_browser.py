@@ -191,6 +191,20 @@ def test_find_a_game_by_its_code_from_the_home_page(live_server: Any, page: Any,
     screenshot(page, "phone-home-find")
 
 
+def test_the_recent_list_shows_the_names_as_typed(live_server: Any, page: Any) -> None:
+    """recent.js reads the game's names from the page: a quote or markup in a name shows as typed, never as
+    ``&#x27;`` nor as markup."""
+    from tests.factories import make_game
+
+    odd = "</script><b>\"x'&"
+    game = make_game(("O'Neil", odd))
+    page.goto(f"{live_server.url}/games/{game.edit_token}/")
+    expect(page.locator("main")).to_contain_text("O'Neil")
+    page.goto(f"{live_server.url}/")
+    expect(page.locator("#recent a")).to_have_text(f"IKI game: O'Neil, {odd}")
+    expect(page.locator("#recent b")).to_have_count(0)
+
+
 @pytest.mark.parametrize("name", ["app", "setup", "osaka", "checks"])
 def test_a_minified_stylesheet_has_the_same_rules(page: Any, name: str) -> None:
     """collectstatic saves stylesheets minified (companion/storage.py): Chromium reads the very same rules (a

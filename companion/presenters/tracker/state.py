@@ -251,6 +251,20 @@ def _order_title(game: Game) -> str:
     return f"Firefighting order (phase {game.phase}); next month's phase A follows it"
 
 
+def recent_entry(game: Game, can_edit: bool, seats: Iterable[Seat]) -> dict[str, str]:
+    """What the phone's "On this phone" list keeps of this game (companion/static/companion/recent.js reads it from
+    the page's ``recent-entry``): the players' names as typed, written into the page by ``json_script``, which
+    escapes them for JSON inside a script element. Escaped for HTML first, they showed as ``O&#x27;Neil``."""
+    if game.finished:
+        month = "finished"
+    elif game.month == NEW_YEAR:
+        month = "New Year"
+    else:
+        month = f"month {game.month}"
+    label = "IKI game" if can_edit else "IKI game (view only)"
+    return {"kind": "game", "label": label, "players": ", ".join(s.name for s in seats), "month": month}
+
+
 def page_context(request: HttpRequest, game: Game, can_edit: bool) -> dict[str, Any]:
     setup = game.setup if isinstance(game.setup, dict) else {}
     seats = seats_of(game)
@@ -275,6 +289,7 @@ def page_context(request: HttpRequest, game: Game, can_edit: bool) -> dict[str, 
         "sun_name": by_seat.get(sun, "") if isinstance(sun, int) else "",
         "moon_name": by_seat.get(3 - sun, "") if isinstance(sun, int) and game.players == 2 else "",
         "who_choices": [s.name for s in seats],
+        "recent_entry": recent_entry(game, can_edit, seats),
         # The seed regenerates every hidden draw: only the edit link shows it before the game ends (issue 20).
         "show_seed": bool(game.seed) and (can_edit or game.finished),
     }

@@ -75,7 +75,16 @@ def record(
     if op == "record-add":
         setup = game.setup if isinstance(game.setup, dict) else {}
         done = record_add.add(
-            s, seats, kind=field, item=item, akebono=game.akebono, setup=setup, paid=paid, move=move
+            s,
+            seats,
+            kind=field,
+            item=item,
+            akebono=game.akebono,
+            setup=setup,
+            month=game.month,
+            revealed=game.revealed,
+            paid=paid,
+            move=move,
         )
         summary, others = done.summary, done.others
         game.warned = done.warning
@@ -151,14 +160,35 @@ def tick(game: Game, step: str, done: bool) -> tuple[str, dict[str, Any]]:
     return TICK_SUMMARY.format(title=steps[step], verb=verb), data
 
 
+def _at_end(op: TrackOp, s: Seat, seats: Sequence[Seat]) -> str | None:
+    """Why a +1 on a track would change nothing (the marker is already at the track's end, RULINGS R11), as the
+    player reads it; None when it moves. A firefighting marker at the end that is not on top of its stack still
+    moves (to the top: base "Fire tower"), so only the top marker there is refused. The tapping phone showed the
+    +1 at once: refused, it takes it back (docs/sync.md), where a do-nothing 200 left 11 on its screen."""
+    if op == "trade-add" and s.trade >= TRACK_MAX:
+        return f"{s.name}'s trade marker is already at {TRACK_MAX}, the end of the track."
+    if op == "fire-add" and s.firefighting >= TRACK_MAX:
+        others = [x.stack for x in seats if x.seat != s.seat and x.firefighting == s.firefighting]
+        if all(stack < s.stack for stack in others):
+            return f"{s.name}'s firefighting marker is already at {TRACK_MAX}, on top: it goes no higher."
+    return None
+
+
 def track(op: TrackOp, s: Seat, seats: Sequence[Seat], value: int | None) -> tuple[str, dict[str, Any]]:
+    """Move one player's marker or score. A +N that would change nothing (already at the end) is refused before
+    any write, so nothing is logged; one that would pass the end stops there (+5 from 997 lands on 999)."""
     before = _before(s)
+    at_end = _at_end(op, s, seats)
+    if at_end is not None:
+        raise Refused(at_end)
     if op == "score-add":
         delta = value if value in QUICK_SCORES else None
         if delta is None:
             raise Refused("Choose +1, +2, +3, +5 or -1.")
         if s.score + delta < 0:
             raise Refused(f"{s.name}'s score cannot go below 0.")
+        if delta > 0 and s.score >= SCORE_MAX:
+            raise Refused(f"{s.name}'s score cannot go above {SCORE_MAX}.")
         s.score = min(SCORE_MAX, s.score + delta)
         summary = f"{'+' if delta > 0 else ''}{delta} IKI for {s.name} (now {s.score})"
     elif op == "score-set":

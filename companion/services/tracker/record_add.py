@@ -7,7 +7,7 @@ leaves the player's tokens; printed immediate IKI (RULINGS R29) moves the score 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -25,8 +25,9 @@ from companion.services.tracker.records import (
     take_out,
     takers,
 )
-from scoring.calendar import TRACK_MAX, move_marker
-from scoring.catalogue import FIREFIGHTING_GAIN, STARTING_IDS, TRADE_GAIN
+from scoring.calendar import NEW_YEAR, TRACK_MAX, move_marker, season_reveal
+from scoring.catalogue import CHARACTER_BY_ID, FIREFIGHTING_GAIN, PERSONALITY_BY_ID, STARTING_IDS, TRADE_GAIN
+from scoring.components import SEASONS, Season
 
 SPEND_PIPE: Final = "spend-pipe"
 """The record kind of an activation that spends a pipe (RULINGS R25): its item is what was activated."""
@@ -55,6 +56,11 @@ WATCHTOWER: Final = ("fire-watchtower", 3)
 firefighting marker up (Appendix 2, "Ongoing ability")."""
 
 
+NOT_IN_PLAY: Final = "That card is not in play yet."
+"""What a record of a card the table cannot have seen yet answers: the same words whichever card, so the answer
+tells nothing of the hidden draws (:func:`_seen`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Recorded:
     """What an entry did: the log's sentence, whether it deserves a warning, other seats it changed."""
@@ -62,6 +68,31 @@ class Recorded:
     summary: str
     warning: bool = False
     others: tuple[Seat, ...] = ()
+
+
+def _seen(field: str, item: str, *, month: int, revealed: Collection[str], setup: Mapping[str, Any]) -> bool:
+    """Whether the table can have seen ``item`` by ``month`` (Akebono, RULINGS R18: a later season's Personalities
+    and each month's New Character stay hidden until revealed): a Personality once its season's are revealed
+    (Spring's are out from the setup; the Ferry's side B meets one of the current season, RULINGS R13, so revealed
+    too), a New Character once its month's is. Where the setup gives no such draw (nothing to reveal), once its
+    season or month is reached. Every other card is in play from the start.
+
+    The drawn card and the others of its season or month answer alike (:data:`NOT_IN_PLAY`), so neither the
+    answer nor the validator's flag on a record (not on the bridge, not in this game) tells which was drawn."""
+    drawn = setup.get("akebono") or {}
+    drawn = drawn if isinstance(drawn, Mapping) else {}
+    if field == "personalities":
+        season = PERSONALITY_BY_ID[item].season
+        if season is SEASONS[0] or season_reveal(season) in revealed:
+            return True
+        reached = SEASONS.index(season) <= SEASONS.index(Season.of_month(min(month, NEW_YEAR - 1)))
+        return reached and not (drawn.get("personalities") or {}).get(season.value)
+    card = CHARACTER_BY_ID.get(item) if field == "characters" else None
+    if card is None or not card.new_character or card.month is None:
+        return True
+    if f"new-character-{card.month}" in revealed:
+        return True
+    return card.month <= month and not (drawn.get("new_characters") or {}).get(str(card.month))
 
 
 def _supply_check(seat: Seat, seats: Sequence[Seat], field: str, item: str, move: bool) -> Seat | None:
@@ -174,16 +205,21 @@ def add(
     item: str,
     akebono: bool,
     setup: Mapping[str, Any] | None = None,
+    month: int = 1,
+    revealed: Collection[str] = (),
     paid: str = "",
     move: bool = False,
 ) -> Recorded:
     """Record ``item``; a hire (or a pipe) moves the firefighting and trade markers by its printed gains
     (catalogue FIREFIGHTING_GAIN/TRADE_GAIN, RULINGS R13); a starting character is drafted, not hired: no gain.
-    Nothing beyond its supply (RULINGS R1, R22); a cost's token leaves (R25); immediate IKI is scored (R29).
+    Nothing beyond its supply (RULINGS R1, R22); a cost's token leaves (R25); immediate IKI is scored (R29);
+    nothing the table cannot have seen by ``month`` with the draws ``revealed`` (R18, :func:`_seen`).
     ``paid``/``move``: the answers to a :class:`Question` asked before."""
     if kind == SPEND_PIPE:
         return _spend_pipe(seat, seats, item, paid, setup or {})
     field = field_of(kind, item)
+    if akebono and not _seen(field, item, month=month, revealed=revealed, setup=setup or {}):
+        raise Refused(NOT_IN_PLAY)
     other = _supply_check(seat, seats, field, item, move)
     answers = {"move": "1"} if move else {}
     spent = _pay(seat, item, paid, answers) if field == "buildings" and item in COSTS else ""
