@@ -371,6 +371,25 @@ def test_undo_any_payday_replays_the_later_ones(client: Client) -> None:
     assert _seat(game, 1).vp == 4 and not OsakaEvent.objects.get(pk=first.pk).undone
 
 
+def test_take_your_vp_cards_only_for_a_payday_just_played(client: Client) -> None:
+    """RULINGS O8: the page shows the payday just played, to take its VP cards; an undo plays none, so the payday
+    before the one undone is not shown again (its VP cards were taken already), nor after a restore."""
+    game = _begin(_game())
+    _payday(client, game, {"edo1": "red", "p0-goods_red_5": 1})
+    assert "Payday just now" in text(client.get(_url(game)))
+    _payday(client, game, {"edo1": "blue", "p1-goods_blue_5": 1})
+    second = game.events.first()
+    assert second is not None and "Payday: blue" in text(client.get(_url(game)))
+    undone = _change(client, game, op="undo", target=second.version)
+    assert undone.status_code == 200 and "Take your VP cards now" not in text(undone)
+    for token in (game.edit_token, game.view_token, _seat(game, 1).private_token):
+        assert 'id="latest"' not in client.get(_url(game, token=token)).content.decode()
+    _change(client, game, op="undo", target=second.version)  # restored: not played now either
+    assert "Take your VP cards now" not in text(client.get(_url(game)))
+    _payday(client, game, {"edo1": "red", "p2-goods_red_5": 1})  # a payday played: shown again
+    assert "Payday just now Payday: red. Tokens: Dominique +1 red." in text(client.get(_url(game)))
+
+
 def test_the_end_the_ranking_and_vp_kept_secret_until_then(client: Client) -> None:
     game = _begin(_game(), first=["red", "green", "green"])
     for colour in ("blue", "yellow", "green", "red", "blue", "yellow"):
