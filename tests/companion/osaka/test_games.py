@@ -390,6 +390,32 @@ def test_take_your_vp_cards_only_for_a_payday_just_played(client: Client) -> Non
     assert "Payday just now Payday: red. Tokens: Dominique +1 red." in text(client.get(_url(game)))
 
 
+def test_an_undone_game_ending_payday_names_only_the_payday_held(client: Client) -> None:
+    """RULINGS O7: red ends the game (Anaïs's 8th token), so the yellow payday entered with it never happens; the
+    log's line of it undone (its ships, without what it gave) names red alone, and keeps doing so when a later
+    undo plays the log again, and so does the line of its restore."""
+    game = _begin(_game(), first=["red", "green", "green"])
+    for colour in ("blue", "yellow", "green", "red", "blue", "yellow"):
+        _take(client, game, 1, colour)  # Anaïs at 7 tokens
+    took = game.events.first()
+    _payday(client, game, {"edo1": "red", "edo2": "yellow", "p0-goods_red_3": 1, "p1-goods_yellow_5": 3})
+    payday = game.events.first()
+    assert took is not None and payday is not None
+    assert payday.summary == "Payday: red. Tokens: Anaïs +1 red. The game ends here."
+    _change(client, game, op="undo", target=payday.version)
+    assert game.events.get(pk=payday.pk).summary == "Payday: red"
+    for _ in range(2):  # a token taken before it, undone and restored: the log is played again from there
+        _change(client, game, op="undo", target=took.version)
+        assert game.events.get(pk=payday.pk).summary == "Payday: red"
+    _change(client, game, op="undo", target=payday.version)  # restored
+    assert [e.summary for e in game.events.all()[:2]] == [
+        "Restored: Payday: red",
+        "Restored: Anaïs took a yellow token",
+    ]
+    assert game.events.get(pk=payday.pk).summary == "Payday: red. Tokens: Anaïs +1 red. The game ends here."
+    assert "red and yellow" not in text(client.get(_url(game, "log")))
+
+
 def test_the_end_the_ranking_and_vp_kept_secret_until_then(client: Client) -> None:
     game = _begin(_game(), first=["red", "green", "green"])
     for colour in ("blue", "yellow", "green", "red", "blue", "yellow"):
