@@ -23,6 +23,8 @@ from scoring.osaka.rules import Ranked, Standing, possible_draws, rank
 LOG_ON_PAGE: Final = 8
 #: The pieces that show the start's line (the partial ``start``).
 START_PIECES: Final = frozenset({"start-first", "start-then"})
+#: The events that end the search for the payday just played (:func:`latest_payday`): an entry, an undo.
+LATEST_STOPS: Final = ENTRY_KINDS | {"undo"}
 #: The choices of the first hands' form (companion/views/osaka/forms_games.py ``StartForm``), shown on the page.
 TOTALS: Final = sorted({d.total for d in possible_draws()})
 CARD_COUNTS: Final = sorted({d.cards for d in possible_draws()})
@@ -46,8 +48,12 @@ def ranking(seats: list[OsakaSeat]) -> list[tuple[OsakaSeat, Ranked]]:
 
 
 def latest_payday(events: list[OsakaEvent]) -> OsakaEvent | None:
-    """The payday just entered, while it is the latest entry: the table takes its VP cards now."""
+    """The payday just entered, while it is the latest entry: the table takes its VP cards now (RULINGS O8: the
+    payday just played). An undo or a restore after it plays no payday: a payday it leaves the latest again (the
+    one before the payday undone) had its VP cards taken already, so it is not shown again."""
     for e in events:
+        if e.kind == "undo":
+            return None
         if e.kind in ENTRY_KINDS and not e.undone:
             applied = e.kind == "payday" and isinstance(e.result, dict) and e.result.get("applied")
             return e if applied else None
@@ -74,10 +80,10 @@ def state_context(
     if events is None or start:
         events = events_of(game, LOG_ON_PAGE * 4 if start else LOG_ON_PAGE)
     latest = latest_payday(events)
-    if latest is None and not any(e.kind in ENTRY_KINDS for e in events) and len(events) >= LOG_ON_PAGE:
+    if latest is None and not any(e.kind in LATEST_STOPS for e in events) and len(events) >= LOG_ON_PAGE:
         events = events_of(
             game, LOG_ON_PAGE * 4
-        )  # no entry among them: the latest payday may lie further back
+        )  # no entry or undo among them: the latest payday may lie further back
         latest = latest_payday(events)
     start_seat = next((s for s in seats if s.seat == game.start_seat), None)
     start_event = next((e for e in events if e.kind == "start" and not e.undone), None)

@@ -220,7 +220,7 @@ def _save(
     for event, outcome in zip(events, outcomes, strict=True):
         if event.version < since:
             continue
-        result = result_json(outcome)
+        result = result_json(outcome, event.result)
         summary = summary_of(event, outcome, names)
         if event.pk is None:  # a new event, not yet saved (its stubs type the key as always set)
             event.result, event.summary = result, summary  # type: ignore[unreachable]

@@ -14,6 +14,7 @@ from scoring.osaka.read import colour as read_colour
 from scoring.osaka.read import read_moment
 from scoring.osaka.rules import Draw, PaydayResult
 from scoring.osaka.track import (
+    UNDONE,
     Cards,
     Entry,
     Outcome,
@@ -27,6 +28,8 @@ from scoring.problems import join
 
 #: What the table enters; "undo" and "link" are about entries and links, not the game's state.
 ENTRY_KINDS: Final = frozenset({"token", "start", "payday"})
+#: The key of an undone payday's result holding the paydays it held when last played (:func:`result_json`).
+HELD: Final = "held"
 
 
 # --- entries from the log -----------------------------------------------------------------------------------------
@@ -93,7 +96,9 @@ def _payday_result(result: PaydayResult) -> dict[str, Any]:
 
 
 def summary_of(event: OsakaEvent, outcome: Outcome | None, names: Sequence[str]) -> str:
-    """The event's line in the log, public: never a VP count (RULINGS O6)."""
+    """The event's line in the log, public: never a VP count (RULINGS O6). A payday that did nothing (undone, or
+    after the end) is named by its ships; an undone one by the paydays it held when last played, since the ships
+    after a payday that ended the game had none (RULINGS O7)."""
     data = event.data if isinstance(event.data, dict) else {}
     if event.kind == "token":
         seat = data.get("seat")
@@ -105,10 +110,11 @@ def summary_of(event: OsakaEvent, outcome: Outcome | None, names: Sequence[str])
         text = start.explain(names, draws) if start else "The first hands were entered"
     elif event.kind == "payday":
         result = outcome.payday if outcome else None
-        text = payday_summary(result) if result else f"Payday: {join(list(data.get('arrived', [])))}"
+        ships = held_before(event.result) or list(data.get("arrived", []))
+        text = payday_summary(result) if result else f"Payday: {join(ships)}"
     else:
         return event.summary
-    if outcome is not None and not outcome.applied and outcome.note != "undone":
+    if outcome is not None and not outcome.applied and outcome.note != UNDONE:
         text += f" ({outcome.note})"
     return text
 
@@ -139,12 +145,25 @@ def replayed(
     return state, [by_event.get(id(e)) for e in events]
 
 
-def result_json(outcome: Outcome | None) -> dict[str, Any]:
+def result_json(outcome: Outcome | None, before: object = None) -> dict[str, Any]:
+    """What an entry did, as its event keeps it; ``before``: what it kept until now, so that an undone payday
+    keeps the paydays it held (:func:`held_before`), which its line names."""
     if outcome is None:
         return {}
     out: dict[str, Any] = {"applied": outcome.applied, "note": outcome.note}
     if outcome.payday is not None:
         out["payday"] = _payday_result(outcome.payday)
+    elif outcome.note == UNDONE and (held := held_before(before)):
+        out[HELD] = held
     if outcome.start is not None:
         out["start"] = outcome.start.index + 1
     return out
+
+
+def held_before(result: object) -> list[str]:
+    """The paydays a payday entry held when last played, as its event keeps them (:func:`result_json`), or []."""
+    if not isinstance(result, dict):
+        return []
+    payday = result.get("payday")
+    held = payday.get("held") if isinstance(payday, dict) else result.get(HELD)
+    return [str(c) for c in held] if isinstance(held, list) else []

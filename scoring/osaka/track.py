@@ -41,6 +41,8 @@ NOT_STARTED: Final = (
 
 #: Why an entry after the payday that ended the game has no effect.
 ENDED: Final = "no effect: the game had already ended"
+#: The note of an entry undone: replayed as if it were not there.
+UNDONE: Final = "undone"
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +137,7 @@ def replay(
     outcomes: list[Outcome] = []
     for i, entry in enumerate(entries):
         if entry is None:
-            outcomes.append(Outcome(False, "undone"))
+            outcomes.append(Outcome(False, UNDONE))
             continue
         if ended_by is not None:
             outcomes.append(Outcome(False, ENDED))

@@ -331,8 +331,71 @@ def test_a_payday_entered_on_two_phones_counts_once(client: Client) -> None:
     seen = game.version
     assert client.post(_url(game, "payday"), {**RED, "v": seen, "cid": "phone-one-1"}).status_code == 302
     second = client.post(_url(game, "payday"), {**RED, "v": seen, "cid": "phone-two-1"}, **HX)
-    assert second.status_code == 409 and "Someone changed the game first" in text(second)
+    assert second.status_code == 409 and "A red payday was just recorded by the table's phone." in text(
+        second
+    )
     assert game.events.filter(kind="payday").count() == 1
+
+
+GREEN = {"edo1": "green", "p1-goods_green_5": 2}  # David: (5 + 1 token) x 2 = 12 -> 15: 3 VP, +1 green token
+
+
+def _tokens_now(page: str) -> str:
+    found = re.search(r'<p[^>]* id="tokens-now"[^>]*>.*?</p>', page, re.S)
+    assert found is not None, "no Tokens now line"
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", found.group())).split())
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_payday_recorded_meanwhile_is_said_beside_the_button_and_not_rearmed(
+    client: Client, htmx: bool
+) -> None:
+    """The table's phone and Anaïs's own link enter the same payday: the second gets a 409 that says, beside the
+    button she just tapped, what was recorded meanwhile, shows the tokens as they are now, and records hers only
+    when she chooses to ("Record mine too"); the form she sent, sent again, still counts once."""
+    game = _begin(_game())
+    seen, anais = game.version, _seat(game, 1).private_token
+    assert client.post(_url(game, "payday"), {**GREEN, "v": seen, "cid": "table-phone-1"}).status_code == 302
+    game.refresh_from_db()
+    mine = {**GREEN, "v": seen, "cid": "anais-phone-1"}
+    answer = client.post(_url(game, "payday", anais), mine, **(HX if htmx else {}))
+    page = answer.content.decode()
+    assert answer.status_code == 409
+    said = re.search(r'<p[^>]* role="alert"[^>]* id="payday-conflict"[^>]*>(.*?)</p>', page, re.S)
+    assert said is not None
+    assert "A green payday was just recorded by the table's phone." in html.unescape(said.group(1))
+    # Beside the button, after the preview: where the thumb is.
+    assert page.index('id="osaka-result"') < said.start() < page.index('id="record-mine"')
+    assert ">Record this payday<" not in page and 'id="work-it-out"' not in page  # no button armed as before
+    assert 'name="v" value="' + str(game.version) + '"' in page  # only on "Record mine too"
+    assert page.count('name="v"') == 1
+    assert f'href="{_url(game, token=anais)}#latest"' in page  # drop it: back to the game
+    assert "David 2 (2)" in _tokens_now(page)  # his green token from the payday just recorded
+    assert ('hx-swap-oob="true"' in page) == htmx  # outside the form htmx swaps
+    assert (
+        f'action="{_url(game, "payday", anais)}#record"' in page
+    )  # a plain form's answer opens at the button
+    again = client.post(_url(game, "payday", anais), mine, **(HX if htmx else {}))  # the same tap again
+    assert again.status_code == 409 and game.events.filter(kind="payday").count() == 1
+    too = client.post(_url(game, "payday", anais), {**mine, "v": game.version}, **(HX if htmx else {}))
+    assert too.status_code == (204 if htmx else 302) and game.events.filter(kind="payday").count() == 2
+
+
+def test_a_payday_after_a_game_ending_one_recorded_meanwhile_is_only_dropped(client: Client) -> None:
+    game = _begin(_game(), first=["red", "green", "green"])
+    for colour in ("blue", "yellow", "green", "red", "blue", "yellow"):
+        _take(client, game, 1, colour)  # Anaïs at 7 tokens: her red sale ends the game
+    game.refresh_from_db()
+    ending = {"edo1": "red", "p0-goods_red_3": 1, "v": game.version}
+    assert client.post(_url(game, "payday"), {**ending, "cid": "table-phone-1"}).status_code == 302
+    answer = client.post(
+        _url(game, "payday", _seat(game, 2).private_token), {**ending, "cid": "david-phone-1"}
+    )
+    assert answer.status_code == 409 and 'id="record-mine"' not in answer.content.decode()
+    assert (
+        "A red payday was just recorded by the table's phone. Yours was not saved. The game is over."
+        in text(answer)
+    )
 
 
 @pytest.mark.parametrize(
@@ -369,6 +432,51 @@ def test_undo_any_payday_replays_the_later_ones(client: Client) -> None:
     assert "Undid: Payday: red. Tokens: Anaïs +1 red." in text(response)
     _change(client, game, op="undo", target=first.version)  # restore
     assert _seat(game, 1).vp == 4 and not OsakaEvent.objects.get(pk=first.pk).undone
+
+
+def test_take_your_vp_cards_only_for_a_payday_just_played(client: Client) -> None:
+    """RULINGS O8: the page shows the payday just played, to take its VP cards; an undo plays none, so the payday
+    before the one undone is not shown again (its VP cards were taken already), nor after a restore."""
+    game = _begin(_game())
+    _payday(client, game, {"edo1": "red", "p0-goods_red_5": 1})
+    assert "Payday just now" in text(client.get(_url(game)))
+    _payday(client, game, {"edo1": "blue", "p1-goods_blue_5": 1})
+    second = game.events.first()
+    assert second is not None and "Payday: blue" in text(client.get(_url(game)))
+    undone = _change(client, game, op="undo", target=second.version)
+    assert undone.status_code == 200 and "Take your VP cards now" not in text(undone)
+    for token in (game.edit_token, game.view_token, _seat(game, 1).private_token):
+        assert 'id="latest"' not in client.get(_url(game, token=token)).content.decode()
+    _change(client, game, op="undo", target=second.version)  # restored: not played now either
+    assert "Take your VP cards now" not in text(client.get(_url(game)))
+    _payday(client, game, {"edo1": "red", "p2-goods_red_5": 1})  # a payday played: shown again
+    assert "Payday just now Payday: red. Tokens: Dominique +1 red." in text(client.get(_url(game)))
+
+
+def test_an_undone_game_ending_payday_names_only_the_payday_held(client: Client) -> None:
+    """RULINGS O7: red ends the game (Anaïs's 8th token), so the yellow payday entered with it never happens; the
+    log's line of it undone (its ships, without what it gave) names red alone, and keeps doing so when a later
+    undo plays the log again, and so does the line of its restore."""
+    game = _begin(_game(), first=["red", "green", "green"])
+    for colour in ("blue", "yellow", "green", "red", "blue", "yellow"):
+        _take(client, game, 1, colour)  # Anaïs at 7 tokens
+    took = game.events.first()
+    _payday(client, game, {"edo1": "red", "edo2": "yellow", "p0-goods_red_3": 1, "p1-goods_yellow_5": 3})
+    payday = game.events.first()
+    assert took is not None and payday is not None
+    assert payday.summary == "Payday: red. Tokens: Anaïs +1 red. The game ends here."
+    _change(client, game, op="undo", target=payday.version)
+    assert game.events.get(pk=payday.pk).summary == "Payday: red"
+    for _ in range(2):  # a token taken before it, undone and restored: the log is played again from there
+        _change(client, game, op="undo", target=took.version)
+        assert game.events.get(pk=payday.pk).summary == "Payday: red"
+    _change(client, game, op="undo", target=payday.version)  # restored
+    assert [e.summary for e in game.events.all()[:2]] == [
+        "Restored: Payday: red",
+        "Restored: Anaïs took a yellow token",
+    ]
+    assert game.events.get(pk=payday.pk).summary == "Payday: red. Tokens: Anaïs +1 red. The game ends here."
+    assert "red and yellow" not in text(client.get(_url(game, "log")))
 
 
 def test_the_end_the_ranking_and_vp_kept_secret_until_then(client: Client) -> None:
