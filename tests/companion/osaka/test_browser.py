@@ -270,3 +270,15 @@ def test_the_end_and_the_ranking_on_every_phone(live_server: Any, new_context: A
         "Tied with David on 1 VP; more achievement tokens rank first"
     )
     screenshot(onlooker, "osaka-game-over")
+
+
+def test_an_anchored_part_opens_below_the_two_rows_of_the_top_bar(live_server: Any, page: Any) -> None:
+    """Osaka's top bar takes two rows at 390 px: an answer opened at its anchor (the log, the start player's
+    form) sat under it, its first lines hidden."""
+    game = _begin(_game())
+    page.goto(live_server.url + game.edit_url() + "#log")
+    bar = page.locator(".topbar").bounding_box()
+    log = page.locator("#log").bounding_box()
+    assert bar is not None and log is not None
+    assert bar["height"] > 80  # two rows
+    assert log["y"] >= bar["y"] + bar["height"]
