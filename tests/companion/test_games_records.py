@@ -5,6 +5,7 @@ removable, and "Score the game" handing all of it to the walk-through."""
 from __future__ import annotations
 
 import re
+from html import unescape
 from typing import Any
 
 import pytest
@@ -54,6 +55,16 @@ def test_an_entry_the_rules_refuse_is_kept_and_flagged(
     assert code in _flags(client, game)
     kept = [i for s in game.seats.all() for items in s.record.values() for i in items]
     assert len(kept) == len(entries)  # kept, so the order of entries never deadlocks
+
+
+def test_the_players_with_flagged_records_are_named_above_the_records(client: Client) -> None:
+    """The line said "Ben has a rules question to answer" for what is a flag, not a question."""
+    game = make_game()
+    _add(client, game, 1, "buildings", "shrine")
+    page = unescape(client.get(f"/games/{game.edit_token}/").content.decode())
+    (line,) = re.findall(r'id="record-flagged">([^<]*)<', page)
+    name = game.seats.get(seat=1).name
+    assert line == f"Records to look at: {name}. The rules flag something in them: open the records below."
 
 
 def test_the_firefighting_marker_below_the_hires_gains_is_flagged(client: Client) -> None:
