@@ -77,12 +77,16 @@
   const labelOf = (f) => ((f.id && document.querySelector(`label[for="${f.id}"]`) || {}).textContent
     || f.getAttribute("aria-label") || "this").trim();
 
-  // What stays where it stood on the screen: the tapped element while in view, else the first one with an id there.
+  // What stays where it stood on the screen: the tapped element while in view, else the innermost one with an id at
+  // the last touch's height (the thumb's; the top before any), one that shows: Chromium measures a closed <details>'s.
+  let thumb = 0;
   function anchorOf() {
-    const box = (el) => el.getBoundingClientRect();
-    const tapped = lastTap && lastTap.isConnected && box(lastTap).bottom >= 0 && box(lastTap).top <= innerHeight;
-    const top = (el) => box(el).top >= 0 && box(el).height > 0;
-    const mark = tapped ? lastTap : Array.from(live.querySelectorAll("[id]")).find(top);
+    const box = (el) => el.getBoundingClientRect(), y = Math.min(Math.max(thumb, 0), innerHeight);
+    const shows = (el) => (el.checkVisibility ? el.checkVisibility() : el.getClientRects().length > 0);
+    const seen = (el) => box(el).bottom >= 0 && box(el).top <= innerHeight && box(el).height > 0 && shows(el);
+    const near = Array.from(live.querySelectorAll("[id]")).filter((el) => box(el).bottom >= y && seen(el));
+    const tapped = lastTap && lastTap.isConnected && seen(lastTap);
+    const mark = tapped ? lastTap : near.filter((el) => box(el).top <= y).pop() || near[0];
     return mark ? { el: mark, id: mark.id, top: box(mark).top } : null;
   }
 
@@ -378,9 +382,11 @@
     answer.removeAttribute("data-h");
   }
   window.addEventListener("pointerdown", (e) => {
+    thumb = e.clientY; // where the thumb is (anchorOf)
     if (!answerOf(e)) document.querySelectorAll(".answer[data-answer]:not(:empty)").forEach(putAway);
   }, true);
   window.addEventListener("click", (e) => { if (answerOf(e)) putAway(answerOf(e)); }, true);
+  window.addEventListener("touchend", (e) => { thumb = e.changedTouches[0].clientY; }, true); // a scroll's end too
   document.addEventListener("animationend", (e) => { if (answerOf(e)) putAway(answerOf(e)); });
 
   window.addEventListener("pagehide", () => { if (storing) persist(); });
