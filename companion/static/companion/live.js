@@ -12,10 +12,11 @@
   const root = () => document.querySelector("[data-live]");
   // Offline (docs/sync.md "Offline"): a page the service worker answered from its copy is older than the last state
   // this phone saw of it, kept when it was left (less its waiting taps): that is put back. Plain HTTP has no worker.
-  const worker = window.isSecureContext && "serviceWorker" in navigator;
+  // Kept by the page's whole address, as the worker keeps pages (every setup is /setup/game), and for its thing only.
+  const worker = window.isSecureContext && "serviceWorker" in navigator, here = location.pathname + location.search;
   const lastSeen = () => { try { return JSON.parse(localStorage.getItem(LAST) || "{}"); } catch (e) { return {}; } };
-  const was = worker && root() && lastSeen()[location.pathname];
-  if (was && was.v > int(root().dataset.liveVersion)) root().outerHTML = was.html;
+  const was = worker && root() && lastSeen()[here];
+  if (was && was.thing === root().dataset.live && was.v > int(root().dataset.liveVersion)) root().outerHTML = was.html;
   const live = root(); // pieces are put in inside it, never in its place
   if (!live) return;
   const KEY = "live-outbox:" + live.dataset.live;
@@ -400,8 +401,9 @@
       const copy = live.cloneNode(true);
       for (const item of outbox) bump(item.bump, -1, copy);
       copy.querySelectorAll(".live-waiting").forEach((piece) => waiting(piece, false));
-      const others = Object.entries(lastSeen()).filter(([path]) => path !== location.pathname).slice(-3);
-      const all = Object.fromEntries([...others, [location.pathname, { v: version(), html: copy.outerHTML }]]);
+      const others = Object.entries(lastSeen()).filter(([at]) => at !== here).slice(-3);
+      const last = { thing: live.dataset.live, v: version(), html: copy.outerHTML };
+      const all = Object.fromEntries([...others, [here, last]]);
       try { localStorage.setItem(LAST, JSON.stringify(all)); } catch (e) { /* full: the worker's copy shows */ }
     });
     window.addEventListener("load", () => {
