@@ -12,10 +12,11 @@
   const root = () => document.querySelector("[data-live]");
   // Offline (docs/sync.md "Offline"): a page the service worker answered from its copy is older than the last state
   // this phone saw of it, kept when it was left (less its waiting taps): that is put back. Plain HTTP has no worker.
-  const worker = window.isSecureContext && "serviceWorker" in navigator;
+  // Kept by the page's whole address, as the worker keeps pages (every setup is /setup/game), and for its thing only.
+  const worker = window.isSecureContext && "serviceWorker" in navigator, here = location.pathname + location.search;
   const lastSeen = () => { try { return JSON.parse(localStorage.getItem(LAST) || "{}"); } catch (e) { return {}; } };
-  const was = worker && root() && lastSeen()[location.pathname];
-  if (was && was.v > int(root().dataset.liveVersion)) root().outerHTML = was.html;
+  const was = worker && root() && lastSeen()[here];
+  if (was && was.thing === root().dataset.live && was.v > int(root().dataset.liveVersion)) root().outerHTML = was.html;
   const live = root(); // pieces are put in inside it, never in its place
   if (!live) return;
   const KEY = "live-outbox:" + live.dataset.live;
@@ -77,12 +78,16 @@
   const labelOf = (f) => ((f.id && document.querySelector(`label[for="${f.id}"]`) || {}).textContent
     || f.getAttribute("aria-label") || "this").trim();
 
-  // What stays where it stood on the screen: the tapped element while in view, else the first one with an id there.
+  // What stays where it stood on the screen: the tapped element while in view, else the innermost one with an id at
+  // the last touch's height (the thumb's; the top before any), one that shows: Chromium measures a closed <details>'s.
+  let thumb = 0;
   function anchorOf() {
-    const box = (el) => el.getBoundingClientRect();
-    const tapped = lastTap && lastTap.isConnected && box(lastTap).bottom >= 0 && box(lastTap).top <= innerHeight;
-    const top = (el) => box(el).top >= 0 && box(el).height > 0;
-    const mark = tapped ? lastTap : Array.from(live.querySelectorAll("[id]")).find(top);
+    const box = (el) => el.getBoundingClientRect(), y = Math.min(Math.max(thumb, 0), innerHeight);
+    const shows = (el) => (el.checkVisibility ? el.checkVisibility() : el.getClientRects().length > 0);
+    const seen = (el) => box(el).bottom >= 0 && box(el).top <= innerHeight && box(el).height > 0 && shows(el);
+    const near = Array.from(live.querySelectorAll("[id]")).filter((el) => box(el).bottom >= y && seen(el));
+    const tapped = lastTap && lastTap.isConnected && seen(lastTap);
+    const mark = tapped ? lastTap : near.filter((el) => box(el).top <= y).pop() || near[0];
     return mark ? { el: mark, id: mark.id, top: box(mark).top } : null;
   }
 
@@ -378,9 +383,11 @@
     answer.removeAttribute("data-h");
   }
   window.addEventListener("pointerdown", (e) => {
+    thumb = e.clientY; // where the thumb is (anchorOf)
     if (!answerOf(e)) document.querySelectorAll(".answer[data-answer]:not(:empty)").forEach(putAway);
   }, true);
   window.addEventListener("click", (e) => { if (answerOf(e)) putAway(answerOf(e)); }, true);
+  window.addEventListener("touchend", (e) => { thumb = e.changedTouches[0].clientY; }, true); // a scroll's end too
   document.addEventListener("animationend", (e) => { if (answerOf(e)) putAway(answerOf(e)); });
 
   window.addEventListener("pagehide", () => { if (storing) persist(); });
@@ -394,8 +401,9 @@
       const copy = live.cloneNode(true);
       for (const item of outbox) bump(item.bump, -1, copy);
       copy.querySelectorAll(".live-waiting").forEach((piece) => waiting(piece, false));
-      const others = Object.entries(lastSeen()).filter(([path]) => path !== location.pathname).slice(-3);
-      const all = Object.fromEntries([...others, [location.pathname, { v: version(), html: copy.outerHTML }]]);
+      const others = Object.entries(lastSeen()).filter(([at]) => at !== here).slice(-3);
+      const last = { thing: live.dataset.live, v: version(), html: copy.outerHTML };
+      const all = Object.fromEntries([...others, [here, last]]);
       try { localStorage.setItem(LAST, JSON.stringify(all)); } catch (e) { /* full: the worker's copy shows */ }
     });
     window.addEventListener("load", () => {

@@ -7,6 +7,7 @@ show on another's page, and with the stream blocked the page polls. Nothing hidd
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -188,3 +189,28 @@ def test_the_page_does_not_move_under_the_thumb(table: Table, new_context: Any) 
     after = step.bounding_box()
     assert before is not None and after is not None
     assert abs(after["y"] - before["y"]) < 1
+
+
+def test_another_setups_kept_page_never_stands_in_for_this_one(table: Table, page: Any) -> None:
+    """Every setup lives at /setup/game, told apart by its query. The last state a phone saw of a live page is kept
+    when it is left (a secure context: 127.0.0.1), for the worker's copy of that same page; one setup's, two ticks
+    ahead of a new setup's version 0, never replaces the new setup's page, its code, its count and its links."""
+    page.goto(f"{table.base}/setup/game?players=3&seed=Q4RT8WXZ")  # the redirect adds a table's code
+    assert page.evaluate("window.isSecureContext") is True
+    _box(page, "general-board").check()
+    expect(page.locator("#setup-progress strong")).to_have_text(re.compile(r"^1 of "))
+    _box(page, "general-reserve").check()
+    expect(page.locator("#setup-progress strong")).to_have_text(re.compile(r"^2 of "))
+    for again in (False, True):
+        if again:
+            page.reload()
+        else:
+            page.goto(f"{table.base}/setup/game?{QUERY}")  # Generate: another setup, the same path
+        expect(page.locator("#setup-code")).to_have_text("K7MX 2QPA")
+        expect(page.locator("#setup-progress strong")).to_have_text(f"0 of {TOTAL}")
+        expect(page.get_by_role("link", name="Track this game").first).to_have_attribute(
+            "href", re.compile("seed=K7MX2QPA")
+        )
+    page.go_back()  # the first setup, from the server: its own ticks
+    expect(page.locator("#setup-code")).to_have_text("Q4RT 8WXZ")
+    expect(page.locator("#setup-progress strong")).to_have_text(re.compile(r"^2 of "))

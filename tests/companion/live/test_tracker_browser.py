@@ -362,3 +362,39 @@ def test_a_track_tap_sends_its_log_line_alone_and_the_log_matches_a_reload(
     page.reload()
     assert page.evaluate(lines) == shown
     assert page.locator("#log-lines").inner_text() == texts
+
+
+#: Where the thumb rests, from the screen's top: the heading of "Last changes" in view above it, the records not.
+THUMB_Y = 200
+
+
+def test_a_pull_keeps_the_history_line_under_the_thumb_still(table: Table, new_context: Any) -> None:
+    """Ben taps +1 then +2 for Ann, scrolls until the +1 line's Undo is under his thumb and rests it there, Ann's
+    records (closed, holding entries) just off the top; Ann's +1 for Cho adds a line at the top of the list. What
+    stays still is what Ben's thumb is on: not the list's heading above it, and never a button inside a closed
+    record, which Chromium measures where it would stand though nothing of it shows. So his next tap undoes the +1."""
+    edit, _ = new_game(table)
+    ann, ben = new_context().new_page(), new_context().new_page()
+    _open(ann, table, edit)
+    _open(ben, table, edit)
+    for key in ("book-lender", "sake-peddler", "soap-bubble-man", "dice-maker", "sandal-maker", "seamstress"):
+        ben.select_option("#record-characters", key)
+        with ben.expect_response(lambda r: r.url.endswith("/change")):
+            ben.click("#record-characters-go")
+    expect(ben.locator("#part-record-1 li")).to_have_count(6)
+    _add(ben, 1, 1)
+    expect(ben.locator("#log-lines > li").first).to_contain_text("+1 IKI for Ann")
+    plus_one = ben.locator("#" + ben.locator("#log-lines > li").first.get_attribute("id"))
+    _add(ben, 1, 2)
+    expect(ben.locator("#log-lines > li").first).to_contain_text("+2 IKI for Ann")
+    expect(ben.locator(".live-waiting")).to_have_count(0)
+    undo = plus_one.get_by_role("button", name="Undo")
+    ben.evaluate("(y) => window.scrollBy(0, y)", undo.bounding_box()["y"] - THUMB_Y)
+    expect(ben.locator("#record-seat-1")).not_to_have_attribute("open", "")
+    last = ben.locator("#record-seat-3").bounding_box()
+    assert last["y"] + last["height"] < 0, last  # the records are off the top; what a closed one holds is not
+    ben.touchscreen.tap(60, undo.bounding_box()["y"] + 10)  # the thumb comes to rest on the line's text
+    at = undo.bounding_box()["y"]
+    _add(ann, 3, 1)
+    expect(ben.locator("#log-lines > li").first).to_contain_text("+1 IKI for Cho")
+    assert abs(undo.bounding_box()["y"] - at) < 1  # a scroll lands on a whole device pixel (2 a CSS pixel)
