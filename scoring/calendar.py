@@ -391,7 +391,11 @@ def _harmony(month: int, o: CalendarOptions, setup: Mapping[str, Any] | None) ->
     """iki-rulebook.txt "Nagaya Harmony Bonus" and its example (a player's Shop Seller and Artisan score
     nothing; two players with one Master Craftsman each score 1 × 2): per type, a player's Kobuns on cards of
     that type × the cards of that type in the group."""
-    groups = "4 Nagayas (no 5th group with 2 players)" if o.players == 2 else "4 Nagayas and the 4 corners"
+    groups = (
+        "4 Nagayas (no 5th group with 2 players)"
+        if o.players == 2
+        else "the 4 Nagayas, and the 4 corner spaces as one 5th group"
+    )
     asks = (
         f"In each group ({groups}), for each type with at least 2 characters there (whoever controls them), each "
         "player scores their Kobuns on cards of that type × the cards of that type in the group."
