@@ -25,6 +25,7 @@ pytestmark = pytest.mark.django_db
 #: Caches of what the code alone decides (the catalogue, steps, blank pads, fonts): bounded by the code.
 CODE_CACHES = {
     "companion.pdf.fonts.fonts",
+    "companion.pdf.fonts._fallback",
     "companion.pdf.pad_text.pad_lines",
     "companion.pdf.pad_text.reference",
     "companion.pdf.pad_text.colour_of",
