@@ -169,6 +169,24 @@ def test_a_field_being_typed_in_is_not_replaced(table: Table, new_context: Any) 
     expect(aya.locator(f"#{TRACK}")).to_have_value("1")
 
 
+def test_without_javascript_a_plus_one_beside_a_refused_number_counts_from_the_saved_one(
+    table: Table, new_context: Any
+) -> None:
+    token = table.sheet()
+    page = new_context(java_script_enabled=False).new_page()
+    _open(page, table, token, stream=False)
+    field = page.locator(f"#{TRACK}")
+    field.fill("40")
+    field.press("Enter")
+    expect(page.locator(f"input[name='was-{TRACK}']")).to_have_value("40")
+    field.fill("400000")
+    page.locator(f"#{TRACK}-more").click()
+    expect(page.locator(f"input[name='was-{TRACK}']")).to_have_value("41")
+    expect(field).to_have_value("41")
+    expect(page.locator("#bad-input")).to_have_count(0)
+    assert table.sheet_value(token, 0, "score_track") == 41
+
+
 def test_with_the_stream_blocked_the_page_polls(table: Table, new_context: Any) -> None:
     token = table.sheet()
     aya, ben = new_context().new_page(), new_context().new_page()
