@@ -165,18 +165,26 @@ def _changed(key: str, value: str, names: Sequence[str]) -> EntryChange | None:
 
 def parse_entries(post: Mapping[str, str], names: Sequence[str]) -> list[EntryChange]:
     """The entries a step's form carries: the numbers and choices changed since the page showed them (only what
-    this person changed, so two phones never write back each other's stale values), then the pressed button."""
+    this person changed, so two phones never write back each other's stale values), then the pressed button.
+
+    A −/+ is never refused for the number in its own box: a typed number there that cannot be saved (refused when
+    it was typed, and still shown) is let go, and the tap counts from the saved number."""
+    pressed = parse_op(op, post, names) if (op := post.get("op", "")) else None
+    bumped = EntryKey(pressed.player, pressed.field).html_id if pressed and pressed.op == "bump" else None
     changes = []
     for key, value in post.items():
         was = post.get(f"was-{key}")
         if key.startswith("was-") or was is None or was == value:
             continue
-        change = _changed(key, value, names)
+        try:
+            change = _changed(key, value, names)
+        except BadEntry:
+            if key == bumped:
+                continue
+            raise
         if change is not None:
             changes.append(change)
-    if op := post.get("op", ""):
-        changes.append(parse_op(op, post, names))
-    return changes
+    return [*changes, pressed] if pressed else changes
 
 
 def parse_op(op: str, post: Mapping[str, str], names: Sequence[str]) -> EntryChange:

@@ -138,3 +138,33 @@ def test_a_live_pull_sends_the_step_pieces_the_page_lacks_and_the_result_nothing
     changed = client.get(result, {"v": "1"}, **LIVE)
     assert (changed.status_code, changed["X-Live-Version"]) == (200, "2")
     assert changed.content
+
+
+@pytest.mark.parametrize(
+    ("headers", "typed", "track"),
+    [
+        (LIVE, "400000", 41),  # refused a moment ago, still in the box: let go, the +1 counts from 40
+        ({}, "400000", 41),  # without JavaScript: typed, then + (the page never said it was refused)
+        (LIVE, "not a number", 41),
+        ({}, "45", 46),  # a number that can be saved rides along: the +1 counts from it
+    ],
+)  # fmt: skip
+def test_a_plus_one_beside_a_refused_number_counts_from_the_saved_one(
+    client: Client, headers: dict[str, str], typed: str, track: int
+) -> None:
+    """A −/+ is never refused for the number in its own box: one that cannot be saved (refused when it was typed)
+    does not ride along with the tap, so the tap is not lost again and again until the player retypes."""
+    sheet = sheet_of(2)
+    url = f"/score/{sheet.token}/track/entry/"
+    client.post(
+        url, {"p0-score_track": "40", "was-p0-score_track": "0", "lc": "phone1234", "ln": "1"}, **headers
+    )
+    tap = {"p0-score_track": typed, "was-p0-score_track": "40", "op": PLUS_ONE, "lc": "phone1234", "ln": "2"}
+    r = client.post(url, {**tap, "p": "0", "refused": "1"}, **headers)
+    assert r.status_code == (200 if headers else 302)
+    shown = r.content.decode() if headers else client.get(r["Location"]).content.decode()
+    assert f'name="p0-score_track" value="{track}"' in shown
+    assert f'name="was-p0-score_track" value="{track}"' in shown
+    assert "bad-input" not in shown
+    sheet.refresh_from_db()
+    assert (sheet.table["players"][0]["score_track"], sheet.version) == (track, 3)

@@ -210,9 +210,16 @@
 
   // --- push ------------------------------------------------------------------------------------------------------
   function tap(form, submitter, field) {
+    const by = submitter ? int(submitter.dataset.by) : 0;
+    const bumps = by && submitter.dataset.bump ? submitter.dataset.bump.split(" ").map((id) => [id, by]) : [];
+    // A −/+ counts from the saved number (its twin): one refused since, not typed again, is let go, not sent along.
+    for (const f of bumps.map(([id]) => inside(form, id)).filter((f) => f && f.name && !typed(f))) {
+      const twin = form.elements[`was-${f.name}`];
+      if (twin) f.value = twin.value;
+    }
     const data = new FormData(form, submitter || undefined);
     // What this tap sends is what the page now holds: a later tap does not send a typed number again (a refusal
-    // puts the twin back, so the number is sent again with the next tap).
+    // puts the twin back: the next tap sends the number again, but for its own −/+, above).
     const twins = [];
     for (const twin of form.querySelectorAll('input[name^="was-"]')) {
       const f = form.elements[twin.name.slice(4)];
@@ -229,8 +236,6 @@
     const piece = form.closest("[data-h]");
     if (data.has("v") && !(piece && holding[piece.id])) data.set("v", String(version()));
     keepOpen(data);
-    const by = submitter ? int(submitter.dataset.by) : 0;
-    const bumps = by && submitter.dataset.bump ? submitter.dataset.bump.split(" ").map((id) => [id, by]) : [];
     lastTap = submitter || document.activeElement;
     bump(bumps, 1);
     const label = form.dataset.liveSet || (field ? labelOf(field) : "");

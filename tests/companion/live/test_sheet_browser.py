@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.companion.live.conftest import Table, lose_the_first_answer, watch_mark
+from tests.companion.live.test_answer_browser import Held
 
 pytestmark = [pytest.mark.browser]
 
@@ -167,6 +168,50 @@ def test_a_field_being_typed_in_is_not_replaced(table: Table, new_context: Any) 
     expect(aya.locator(f"#{TRACK}")).to_be_focused()
     aya.get_by_role("button", name="Use 1").click()
     expect(aya.locator(f"#{TRACK}")).to_have_value("1")
+
+
+def test_a_plus_one_after_a_refused_number_counts_from_the_saved_one(table: Table, page: Any) -> None:
+    """A number refused stays in its box (the player may fix it); the −/+ beside it then counts from the number
+    saved, at once and in the answer, instead of sending the refused one along and being refused with it."""
+    token = table.sheet()
+    _open(page, table, token)
+    field = page.locator(f"#{TRACK}")
+    field.fill("40")
+    field.press("Tab")
+    expect(page.locator(".sp-totals")).to_contain_text("Aya 40")  # answered: its piece is in before the next
+    field.fill("400000")
+    field.press("Tab")
+    expect(page.locator("#bad-input")).to_contain_text("Nothing was changed.")
+    expect(field).to_have_value("400000")
+    held = Held()
+    page.route("**/entry/", held.route)
+    page.tap(f"#{TRACK}-more")
+    expect(field).to_have_value("41")  # at once, waiting for the server
+    expect(page.locator(f"#e-{TRACK}")).to_have_class("sp-number live-waiting")
+    held.release()
+    expect(page.locator(f"#e-{TRACK}")).to_have_class("sp-number")
+    expect(page.locator("#bad-input")).to_have_count(0)
+    expect(field).to_have_value("41")
+    expect(page.locator(f"input[name='was-{TRACK}']")).to_have_value("41")
+    assert table.sheet_value(token, 0, "score_track") == 41
+
+
+def test_without_javascript_a_plus_one_beside_a_refused_number_counts_from_the_saved_one(
+    table: Table, new_context: Any
+) -> None:
+    token = table.sheet()
+    page = new_context(java_script_enabled=False).new_page()
+    _open(page, table, token, stream=False)
+    field = page.locator(f"#{TRACK}")
+    field.fill("40")
+    field.press("Enter")
+    expect(page.locator(f"input[name='was-{TRACK}']")).to_have_value("40")
+    field.fill("400000")
+    page.locator(f"#{TRACK}-more").click()
+    expect(page.locator(f"input[name='was-{TRACK}']")).to_have_value("41")
+    expect(field).to_have_value("41")
+    expect(page.locator("#bad-input")).to_have_count(0)
+    assert table.sheet_value(token, 0, "score_track") == 41
 
 
 def test_with_the_stream_blocked_the_page_polls(table: Table, new_context: Any) -> None:
