@@ -122,6 +122,7 @@ def test_reveal_and_go_on_reveals_what_is_due_moves_on_and_undoes_as_one(client:
     game = make_game(akebono=True)
     asked = _post(client, game, op="next", ask="1", v=1, was="1A").content.decode()
     assert 'id="ask-reveal-next"' in asked and "Reveal and go on" in asked and 'id="ask-reveal"' in asked
+    assert 'id="ask-not-yet"' in asked  # Next tapped too soon: the table can step back from the question
     assert _reveal_next(client, game, "new-character-1", htmx=htmx).status_code == (200 if htmx else 302)
     game.refresh_from_db()
     assert (game.month, game.phase, game.revealed) == (1, "B", ["new-character-1"])
