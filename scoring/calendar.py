@@ -18,7 +18,7 @@ a page rendering the events cannot leak it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, Final
@@ -283,7 +283,7 @@ def _start_events(month: int, o: CalendarOptions, setup: Mapping[str, Any] | Non
                 "take it instead of a base Character.",
                 f'{_AKEBONO}, "New Characters"',
                 secret=() if name is None else (name,),
-                reveal=f"new-character-{month}",
+                reveal=new_character_reveal(month),
             )
         )
     else:
@@ -598,6 +598,17 @@ def _new_year(o: CalendarOptions) -> list[Event]:
 def season_reveal(season: Season) -> str:
     """The reveal key of ``season``'s Personalities and river tokens (Akebono, shown at the previous season's end)."""
     return f"season-{season.value}"
+
+
+def season_shown(season: Season, revealed: Collection[str]) -> bool:
+    """Whether ``season``'s Personalities are out: Spring's from the setup, a later season's once revealed."""
+    return season is SEASONS[0] or season_reveal(season) in revealed
+
+
+def new_character_reveal(month: int | str) -> str:
+    """The reveal key of ``month``'s New Character (Akebono, shown at the month's start, RULINGS R17); ``month``
+    as a number or as a setup's JSON keys it."""
+    return f"new-character-{month}"
 
 
 def month_events(

@@ -14,7 +14,8 @@ from companion.services.tracker.games import (
 )
 from scoring.calendar import (
     NEW_YEAR,
-    season_reveal,
+    new_character_reveal,
+    season_shown,
 )
 from scoring.catalogue import (
     BOAT_BY_ID,
@@ -73,7 +74,7 @@ def record_context(game: Game, seats: list[Seat], season: Season | None) -> dict
         c.id for c in CHARACTERS if season is not None and c.season is season and not c.new_character
     ]
     month_new = (setup.get("akebono") or {}).get("new_characters", {}).get(str(game.month))
-    if game.akebono and f"new-character-{game.month}" in revealed and isinstance(month_new, str):
+    if game.akebono and new_character_reveal(game.month) in revealed and isinstance(month_new, str):
         now.insert(0, month_new)
     starting = [str(c.get("card")) for c in setup.get("starting_characters") or [] if isinstance(c, dict)]
     shown_new = _revealed_new_characters(game, setup)
@@ -205,7 +206,7 @@ def _revealed_new_characters(game: Game, setup: Mapping[str, Any]) -> set[str]:
     return {
         str(card)
         for month, card in drawn.items()
-        if game.akebono and f"new-character-{month}" in revealed and isinstance(card, str)
+        if game.akebono and new_character_reveal(month) in revealed and isinstance(card, str)
     }
 
 
@@ -218,7 +219,7 @@ def _met_pool(game: Game, seats: list[Seat], setup: Mapping[str, Any], season: S
         return []
     drawn = (setup.get("akebono") or {}).get("personalities") or {}
     revealed = set(game.revealed)
-    seasons = [s for s in SEASONS if s is SEASONS[0] or season_reveal(s) in revealed]
+    seasons = [s for s in SEASONS if season_shown(s, revealed)]
     pool = [p for s in seasons for p in drawn.get(s.value) or [] if isinstance(p, str)]
     side = ((setup.get("akebono") or {}).get("boat_sides") or {}).get("ferry-boat")
     ferry = side != "A" and any("ferry-boat" in records.entries(s).get("boats", []) for s in seats)

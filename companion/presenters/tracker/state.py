@@ -41,7 +41,7 @@ from scoring.calendar import (
     reveal_name,
     reveals_before_step,
     season_of,
-    season_reveal,
+    season_shown,
     step_events,
     still_overdue,
     table_phases,
@@ -163,7 +163,7 @@ def state_context(
     bridge_hidden = False  # this season's Personalities are drawn but not revealed yet (shown as such)
     if game.akebono:
         current = season or SEASONS[-1]
-        if current is SEASONS[0] or season_reveal(current) in revealed:
+        if season_shown(current, revealed):
             bridge = personality_names(current, game.setup)
         else:
             bridge_hidden = bool(personality_names(current, game.setup))

@@ -25,7 +25,7 @@ from companion.services.tracker.records import (
     take_out,
     takers,
 )
-from scoring.calendar import NEW_YEAR, TRACK_MAX, move_marker, season_reveal
+from scoring.calendar import NEW_YEAR, TRACK_MAX, move_marker, new_character_reveal, season_shown
 from scoring.catalogue import CHARACTER_BY_ID, FIREFIGHTING_GAIN, PERSONALITY_BY_ID, STARTING_IDS, TRADE_GAIN
 from scoring.components import SEASONS, Season
 
@@ -83,14 +83,14 @@ def _seen(field: str, item: str, *, month: int, revealed: Collection[str], setup
     drawn = drawn if isinstance(drawn, Mapping) else {}
     if field == "personalities":
         season = PERSONALITY_BY_ID[item].season
-        if season is SEASONS[0] or season_reveal(season) in revealed:
+        if season_shown(season, revealed):
             return True
         reached = SEASONS.index(season) <= SEASONS.index(Season.of_month(min(month, NEW_YEAR - 1)))
         return reached and not (drawn.get("personalities") or {}).get(season.value)
     card = CHARACTER_BY_ID.get(item) if field == "characters" else None
     if card is None or not card.new_character or card.month is None:
         return True
-    if f"new-character-{card.month}" in revealed:
+    if new_character_reveal(card.month) in revealed:
         return True
     return card.month <= month and not (drawn.get("new_characters") or {}).get(str(card.month))
 
