@@ -853,12 +853,12 @@ def _stack_problems(pad: Pad, sums: Mapping[str, int]) -> list[PadProblem]:
     unplaced = sum(1 for p in pad.players if p.firefighting is None)
     for space in sorted(spaces, reverse=True):
         on = [p for p in pad.players if p.firefighting == space]
+        most = len(on) + unplaced  # the players who are or may be on the space
         seen: dict[int, str] = {}
         for p in on:
             if p.stack_place is None:
                 continue
-            if p.stack_place > len(on) + unplaced:
-                most = len(on) + unplaced
+            if p.stack_place > most:
                 problems.append(PadProblem(PadCode.STACK_TOO_LOW, p.name, "rank",
                                            f"{p.name} cannot be place {p.stack_place} in the stack on space {space}: "
                                            + (f"{p.name} is alone on it." if most == 1 else
