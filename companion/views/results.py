@@ -267,6 +267,7 @@ def _group_page(
         "refused": refused,
         "chosen": chosen,
         "typed": typed,
+        "name_max": NAME_MAX,
     }
     return render(request, "results_group.html", context, status=400 if refused else 200)
 
