@@ -101,7 +101,6 @@
       const old = fresh.id && document.getElementById(fresh.id);
       if (!old) { addLine(fresh); continue; }
       if (pulled && old.matches("[data-answer]")) continue;
-      keep(old, fresh);
       const busy = Array.from(fields(old)).filter((f) => (f === active || typed(f)) && !mine(f));
       const clash = busy.find((f) => f.id && inside(fresh, f.id) && shown(inside(fresh, f.id)) !== shown(f));
       if (clash) { hold(old, fresh, clash); continue; }
@@ -109,8 +108,7 @@
       for (const d of old.querySelectorAll("details[open][id]")) {
         if (inside(fresh, d.id)) inside(fresh, d.id).open = true;
       }
-      old.replaceWith(fresh);
-      rebump(fresh); // in place: a number's form is outside its piece
+      place(old, fresh);
       unhold(fresh.id);
     }
     const back = active && active.id && !active.isConnected && document.getElementById(active.id);
@@ -129,52 +127,32 @@
     for (const line of Array.from(list.children)) if (keep && int(line.dataset.v) <= newest - keep) line.remove();
   }
 
-  // A record's player (select[data-keep]) and its search (input[data-filter]) are this phone's choice, not shared
-  // input: a fresh piece takes them over (issue 23: the player stays after Add whatever else changed).
+  // A record's player (select[data-keep]) and its search (input[data-filter], picker.js) are this phone's choice, not
+  // shared input: a fresh piece takes them over (issue 23: the player stays after Add whatever else changed).
   const MINE = "select[data-keep], input[data-filter]", mine = (f) => f.matches(MINE);
-  function keep(old, fresh) {
+  function place(old, fresh) {
+    old.replaceWith(fresh);
     for (const f of old.querySelectorAll(MINE)) {
       const twin = f.id && inside(fresh, f.id);
       if (!twin || !f.value) continue;
       const offered = twin.value;
       twin.value = f.value;
       if (twin.value !== f.value) twin.value = offered; // a player the fresh picker no longer offers
-      if (twin.dataset.filter) narrow(twin);
+      if (twin.dataset.filter) twin.dispatchEvent(new Event("input", { bubbles: true })); // narrowed again
     }
+    rebump(fresh); // in place: a number's form is outside its piece
   }
-  // Search-as-you-type of a record's picker: only the choices whose name holds what is typed stay, the first
-  // of them chosen; the choices the month offers stay first (their group comes first).
-  const plain = (t) => t.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
-  function narrow(input) {
-    // Its own form's picker first: a fresh piece is narrowed before it takes the old one's place.
-    const form = input.closest("form");
-    const select = (form && inside(form, input.dataset.filter)) || document.getElementById(input.dataset.filter);
-    if (!select) return;
-    const want = plain(input.value.trim());
-    for (const o of select.options) o.hidden = o.disabled = Boolean(want) && !plain(o.text).includes(want);
-    for (const g of select.querySelectorAll("optgroup")) g.hidden = !Array.from(g.children).some((o) => !o.hidden);
-    const firstShown = Array.from(select.options).find((o) => !o.hidden), chosen = select.selectedOptions[0];
-    if (firstShown && (want || !chosen || chosen.hidden)) firstShown.selected = true;
-  }
-  window.addEventListener("input", (e) => {
-    e.target.dataset.typed = ""; // unsaved input, until it is sent
-    if (e.target.matches("input[data-filter]")) narrow(e.target);
-  });
+  window.addEventListener("input", (e) => { e.target.dataset.typed = ""; }); // unsaved input, until it is sent
 
   // A piece with a field being typed in: keep it, and offer the other phone's value.
   const holding = {}; // piece id -> its note
-  function unhold(id) {
-    if (holding[id]) holding[id].remove();
-    delete holding[id];
-  }
+  const unhold = (id) => { if (holding[id]) holding[id].remove(); delete holding[id]; };
   function hold(old, fresh, field) {
     const value = shown(inside(fresh, field.id));
     unhold(old.id);
     holding[old.id] = note(`Another phone changed ${labelOf(field)} to ${value}.`, [[`Use ${value}`, () => {
       unhold(old.id);
-      if (!old.isConnected) return; // a piece around it was put in anew meanwhile
-      old.replaceWith(fresh);
-      rebump(fresh);
+      if (old.isConnected) place(old, fresh); // else a piece around it was put in anew meanwhile
     }]]);
   }
 
@@ -193,10 +171,9 @@
     }
     waiting(el.closest("[data-h]") || el, true);
   }
-  function waiting(piece, on) {
+  function waiting(piece, on) { // aria-busy "false" is as good as none
     piece.classList.toggle("live-waiting", on);
-    if (on) piece.setAttribute("aria-busy", "true");
-    else piece.removeAttribute("aria-busy");
+    piece.setAttribute("aria-busy", String(on));
   }
   const bump = (bumps, sign, scope) => bumps.forEach(([id, by]) => bumpOne(id, by * sign, scope));
   const rebump = (piece) => outbox.forEach((item) => bump(item.bump, 1, piece));
