@@ -1,6 +1,6 @@
 """The polling endpoint under gunicorn on loopback (issue 5, docs/benchmarks.md "Polling").
 
-Starts gunicorn on 127.0.0.1 (a free port, 2 gthread workers) against a throw-away SQLite file database it migrates
+Starts gunicorn on 127.0.0.1 (a free port, 2 uvicorn workers, as the README serves) against a throw-away SQLite file database it migrates
 itself, creates a game through HTTP, then measures requests per second of the unchanged poll
 (``GET /games/<token>/state?v=N`` answering 204) beside ``GET /healthz`` (a minimal view rendering a template),
 served the same way in the same run with the same load generator: a bounded number of requests over keep-alive
@@ -51,12 +51,12 @@ def served(
     workers: int = WORKERS,
     config: str | None = None,
     environ: Mapping[str, str] = {},
-    asgi: bool = False,
 ) -> Iterator[tuple[str, int]]:
-    """gunicorn serving the companion on 127.0.0.1; yields (host, port). Without ``database_url`` a throw-away
-    SQLite file database is created and migrated. ``config``: a gunicorn config (``-c``, e.g. server hooks as
-    ``python:module``); ``environ``: more environment for gunicorn; ``asgi``: the ASGI app under uvicorn workers (as ``manage.py table``
-    serves it, the live streams held open) instead of threaded WSGI workers. gunicorn is always stopped on exit."""
+    """gunicorn serving the companion on 127.0.0.1 as ``manage.py table`` and the public deployment serve it (the
+    ASGI app under uvicorn workers: an open live stream holds no thread); yields (host, port). Without
+    ``database_url`` a throw-away SQLite file database is created and migrated. ``config``: a gunicorn config
+    (``-c``, e.g. server hooks as ``python:module``); ``environ``: more environment for gunicorn. gunicorn is
+    always stopped on exit."""
     with tempfile.TemporaryDirectory(prefix="iki-serve-") as tmp:
         # The caller's secret key, as every server of one deployment shares it: links it signs (a setup's table
         # code) are the server's own.
@@ -86,14 +86,13 @@ def served(
                 sys.executable,
                 "-m",
                 "gunicorn",
-                "companion.asgi:application" if asgi else "companion.wsgi:application",
+                "companion.asgi:application",
                 "--bind",
                 f"127.0.0.1:{port}",
                 "--workers",
                 str(workers),
                 "--worker-class",
-                "uvicorn_worker.UvicornWorker" if asgi else "gthread",
-                *([] if asgi else ["--threads", "4"]),
+                "uvicorn_worker.UvicornWorker",
                 "--keep-alive",
                 "30",
                 "--log-level",

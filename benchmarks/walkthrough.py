@@ -14,9 +14,7 @@ from __future__ import annotations
 import re
 import shutil
 import statistics
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from benchmarks import Report
@@ -176,29 +174,10 @@ def first_loads(
     return out
 
 
-def served_times(lines: list[str], sheet: str) -> tuple[float, float] | None:
-    """Median worker time (µs) of the taps (``POST .../entry/`` on the sheet whose address starts with ``sheet``)
-    and of ``GET /healthz`` in an access log whose lines read ``METHOD PATH MICROSECONDS``; None when the log holds
-    neither (uvicorn's workers write no gunicorn access log)."""
-    taps, floors = [], []
-    for line in lines:
-        method, path, micros = line.split()
-        if method == "POST" and path.startswith(sheet) and path.endswith("/entry/"):
-            taps.append(int(micros))
-        elif path == "/healthz":
-            floors.append(int(micros))
-    if not taps or not floors:
-        return None
-    return statistics.median(taps), statistics.median(floors)
-
-
 def run(report: Report) -> None:
     from playwright.sync_api import sync_playwright
 
-    log = Path(tempfile.mkdtemp(prefix="iki-bench-")) / "access.log"
-    # gunicorn's access log gives each request's time in the worker (%(D)s, µs): the server's share, by path.
-    access = {"GUNICORN_CMD_ARGS": f"--access-logfile {log} --access-logformat '%(m)s %(U)s %(D)s'"}
-    with served(environ=access) as (host, port), sync_playwright() as playwright:
+    with served() as (host, port), sync_playwright() as playwright:
         base = f"http://{host}:{port}"
         client = Browserless(host, port)
         first_step = new_sheet(client)
@@ -229,14 +208,5 @@ def run(report: Report) -> None:
         f"target <= {REPLY_TARGET_BYTES}",
     )
     report("tap reply, body (median; gzip)", statistics.median(r[1] for r in replies), "bytes")
-    times = served_times(log.read_text().splitlines(), first_step.removesuffix("track/"))
-    if times is not None:
-        entry, healthz = times
-        report(
-            "server time of a tap, in the worker (median)",
-            entry / 1000,
-            "ms",
-            f"{entry / healthz:.1f}x /healthz ({healthz / 1000:.2f} ms); information only",
-        )
     for name, size in loads.items():
         report(f"first load, cold, 390 px: {name}", size / 1024, "KiB", f"target <= {FIRST_LOAD_TARGET_KIB}")

@@ -1,6 +1,6 @@
 """Two phones changing one game at the same moment never lose an update (issue 5, docs/sync.md).
 
-Concurrent HTTP requests against gunicorn (2 workers x 4 threads) on the database of the run: a throw-away SQLite
+Concurrent HTTP requests against gunicorn (2 uvicorn workers, as the app is served) on the database of the run: a throw-away SQLite
 file with the settings' WAL + BEGIN IMMEDIATE, or the PostgreSQL test database in CI. And threads applying changes
 through the ORM at once (each thread its own connection): in-process on PostgreSQL, and on SQLite in a subprocess
 on a database file (the in-memory test database's shared-cache table locks are not what a deployment runs). Additive changes (+3 IKI)

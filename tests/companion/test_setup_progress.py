@@ -568,7 +568,7 @@ def test_orm_threads_ticking_at_once(name: str) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_phones_ticking_different_steps_over_httpat_once() -> None:
-    """THREADS phones (gunicorn, 2 workers x 4 threads) each tap a different box at the same moment (the live
+    """THREADS phones (gunicorn, 2 uvicorn workers) each tap a different box at the same moment (the live
     script): every tick lands, and a reload on any phone shows them all."""
     with served(gunicorn_database_url()) as (host, port):
         phones = [Browserless(host, port) for _ in range(THREADS)]

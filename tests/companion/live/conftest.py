@@ -125,14 +125,14 @@ def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _table(tmp_path: Path, config: str | None, request: pytest.FixtureRequest) -> Iterator[Table]:
     if connection.vendor == "postgresql":
-        with served(gunicorn_database_url(), workers=1, asgi=True, config=config) as (host, port):
+        with served(gunicorn_database_url(), workers=1, config=config) as (host, port):
             yield Table(f"http://{host}:{port}", host, port, None)
         return
     path = tmp_path / "db.sqlite3"
     migrated: Path = request.getfixturevalue("migrated_sqlite")
     with closing(sqlite3.connect(migrated)) as source, closing(sqlite3.connect(path)) as copy:
         source.backup(copy)  # the whole database, whatever its journal mode left beside the file
-    with served(f"sqlite:///{path}", workers=1, asgi=True, config=config) as (host, port):
+    with served(f"sqlite:///{path}", workers=1, config=config) as (host, port):
         yield Table(f"http://{host}:{port}", host, port, path)
 
 

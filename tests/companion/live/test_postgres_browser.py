@@ -20,7 +20,7 @@ def test_a_tap_on_one_process_pokes_a_phone_on_the_other(table: Table, new_conte
     if connection.vendor != "postgresql":
         pytest.skip("LISTEN/NOTIFY between processes needs PostgreSQL")
     edit, view = table.osaka()
-    with served(gunicorn_database_url(), workers=1, asgi=True) as (host, port):
+    with served(gunicorn_database_url(), workers=1) as (host, port):
         other = f"http://{host}:{port}"
         watcher = new_context().new_page()
         polls: list[str] = []

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from benchmarks.live import _worker_pids
+from benchmarks.capacity import _worker_pids
 from tests.companion.live.conftest import Table
 
 STREAMS = 40
