@@ -138,3 +138,29 @@ def test_a_grand_master_pad_with_one_mistake(live_server: Any, page: Any, screen
     expect(page.locator("#verdict")).to_contain_text("It follows from Anaïs's fish")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(page, "check-one-mistake")
+
+
+def test_a_reload_or_a_walk_and_back_keeps_what_was_typed(live_server: Any, page: Any) -> None:
+    """A phone that sleeps and reloads, or a table that walks a line in doubt and comes back, finds the pad as
+    typed: each live check keeps the whole pad in the address, on the player's tab, and switching tabs adds no
+    step to Back (Back leaves the check rather than showing an older pad)."""
+    _start(page, live_server.url)
+    _type(page, 0, {"score_track": 28, "variety": 12})
+    page.get_by_role("link", name=re.compile("^David")).click()
+    _type(page, 1, {"score_track": 40})
+    _settled(page)
+    page.wait_for_url(re.compile(r"p1-score_track=40.*#p1$"))
+    page.reload()
+    expect(page.locator("#p1")).to_be_visible()  # the player being typed
+    expect(page.locator("#p1-score_track")).to_have_value("40")
+    expect(page.locator("#p0-variety")).to_have_value("12")
+    expect(page.locator("#p0-variety-msg")).to_contain_text("variety 12 is impossible")
+    page.get_by_role("link", name=re.compile("^Anaïs")).click()
+    page.get_by_role("button", name="Find it in the walk-through: Characters").click()
+    page.wait_for_url(re.compile(r"/score/"))
+    page.go_back()
+    expect(page.locator("#p0")).to_be_visible()
+    expect(page.locator("#p0-variety")).to_have_value("12")
+    expect(page.locator("#p1-score_track")).to_have_value("40")
+    page.go_back()  # the tabs were no steps of their own: Back leaves the typed pad for the page before it
+    page.wait_for_url(re.compile(r"/check/$"))

@@ -3,10 +3,12 @@ and rows, the page's context, the verdict, and a kept result's players."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
+from urllib.parse import urlsplit
 
-from django.http import QueryDict
+from django.http import HttpResponse, QueryDict
 
 from companion.errors import UserError
 from companion.http import HtmxHttpRequest
@@ -82,6 +84,19 @@ def page_context(
         "errors": start.messages() if start.is_bound else [],
     }
     return context, 400 if start.is_bound and not start.is_valid() else 200
+
+
+#: A player's tab in a check's address (``#p2``): the panel shown (the tabs are anchors).
+TAB: Final = re.compile(r"p[0-9]")
+
+
+def kept_in_address(request: HtmxHttpRequest, response: HttpResponse) -> HttpResponse:
+    """A live check (htmx) puts the whole pad it checked in the phone's address, on the tab being typed, so a
+    reload (a phone that slept) or Back from the walk-through finds the pad as typed."""
+    if request.htmx:
+        tab = urlsplit(request.headers.get("HX-Current-URL", "")).fragment
+        response["HX-Replace-Url"] = request.get_full_path() + (f"#{tab}" if TAB.fullmatch(tab) else "")
+    return response
 
 
 def verdict(check: PadCheck | None) -> dict[str, Any]:

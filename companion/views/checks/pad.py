@@ -90,9 +90,10 @@ def _doubt(problem: PadProblem, pad: PadForm) -> dict[str, Any]:
 def check_page(request: HtmxHttpRequest) -> HttpResponse:
     """``GET /check/``: the players first; then one tab per player with the pad's lines, and the verdict."""
     context, status = _context(request)
-    return page_or_partial(
+    response = page_or_partial(
         request, "check.html", "live" if context["started"] else None, context, status=status
     )
+    return common.kept_in_address(request, response) if context["started"] else response
 
 
 def walk_target(line: str, value: int | None, who: str) -> str:
