@@ -268,7 +268,8 @@ def buildings_values(facts: PadFacts) -> Possible:
     for n in range(min(MAX_ONGOING_BUILDINGS, len(ongoing)) + 1):
         for with_ongoing in _sums_exactly(ongoing, n):
             values |= {with_ongoing + s for s in _sums(plain, MAX_BUILDINGS - n)}
-    where = "of the setup's buildings" if known else "buildings"
+    # Named when the setup gives them, so a table can see the check judges another game's (a code mistyped).
+    where = f"of the setup's buildings ({', '.join(sorted(b.name for b in pool))})" if known else "buildings"
     restaurant = any(b.rule is BuildingRule.FISH_LINE for b in pool)
     tail = ", the Restaurant scoring the fish line" if restaurant and facts.fish is not None else ""
     return Possible("buildings", frozenset(values), f"the values of at most 4 {where}{tail}")

@@ -427,3 +427,28 @@ def test_a_live_check_keeps_the_pad_in_the_address(client: Client, url: str, cur
     assert response["HX-Replace-Url"] == f"{url}?{query}{tab}"
     assert "HX-Request" in response["Vary"]
     assert "HX-Replace-Url" not in client.get(f"{url}?{query}")  # the page itself is already at its address
+
+
+def test_a_line_refused_by_the_setup_names_it_and_asks_to_check_the_code(client: Client) -> None:
+    """A 2-player Akebono game set up with the Grand Master variant, checked with its code but the box not
+    ticked: the code then makes another setup (RULINGS R24), whose buildings cannot make the Pub's 5. The message
+    names the buildings it judged by, and the verdict asks to check the code and the box, so the table can see
+    the check is judging another game."""
+    pad = {**PLAYERS, "edition": "akebono", "seed": "K7MX2QPA", "p0-buildings": "5"}
+    status, html = get(client, pad)
+    assert status == 200
+    assert any(
+        "buildings 5 is impossible: the values of at most 4 of the setup's buildings (Imperial Villa, Inn, Shrine, "
+        "Storehouse, Temple, Wholesale Shipping Agency)" in m
+        for m in messages(html)
+    ), messages(html)
+    note = (
+        "Not the buildings and personalities you played with? Check the setup code and the Grand Master box."
+    )
+    assert note in unescape(html)
+    _, ticked = get(client, {**pad, "grand_master": "1"})
+    assert "buildings 5 is impossible" not in unescape(ticked)  # the Grand Master setup has the Pub
+    _, three = get(client, {**pad, "name-2": "Chie", "colour-2": "green", "p0-buildings": "999"})
+    assert "Check the setup code." in unescape(three)  # no Grand Master with 3 players
+    _, free = get(client, {**pad, "seed": ""})
+    assert "Check the setup code" not in unescape(free)

@@ -21,7 +21,7 @@ from companion.views.answers import page_or_partial
 from companion.views.checks import common
 from companion.views.checks.editions import ROW_LABELS
 from companion.views.checks.forms import CheckStartForm, PadForm
-from scoring.padcheck import PadProblem, check_pad, facts_of, possible_lines
+from scoring.padcheck import PadCheck, PadProblem, check_pad, facts_of, possible_lines
 from scoring.table import Setup
 
 #: The walk-through steps (their URL slugs) each pad line is made from, the line's own step first.
@@ -70,8 +70,23 @@ def _context(request: HtmxHttpRequest) -> tuple[dict[str, Any], int]:
             lambda n: possible_lines(facts_of(typed, typed.players[n])) if typed else {},
         ),
         doubts=[_doubt(p, pad) for p in check.errors] if check else [],
+        setup_note=_setup_note(start, check),
     )
     return context, status
+
+
+#: The lines a setup code narrows (RULINGS R24): a doubt on them may be the code's, not the pad's.
+SETUP_LINES: Final = frozenset({"buildings", "personalities"})
+
+
+def _setup_note(start: CheckStartForm, check: PadCheck | None) -> str:
+    """What to check when a line in doubt was judged by the setup a code made: a mistyped code, or the Grand
+    Master box left unticked, makes another game's setup (RULINGS R24)."""
+    if start.setup is None or check is None or not any(p.line in SETUP_LINES for p in check.errors):
+        return ""
+    what = "buildings and personalities" if start.akebono else "buildings"
+    box = " and the Grand Master box" if start.akebono and len(start.seats()) == 2 else ""
+    return f"Not the {what} you played with? Check the setup code{box}."
 
 
 def _doubt(problem: PadProblem, pad: PadForm) -> dict[str, Any]:
