@@ -560,7 +560,7 @@ def _check_player(pad: Pad, player: PadPlayer, edition: Edition) -> list[PadProb
                 PadCode.HIGH_SCORE_TRACK,
                 player.name,
                 "score_track",
-                f"score track {track}: over {edition.high_track}, legal but worth a second look.",
+                f"{player.name}'s score track {track} is over {edition.high_track}: legal, but worth a second look.",
             )
         )
     if player.total is None or any(line not in player.lines for line in lines_of(pad)):

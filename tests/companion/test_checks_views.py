@@ -452,3 +452,11 @@ def test_a_line_refused_by_the_setup_names_it_and_asks_to_check_the_code(client:
     assert "Check the setup code." in unescape(three)  # no Grand Master with 3 players
     _, free = get(client, {**pad, "seed": ""})
     assert "Check the setup code" not in unescape(free)
+
+
+def test_a_high_score_track_is_said_with_whose_it_is(client: Client) -> None:
+    """The verdict lists the warnings apart from the players' tabs: each says whose number it is."""
+    _, html = get(client, {**RULEBOOK_PAD, "p1-score_track": "160", "p1-total": "161"})
+    verdict = re.search(r'<section id="verdict".*?</section>', html, re.S)
+    assert verdict is not None
+    assert "David's score track 160 is over 150: legal, but worth a second look." in messages(verdict.group(0))
