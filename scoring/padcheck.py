@@ -824,12 +824,13 @@ def _ranking_table(pad: Pad, sums: Mapping[str, int]) -> tuple[Table, list[PadPr
         if tied and any(q.firefighting is None for q in (p, *tied)):
             space = unknown_space[sums[p.name]]
             if p.firefighting is None:
+                together = join(q.name for q in known if sums[q.name] == sums[p.name])
                 problems.append(
                     PadProblem(
                         PadCode.TIE_NEEDS_FIREFIGHTING,
                         p.name,
                         "rank",
-                        f"{p.name} ties on {sums[p.name]} IKI: give every tied player's firefighting position "
+                        f"{together} tie on {sums[p.name]} IKI: give every tied player's firefighting position "
                         "(and, on a shared space, the places in its stack) to check the order you wrote; until "
                         "then any order of the tied players can be right.",
                     )
@@ -872,8 +873,9 @@ def _stack_problems(pad: Pad, sums: Mapping[str, int]) -> list[PadProblem]:
         for p in on:
             tied = [q for q in on if q is not p and p.name in sums and sums.get(q.name) == sums[p.name]]
             if tied and p.stack_place is None:
+                together = join(q.name for q in on if sums.get(q.name) == sums[p.name])
                 problems.append(PadProblem(PadCode.TIE_NEEDS_STACK, p.name, "rank",
-                                           f"{p.name} ties on {sums[p.name]} IKI on firefighting space {space}: give "
+                                           f"{together} tie on {sums[p.name]} IKI on firefighting space {space}: give "
                                            "the places in that stack (1 = top) to check the order you wrote; until "
                                            "then any order of the tied players can be right."))  # fmt: skip
     return problems

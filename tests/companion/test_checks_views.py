@@ -459,4 +459,32 @@ def test_a_high_score_track_is_said_with_whose_it_is(client: Client) -> None:
     _, html = get(client, {**RULEBOOK_PAD, "p1-score_track": "160", "p1-total": "161"})
     verdict = re.search(r'<section id="verdict".*?</section>', html, re.S)
     assert verdict is not None
-    assert "David's score track 160 is over 150: legal, but worth a second look." in messages(verdict.group(0))
+    assert "David's score track 160 is over 150: legal, but worth a second look." in messages(
+        verdict.group(0)
+    )
+
+
+@pytest.mark.parametrize(
+    ("facts", "words"),
+    [
+        ({}, "Anaïs, David and Chie tie on 90 IKI: give every tied player's firefighting position"),
+        (
+            {f"p{i}-firefighting": "4" for i in range(3)},
+            "Anaïs, David and Chie tie on 90 IKI on firefighting space 4: give the places in that stack",
+        ),
+    ],
+)
+def test_a_tie_is_one_warning_naming_the_tied_players(
+    client: Client, facts: dict[str, str], words: str
+) -> None:
+    """RULINGS R21: three players written 1, 2, 3 on 90 IKI each, the tie-break facts not typed: the order may
+    stand. The verdict says so once, naming the three, not once a player."""
+    three = {**PLAYERS, "name-2": "Chie", "colour-2": "green", **facts}
+    pad = {**three, **{f"p{i}-total": "90" for i in range(3)}, **{f"p{i}-rank": str(i + 1) for i in range(3)}}
+    _, html = get(client, pad)
+    verdict = re.search(r'<section id="verdict".*?</section>', html, re.S)
+    assert verdict is not None
+    assert "Every number can be right" in verdict.group(0)
+    warned = messages(verdict.group(0))
+    assert len(warned) == 1 and warned[0].startswith(words), warned
+    assert sum(words in m for m in messages(html)) == 4  # and under each tied player's place

@@ -108,7 +108,8 @@ def verdict(check: PadCheck | None) -> dict[str, Any]:
         else [],
         "unranked": [p for p in check.players if not p.known] if check else [],
         "consequences": list(check.consequences) if check else [],
-        "warnings": list(check.warnings) if check else [],
+        # a tie is one warning, under each tied player's place but said once here
+        "warnings": list({w.message: w for w in check.warnings}.values()) if check else [],
     }
 
 
