@@ -164,3 +164,23 @@ def test_a_reload_or_a_walk_and_back_keeps_what_was_typed(live_server: Any, page
     expect(page.locator("#p1-score_track")).to_have_value("40")
     page.go_back()  # the tabs were no steps of their own: Back leaves the typed pad for the page before it
     page.wait_for_url(re.compile(r"/check/$"))
+
+
+def test_a_message_under_the_line_just_typed_leaves_the_next_field_where_it_was(
+    live_server: Any, page: Any
+) -> None:
+    """Typing down the pad, a line's message appears under it as the next field is tapped: that field (where
+    the thumb and the keyboard are) stays where it was on the screen, at the top of the page and scrolled."""
+    _start(page, live_server.url)
+    for scrolled, (line, value) in ((0, ("variety", 12)), (250, ("fish", 2))):
+        page.evaluate(f"window.scrollTo(0, {scrolled})")
+        page.wait_for_function(f"window.scrollY === {scrolled}")
+        page.locator(f"#p0-{line}").fill(str(value))
+        following = page.locator(f".ck-row:has(#p0-{line}) + .ck-row input")
+        before = following.bounding_box()
+        following.tap()
+        expect(page.locator(f"#p0-{line}-msg")).to_contain_text(f"{line} {value} is impossible")
+        _settled(page)
+        after = following.bounding_box()
+        assert before is not None and after is not None
+        assert abs(after["y"] - before["y"]) <= 1, (line, before, after)
