@@ -184,3 +184,19 @@ def test_a_message_under_the_line_just_typed_leaves_the_next_field_where_it_was(
         after = following.bounding_box()
         assert before is not None and after is not None
         assert abs(after["y"] - before["y"]) <= 1, (line, before, after)
+
+
+def test_a_long_setup_code_is_taken_whole(live_server: Any, page: Any) -> None:
+    """A setup code with parts drawn again and house rules (43 characters, under the 64 a code may have) is
+    typed whole: cut short, it is another code, or none."""
+    code = "K7MX2QPA.RTCDB4QF7XSEFA22GAB.X2569ABFM.VFJK"
+    page.goto(live_server.url + "/check/")
+    page.get_by_label("Player 1", exact=True).fill("Anaïs")
+    page.get_by_label("Player 2", exact=True).fill("David")
+    page.locator("#colour-1").select_option("blue")
+    page.locator("label:has(input[name='edition'][value='akebono'])").click()
+    page.locator("#seed").fill(code)
+    expect(page.locator("#seed")).to_have_value(code)
+    page.get_by_role("button", name="Start checking").click()
+    page.wait_for_url(re.compile(r"/check/\?"))
+    expect(page.locator("#verdict")).to_contain_text("Type your pad's numbers")

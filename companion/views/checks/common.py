@@ -16,6 +16,7 @@ from companion.models.scoresheets import NAME_MAX
 from companion.views.checks.forms import PIPE_CHOICES, CheckStartForm, WrittenPadForm
 from scoring.names import short_labels
 from scoring.padcheck import PadCheck, PadProblem, Possible
+from setupgen import CODE_MAX
 
 
 def player_rows(
@@ -73,6 +74,7 @@ def page_context(
         "start": start,
         "players": start,
         "name_max": NAME_MAX,
+        "code_max": CODE_MAX,
         "pipe_choices": PIPE_CHOICES,
         "started": started,
         "edition": edition,
