@@ -145,8 +145,12 @@ def test_a_reload_or_a_walk_and_back_keeps_what_was_typed(live_server: Any, page
     typed: each live check keeps the whole pad in the address, on the player's tab, and switching tabs adds no
     step to Back (Back leaves the check rather than showing an older pad)."""
     _start(page, live_server.url)
-    _type(page, 0, {"score_track": 28, "variety": 12})
-    page.get_by_role("link", name=re.compile("^David")).click()
+    _type(page, 0, {"score_track": 28})
+    _settled(page)
+    page.locator("#p0-variety").fill("12")
+    page.get_by_role("link", name=re.compile("^David")).click()  # its check answers once David's tab is shown
+    _settled(page)
+    page.wait_for_url(re.compile(r"p0-variety=12.*#p1$"))
     _type(page, 1, {"score_track": 40})
     _settled(page)
     page.wait_for_url(re.compile(r"p1-score_track=40.*#p1$"))

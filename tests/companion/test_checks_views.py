@@ -409,22 +409,13 @@ def test_a_tie_with_a_position_missing_shows_the_places_it_leaves_open(client: C
     assert "their order is open" in html
 
 
-@pytest.mark.parametrize(
-    ("url", "current", "tab"),
-    [
-        ("/check/", "http://testserver/check/?name-0=x#p1", "#p1"),
-        ("/check/2015/", "http://testserver/check/2015/#p0", "#p0"),
-        ("/check/", "http://testserver/check/#javascript:alert(1)", ""),  # only a player's tab is kept
-        ("/check/", "", ""),
-    ],
-)
-def test_a_live_check_keeps_the_pad_in_the_address(client: Client, url: str, current: str, tab: str) -> None:
+@pytest.mark.parametrize("url", ["/check/", "/check/2015/"])
+def test_a_live_check_keeps_the_pad_in_the_address(client: Client, url: str) -> None:
     """A reload (a phone that slept) or Back finds the pad as typed: the live answer replaces the address with
-    the whole pad on the tab being typed, and varies on HX-Request, so the browser never shows the partial as
-    the page."""
+    the whole pad, and varies on HX-Request, so the browser never shows the partial as the page."""
     query = urlencode({**RULEBOOK_PAD, "p0-variety": "12"})
-    response = client.get(f"{url}?{query}", HTTP_HX_REQUEST="true", HTTP_HX_CURRENT_URL=current)
-    assert response["HX-Replace-Url"] == f"{url}?{query}{tab}"
+    response = client.get(f"{url}?{query}", HTTP_HX_REQUEST="true")
+    assert response["HX-Replace-Url"] == f"{url}?{query}"
     assert "HX-Request" in response["Vary"]
     assert "HX-Replace-Url" not in client.get(f"{url}?{query}")  # the page itself is already at its address
 

@@ -11,6 +11,15 @@ document.addEventListener("click", (event) => {
   location.replace(tab.hash);
 });
 
+// A live check puts the pad it checked in the address (HX-Replace-Url): on the tab shown when its answer comes,
+// which may be another than when it was asked (typing, then tapping the next player's tab).
+document.addEventListener("htmx:beforeHistoryUpdate", (event) => {
+  const update = event.detail.history;
+  if (update && update.path) {
+    update.path = update.path.split("#")[0] + location.hash;
+  }
+});
+
 // A live check's messages appear under the line just typed, while the next field is being typed in: the page
 // scrolls by what that field moved, so it stays under the thumb (and above the keyboard).
 let typing = null;

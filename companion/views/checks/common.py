@@ -3,10 +3,8 @@ and rows, the page's context, the verdict, and a kept result's players."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
-from urllib.parse import urlsplit
 
 from django.http import HttpResponse, QueryDict
 
@@ -88,16 +86,11 @@ def page_context(
     return context, 400 if start.is_bound and not start.is_valid() else 200
 
 
-#: A player's tab in a check's address (``#p2``): the panel shown (the tabs are anchors).
-TAB: Final = re.compile(r"p[0-9]")
-
-
 def kept_in_address(request: HtmxHttpRequest, response: HttpResponse) -> HttpResponse:
-    """A live check (htmx) puts the whole pad it checked in the phone's address, on the tab being typed, so a
-    reload (a phone that slept) or Back from the walk-through finds the pad as typed."""
+    """A live check (htmx) puts the whole pad it checked in the phone's address (``checks.js`` keeps the tab
+    shown), so a reload (a phone that slept) or Back from the walk-through finds the pad as typed."""
     if request.htmx:
-        tab = urlsplit(request.headers.get("HX-Current-URL", "")).fragment
-        response["HX-Replace-Url"] = request.get_full_path() + (f"#{tab}" if TAB.fullmatch(tab) else "")
+        response["HX-Replace-Url"] = request.get_full_path()
     return response
 
 
