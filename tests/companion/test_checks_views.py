@@ -479,3 +479,13 @@ def test_a_tie_is_one_warning_naming_the_tied_players(
     warned = messages(verdict.group(0))
     assert len(warned) == 1 and warned[0].startswith(words), warned
     assert sum(words in m for m in messages(html)) == 4  # and under each tied player's place
+
+
+def test_a_base_game_line_in_doubt_names_only_the_base_games_steps(client: Client) -> None:
+    """Base IKI has no boats and no personalities: its walk-through has no such steps, so a buildings line in
+    doubt names only the steps it has."""
+    _, base = get(client, {**RULEBOOK_PAD, "p0-buildings": "1"})
+    said = re.search(r"This line also counts what the steps ([^<]*) hold", base)
+    assert said is not None and said.group(1) == "Fish, Resources, Firefighting, Characters", said
+    _, akebono = get(client, {**RULEBOOK_PAD, "edition": "akebono", "p0-buildings": "1"})
+    assert "Boats" in unescape(akebono)

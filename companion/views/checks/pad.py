@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST, require_safe
 from companion.errors import UserError
 from companion.http import HtmxHttpRequest
 from companion.scorepad.services import SheetError, start_sheet
-from companion.scorepad.steps import STEP_TITLES
+from companion.scorepad.steps import STEP_TITLES, steps_for
 from companion.services.group_names import group_context
 from companion.services.results import file_result, keep_checked_pad
 from companion.setup_query import TRUE_WORDS
@@ -92,7 +92,8 @@ def _setup_note(start: CheckStartForm, check: PadCheck | None) -> str:
 def _doubt(problem: PadProblem, pad: PadForm) -> dict[str, Any]:
     """A line in doubt with the walk-through step it comes from (``walk`` names it: seat and line)."""
     seat = next(i for i, name, _ in pad.seats if name == problem.player)
-    steps = LINE_STEPS[problem.line]
+    game = {s.slug for s in steps_for(pad.akebono)}  # base IKI has no boats or personalities steps
+    steps = [s for s in LINE_STEPS[problem.line] if s in game]
     return {
         "problem": problem,
         "walk": f"{seat}:{problem.line}",
