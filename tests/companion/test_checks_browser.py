@@ -204,3 +204,18 @@ def test_a_long_setup_code_is_taken_whole(live_server: Any, page: Any) -> None:
     page.get_by_role("button", name="Start checking").click()
     page.wait_for_url(re.compile(r"/check/\?"))
     expect(page.locator("#verdict")).to_contain_text("Type your pad's numbers")
+
+
+@pytest.mark.parametrize("url", ["/check/", "/check/2015/"])
+def test_each_colour_is_read_whole_on_the_start_form(live_server: Any, page: Any, url: str) -> None:
+    """The players' colours sit in a card inside the page's card: each colour's name still shows whole beside
+    the drop-down arrow (20 px), not "Greer" for Green."""
+    page.goto(live_server.url + url)
+    room = page.evaluate(
+        """() => [...document.querySelectorAll('.player-row select')].map(s => {
+             const pen = document.createElement('canvas').getContext('2d'), style = getComputedStyle(s);
+             pen.font = style.font;
+             const text = Math.max(...[...s.options].map(o => pen.measureText(o.text).width));
+             return s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20 - text; })"""
+    )
+    assert len(room) == 4 and min(room) >= 0, room
