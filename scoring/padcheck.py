@@ -268,7 +268,8 @@ def buildings_values(facts: PadFacts) -> Possible:
     for n in range(min(MAX_ONGOING_BUILDINGS, len(ongoing)) + 1):
         for with_ongoing in _sums_exactly(ongoing, n):
             values |= {with_ongoing + s for s in _sums(plain, MAX_BUILDINGS - n)}
-    where = "of the setup's buildings" if known else "buildings"
+    # Named when the setup gives them, so a table can see the check judges another game's (a code mistyped).
+    where = f"of the setup's buildings ({', '.join(sorted(b.name for b in pool))})" if known else "buildings"
     restaurant = any(b.rule is BuildingRule.FISH_LINE for b in pool)
     tail = ", the Restaurant scoring the fish line" if restaurant and facts.fish is not None else ""
     return Possible("buildings", frozenset(values), f"the values of at most 4 {where}{tail}")
@@ -559,7 +560,7 @@ def _check_player(pad: Pad, player: PadPlayer, edition: Edition) -> list[PadProb
                 PadCode.HIGH_SCORE_TRACK,
                 player.name,
                 "score_track",
-                f"score track {track}: over {edition.high_track}, legal but worth a second look.",
+                f"{player.name}'s score track {track} is over {edition.high_track}: legal, but worth a second look.",
             )
         )
     if player.total is None or any(line not in player.lines for line in lines_of(pad)):
@@ -823,12 +824,13 @@ def _ranking_table(pad: Pad, sums: Mapping[str, int]) -> tuple[Table, list[PadPr
         if tied and any(q.firefighting is None for q in (p, *tied)):
             space = unknown_space[sums[p.name]]
             if p.firefighting is None:
+                together = join(q.name for q in known if sums[q.name] == sums[p.name])
                 problems.append(
                     PadProblem(
                         PadCode.TIE_NEEDS_FIREFIGHTING,
                         p.name,
                         "rank",
-                        f"{p.name} ties on {sums[p.name]} IKI: give every tied player's firefighting position "
+                        f"{together} tie on {sums[p.name]} IKI: give every tied player's firefighting position "
                         "(and, on a shared space, the places in its stack) to check the order you wrote; until "
                         "then any order of the tied players can be right.",
                     )
@@ -871,8 +873,9 @@ def _stack_problems(pad: Pad, sums: Mapping[str, int]) -> list[PadProblem]:
         for p in on:
             tied = [q for q in on if q is not p and p.name in sums and sums.get(q.name) == sums[p.name]]
             if tied and p.stack_place is None:
+                together = join(q.name for q in on if sums.get(q.name) == sums[p.name])
                 problems.append(PadProblem(PadCode.TIE_NEEDS_STACK, p.name, "rank",
-                                           f"{p.name} ties on {sums[p.name]} IKI on firefighting space {space}: give "
+                                           f"{together} tie on {sums[p.name]} IKI on firefighting space {space}: give "
                                            "the places in that stack (1 = top) to check the order you wrote; until "
                                            "then any order of the tied players can be right."))  # fmt: skip
     return problems

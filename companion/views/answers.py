@@ -11,6 +11,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
 
 from companion.errors import json_error
 from scoring import InputError
@@ -27,10 +28,13 @@ def page_or_partial(
 ) -> HttpResponse:
     """``page`` (a template), or for an htmx request (``request.htmx``, django-htmx) only its ``partial``
     (django-template-partials' ``page#partial``). ``partial=None``: the whole page either way (a page whose htmx
-    requests want all of it, e.g. before its form is filled in)."""
+    requests want all of it, e.g. before its form is filled in). The answer varies on ``HX-Request``, so a browser
+    never shows a partial it fetched for an address as that address's page (Back, a reload)."""
     htmx = bool(getattr(request, "htmx", False))
     template = f"{page}#{partial}" if htmx and partial else page
-    return render(request, template, context, status=status)
+    response = render(request, template, context, status=status)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
 
 
 def read_json_body(request: HttpRequest) -> object:

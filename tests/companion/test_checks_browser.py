@@ -138,3 +138,84 @@ def test_a_grand_master_pad_with_one_mistake(live_server: Any, page: Any, screen
     expect(page.locator("#verdict")).to_contain_text("It follows from Anaïs's fish")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(page, "check-one-mistake")
+
+
+def test_a_reload_or_a_walk_and_back_keeps_what_was_typed(live_server: Any, page: Any) -> None:
+    """A phone that sleeps and reloads, or a table that walks a line in doubt and comes back, finds the pad as
+    typed: each live check keeps the whole pad in the address, on the player's tab, and switching tabs adds no
+    step to Back (Back leaves the check rather than showing an older pad)."""
+    _start(page, live_server.url)
+    _type(page, 0, {"score_track": 28})
+    _settled(page)
+    page.locator("#p0-variety").fill("12")
+    page.get_by_role("link", name=re.compile("^David")).click()  # its check answers once David's tab is shown
+    _settled(page)
+    page.wait_for_url(re.compile(r"p0-variety=12.*#p1$"))
+    _type(page, 1, {"score_track": 40})
+    _settled(page)
+    page.wait_for_url(re.compile(r"p1-score_track=40.*#p1$"))
+    page.reload()
+    expect(page.locator("#p1")).to_be_visible()  # the player being typed
+    expect(page.locator("#p1-score_track")).to_have_value("40")
+    expect(page.locator("#p0-variety")).to_have_value("12")
+    expect(page.locator("#p0-variety-msg")).to_contain_text("variety 12 is impossible")
+    page.get_by_role("link", name=re.compile("^Anaïs")).click()
+    page.get_by_role("button", name="Find it in the walk-through: Characters").click()
+    page.wait_for_url(re.compile(r"/score/"))
+    page.go_back()
+    expect(page.locator("#p0")).to_be_visible()
+    expect(page.locator("#p0-variety")).to_have_value("12")
+    expect(page.locator("#p1-score_track")).to_have_value("40")
+    page.go_back()  # the tabs were no steps of their own: Back leaves the typed pad for the page before it
+    page.wait_for_url(re.compile(r"/check/$"))
+
+
+def test_a_message_under_the_line_just_typed_leaves_the_next_field_where_it_was(
+    live_server: Any, page: Any
+) -> None:
+    """Typing down the pad, a line's message appears under it as the next field is tapped: that field (where
+    the thumb and the keyboard are) stays where it was on the screen, at the top of the page and scrolled."""
+    _start(page, live_server.url)
+    for scrolled, (line, value) in ((0, ("variety", 12)), (250, ("fish", 2))):
+        page.evaluate(f"window.scrollTo(0, {scrolled})")
+        page.wait_for_function(f"window.scrollY === {scrolled}")
+        page.locator(f"#p0-{line}").fill(str(value))
+        following = page.locator(f".ck-row:has(#p0-{line}) + .ck-row input")
+        before = following.bounding_box()
+        following.tap()
+        expect(page.locator(f"#p0-{line}-msg")).to_contain_text(f"{line} {value} is impossible")
+        _settled(page)
+        after = following.bounding_box()
+        assert before is not None and after is not None
+        assert abs(after["y"] - before["y"]) <= 1, (line, before, after)
+
+
+def test_a_long_setup_code_is_taken_whole(live_server: Any, page: Any) -> None:
+    """A setup code with parts drawn again and house rules (43 characters, under the 64 a code may have) is
+    typed whole: cut short, it is another code, or none."""
+    code = "K7MX2QPA.RTCDB4QF7XSEFA22GAB.X2569ABFM.VFJK"
+    page.goto(live_server.url + "/check/")
+    page.get_by_label("Player 1", exact=True).fill("Anaïs")
+    page.get_by_label("Player 2", exact=True).fill("David")
+    page.locator("#colour-1").select_option("blue")
+    page.locator("label:has(input[name='edition'][value='akebono'])").click()
+    page.locator("#seed").fill(code)
+    expect(page.locator("#seed")).to_have_value(code)
+    page.get_by_role("button", name="Start checking").click()
+    page.wait_for_url(re.compile(r"/check/\?"))
+    expect(page.locator("#verdict")).to_contain_text("Type your pad's numbers")
+
+
+@pytest.mark.parametrize("url", ["/check/", "/check/2015/"])
+def test_each_colour_is_read_whole_on_the_start_form(live_server: Any, page: Any, url: str) -> None:
+    """The players' colours sit in a card inside the page's card: each colour's name still shows whole beside
+    the drop-down arrow (20 px), not "Greer" for Green."""
+    page.goto(live_server.url + url)
+    room = page.evaluate(
+        """() => [...document.querySelectorAll('.player-row select')].map(s => {
+             const pen = document.createElement('canvas').getContext('2d'), style = getComputedStyle(s);
+             pen.font = style.font;
+             const text = Math.max(...[...s.options].map(o => pen.measureText(o.text).width));
+             return s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20 - text; })"""
+    )
+    assert len(room) == 4 and min(room) >= 0, room

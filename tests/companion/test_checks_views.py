@@ -407,3 +407,85 @@ def test_a_tie_with_a_position_missing_shows_the_places_it_leaves_open(client: C
     assert re.search(r"ck-place\">1\u20133</span> Anaïs <strong>100</strong>", html)
     assert "-1" not in re.sub(r"<[^>]*>", "", html)
     assert "their order is open" in html
+
+
+@pytest.mark.parametrize("url", ["/check/", "/check/2015/"])
+def test_a_live_check_keeps_the_pad_in_the_address(client: Client, url: str) -> None:
+    """A reload (a phone that slept) or Back finds the pad as typed: the live answer replaces the address with
+    the whole pad, and varies on HX-Request, so the browser never shows the partial as the page."""
+    query = urlencode({**RULEBOOK_PAD, "p0-variety": "12"})
+    response = client.get(f"{url}?{query}", HTTP_HX_REQUEST="true")
+    assert response["HX-Replace-Url"] == f"{url}?{query}"
+    assert "HX-Request" in response["Vary"]
+    assert "HX-Replace-Url" not in client.get(f"{url}?{query}")  # the page itself is already at its address
+
+
+def test_a_line_refused_by_the_setup_names_it_and_asks_to_check_the_code(client: Client) -> None:
+    """A 2-player Akebono game set up with the Grand Master variant, checked with its code but the box not
+    ticked: the code then makes another setup (RULINGS R24), whose buildings cannot make the Pub's 5. The message
+    names the buildings it judged by, and the verdict asks to check the code and the box, so the table can see
+    the check is judging another game."""
+    pad = {**PLAYERS, "edition": "akebono", "seed": "K7MX2QPA", "p0-buildings": "5"}
+    status, html = get(client, pad)
+    assert status == 200
+    assert any(
+        "buildings 5 is impossible: the values of at most 4 of the setup's buildings (Imperial Villa, Inn, Shrine, "
+        "Storehouse, Temple, Wholesale Shipping Agency)" in m
+        for m in messages(html)
+    ), messages(html)
+    note = (
+        "Not the buildings and personalities you played with? Check the setup code and the Grand Master box."
+    )
+    assert note in unescape(html)
+    _, ticked = get(client, {**pad, "grand_master": "1"})
+    assert "buildings 5 is impossible" not in unescape(ticked)  # the Grand Master setup has the Pub
+    _, three = get(client, {**pad, "name-2": "Chie", "colour-2": "green", "p0-buildings": "999"})
+    assert "Check the setup code." in unescape(three)  # no Grand Master with 3 players
+    _, free = get(client, {**pad, "seed": ""})
+    assert "Check the setup code" not in unescape(free)
+
+
+def test_a_high_score_track_is_said_with_whose_it_is(client: Client) -> None:
+    """The verdict lists the warnings apart from the players' tabs: each says whose number it is."""
+    _, html = get(client, {**RULEBOOK_PAD, "p1-score_track": "160", "p1-total": "161"})
+    verdict = re.search(r'<section id="verdict".*?</section>', html, re.S)
+    assert verdict is not None
+    assert "David's score track 160 is over 150: legal, but worth a second look." in messages(
+        verdict.group(0)
+    )
+
+
+@pytest.mark.parametrize(
+    ("facts", "words"),
+    [
+        ({}, "Anaïs, David and Chie tie on 90 IKI: give every tied player's firefighting position"),
+        (
+            {f"p{i}-firefighting": "4" for i in range(3)},
+            "Anaïs, David and Chie tie on 90 IKI on firefighting space 4: give the places in that stack",
+        ),
+    ],
+)
+def test_a_tie_is_one_warning_naming_the_tied_players(
+    client: Client, facts: dict[str, str], words: str
+) -> None:
+    """RULINGS R21: three players written 1, 2, 3 on 90 IKI each, the tie-break facts not typed: the order may
+    stand. The verdict says so once, naming the three, not once a player."""
+    three = {**PLAYERS, "name-2": "Chie", "colour-2": "green", **facts}
+    pad = {**three, **{f"p{i}-total": "90" for i in range(3)}, **{f"p{i}-rank": str(i + 1) for i in range(3)}}
+    _, html = get(client, pad)
+    verdict = re.search(r'<section id="verdict".*?</section>', html, re.S)
+    assert verdict is not None
+    assert "Every number can be right" in verdict.group(0)
+    warned = messages(verdict.group(0))
+    assert len(warned) == 1 and warned[0].startswith(words), warned
+    assert sum(words in m for m in messages(html)) == 4  # and under each tied player's place
+
+
+def test_a_base_game_line_in_doubt_names_only_the_base_games_steps(client: Client) -> None:
+    """Base IKI has no boats and no personalities: its walk-through has no such steps, so a buildings line in
+    doubt names only the steps it has."""
+    _, base = get(client, {**RULEBOOK_PAD, "p0-buildings": "1"})
+    said = re.search(r"This line also counts what the steps ([^<]*) hold", base)
+    assert said is not None and said.group(1) == "Fish, Resources, Firefighting, Characters", said
+    _, akebono = get(client, {**RULEBOOK_PAD, "edition": "akebono", "p0-buildings": "1"})
+    assert "Boats" in unescape(akebono)

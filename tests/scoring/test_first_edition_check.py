@@ -92,7 +92,7 @@ BROKEN: list[tuple[dict[str, Any], Facts2015, PadCode, str]] = [
     ({"Jiro": {"stack_place": 2}}, FACTS, PadCode.STACK_TOO_LOW, "Jiro is alone on it"),
     # warnings: the pad is still right
     ({"Jiro": {"lines": {"score_track": 86}, "total": 94, "firefighting": None}}, FACTS,
-     PadCode.TIE_NEEDS_FIREFIGHTING, "Jiro ties on 94 IKI"),
+     PadCode.TIE_NEEDS_FIREFIGHTING, "Hana and Jiro tie on 94 IKI"),
     ({"Jiro": {"lines": {"score_track": 86}, "total": 94, "firefighting": 4}, "Hana": {"stack_place": 1}}, FACTS,
      PadCode.TIE_NEEDS_STACK,
      "give the places in that stack"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-from django.http import QueryDict
+from django.http import HttpResponse, QueryDict
 
 from companion.errors import UserError
 from companion.http import HtmxHttpRequest
@@ -14,6 +14,7 @@ from companion.models.scoresheets import NAME_MAX
 from companion.views.checks.forms import PIPE_CHOICES, CheckStartForm, WrittenPadForm
 from scoring.names import short_labels
 from scoring.padcheck import PadCheck, PadProblem, Possible
+from setupgen import CODE_MAX
 
 
 def player_rows(
@@ -71,6 +72,7 @@ def page_context(
         "start": start,
         "players": start,
         "name_max": NAME_MAX,
+        "code_max": CODE_MAX,
         "pipe_choices": PIPE_CHOICES,
         "started": started,
         "edition": edition,
@@ -84,6 +86,14 @@ def page_context(
     return context, 400 if start.is_bound and not start.is_valid() else 200
 
 
+def kept_in_address(request: HtmxHttpRequest, response: HttpResponse) -> HttpResponse:
+    """A live check (htmx) puts the whole pad it checked in the phone's address (``checks.js`` keeps the tab
+    shown), so a reload (a phone that slept) or Back from the walk-through finds the pad as typed."""
+    if request.htmx:
+        response["HX-Replace-Url"] = request.get_full_path()
+    return response
+
+
 def verdict(check: PadCheck | None) -> dict[str, Any]:
     """The verdict: the ranking by the totals, the players without one, what follows from the doubts."""
     return {
@@ -93,7 +103,8 @@ def verdict(check: PadCheck | None) -> dict[str, Any]:
         else [],
         "unranked": [p for p in check.players if not p.known] if check else [],
         "consequences": list(check.consequences) if check else [],
-        "warnings": list(check.warnings) if check else [],
+        # a tie is one warning, under each tied player's place but said once here
+        "warnings": list({w.message: w for w in check.warnings}.values()) if check else [],
     }
 
 

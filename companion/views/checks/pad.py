@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST, require_safe
 from companion.errors import UserError
 from companion.http import HtmxHttpRequest
 from companion.scorepad.services import SheetError, start_sheet
-from companion.scorepad.steps import STEP_TITLES
+from companion.scorepad.steps import STEP_TITLES, steps_for
 from companion.services.group_names import group_context
 from companion.services.results import file_result, keep_checked_pad
 from companion.setup_query import TRUE_WORDS
@@ -21,7 +21,7 @@ from companion.views.answers import page_or_partial
 from companion.views.checks import common
 from companion.views.checks.editions import ROW_LABELS
 from companion.views.checks.forms import CheckStartForm, PadForm
-from scoring.padcheck import PadProblem, check_pad, facts_of, possible_lines
+from scoring.padcheck import PadCheck, PadProblem, check_pad, facts_of, possible_lines
 from scoring.table import Setup
 
 #: The walk-through steps (their URL slugs) each pad line is made from, the line's own step first.
@@ -70,14 +70,30 @@ def _context(request: HtmxHttpRequest) -> tuple[dict[str, Any], int]:
             lambda n: possible_lines(facts_of(typed, typed.players[n])) if typed else {},
         ),
         doubts=[_doubt(p, pad) for p in check.errors] if check else [],
+        setup_note=_setup_note(start, check),
     )
     return context, status
+
+
+#: The lines a setup code narrows (RULINGS R24): a doubt on them may be the code's, not the pad's.
+SETUP_LINES: Final = frozenset({"buildings", "personalities"})
+
+
+def _setup_note(start: CheckStartForm, check: PadCheck | None) -> str:
+    """What to check when a line in doubt was judged by the setup a code made: a mistyped code, or the Grand
+    Master box left unticked, makes another game's setup (RULINGS R24)."""
+    if start.setup is None or check is None or not any(p.line in SETUP_LINES for p in check.errors):
+        return ""
+    what = "buildings and personalities" if start.akebono else "buildings"
+    box = " and the Grand Master box" if start.akebono and len(start.seats()) == 2 else ""
+    return f"Not the {what} you played with? Check the setup code{box}."
 
 
 def _doubt(problem: PadProblem, pad: PadForm) -> dict[str, Any]:
     """A line in doubt with the walk-through step it comes from (``walk`` names it: seat and line)."""
     seat = next(i for i, name, _ in pad.seats if name == problem.player)
-    steps = LINE_STEPS[problem.line]
+    game = {s.slug for s in steps_for(pad.akebono)}  # base IKI has no boats or personalities steps
+    steps = [s for s in LINE_STEPS[problem.line] if s in game]
     return {
         "problem": problem,
         "walk": f"{seat}:{problem.line}",
@@ -90,9 +106,10 @@ def _doubt(problem: PadProblem, pad: PadForm) -> dict[str, Any]:
 def check_page(request: HtmxHttpRequest) -> HttpResponse:
     """``GET /check/``: the players first; then one tab per player with the pad's lines, and the verdict."""
     context, status = _context(request)
-    return page_or_partial(
+    response = page_or_partial(
         request, "check.html", "live" if context["started"] else None, context, status=status
     )
+    return common.kept_in_address(request, response) if context["started"] else response
 
 
 def walk_target(line: str, value: int | None, who: str) -> str:

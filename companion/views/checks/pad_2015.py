@@ -94,9 +94,10 @@ def check_2015(request: HtmxHttpRequest) -> HttpResponse:
         )  # fmt: skip
         for row in context["rows"]:
             row["counts"] = [(key, label, form[f"p{row['index']}-{key}"]) for key, label in COUNTS_2015]
-    return page_or_partial(
+    response = page_or_partial(
         request, "check_2015.html", "live" if form is not None else None, context, status=status
     )
+    return common.kept_in_address(request, response) if form is not None else response
 
 
 def _scored_2015(
