@@ -618,6 +618,21 @@ def test_a_number_beyond_the_bound_is_a_400_naming_its_field(
     assert client.post(url, inside, content_type="application/json").status_code in (200, 422)
 
 
+@pytest.mark.parametrize(("url", "path"), [(url, ("players", 0, "name")) for url in sorted(JSON_DOCUMENTS)])
+@pytest.mark.parametrize("name", ["\ud800", "Ann\udcff"])
+def test_half_a_character_in_a_json_string_is_a_400(
+    client: Client, url: str, path: tuple[Any, ...], name: str
+) -> None:
+    """JSON may escape half of a UTF-16 pair alone (``"\\ud800"``); Python reads it into a string no text can hold,
+    and the answer echoing the player's name could not be written: a 500. Now a 400 saying so."""
+    body = json.dumps(_set(JSON_DOCUMENTS[url], path, name))
+    assert "\\ud" in body.lower()  # sent escaped, as any JSON writer sends it
+    response = client.post(url, body, content_type="application/json")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "malformed-json" and "half of a character" in error["message"]
+
+
 @pytest.mark.parametrize(
     ("command", "document", "path"),
     [
@@ -637,3 +652,14 @@ def test_the_commands_exit_2_without_a_traceback(
     )
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr and f"{MAX_NUMBER:,}" in done.stderr
+
+
+def test_a_command_given_half_a_character_exits_2_without_a_traceback(tmp_path: Path) -> None:
+    """The name ``"\\ud800"`` made ``score`` print a traceback as it wrote its answer."""
+    file = tmp_path / "in.json"
+    file.write_text(json.dumps(_set(WORKED_EXAMPLE, ("players", 0, "name"), "\ud800")))
+    done = subprocess.run(
+        [sys.executable, "manage.py", "score", str(file)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and "half of a character" in done.stderr
