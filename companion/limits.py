@@ -32,6 +32,8 @@ CREATE_VIEWS: Final = frozenset(
         "osaka-games-new",
         "check-keep",
         "check-2015-keep",
+        "check-walk",  # a checked pad opened in the walk-through: a new score sheet
+        "result-group",  # filed under a group's name: a new group
         "setup-ticks",
     }
 )

@@ -1,4 +1,5 @@
 """The first middleware: a request's ``Host`` must look like a host name before anything else reads it (issue 24).
+And the last: a 405 with no body gets the error page (:class:`NotAllowedPage`).
 
 On a LAN the app answers any host name (the phones reach the laptop by whatever address it has today), so the
 ``Host`` header ends up in every share link and QR code. A header that is not a plausible ``host[:port]`` (a name
@@ -14,7 +15,9 @@ import re
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.utils.cache import add_never_cache_headers
 
+from companion.errors import answer
 from companion.health import healthz
 
 MAX_HOST = 253  # a DNS name's longest text form
@@ -53,3 +56,24 @@ class HostCheckMiddleware:
         if request.path_info == "/healthz" and request.method in ("GET", "HEAD"):
             return healthz(request)
         return self.get_response(request)
+
+
+NOT_ALLOWED = "This address only takes what its page sends when you tap. Go back to the page and tap again."
+
+
+class NotAllowedPage:
+    """Django's ``require_POST`` and ``require_safe`` answer a wrong method with a 405 and no body: a phone that
+    opened a form's address (the page of a refused tap reloaded, or its address copied and shared) saw a blank
+    screen. It gets the error page (JSON under ``/api/``) saying what to do, with the same ``Allow``."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code != 405 or response.streaming or response.content or request.method == "HEAD":
+            return response
+        page = answer(request, 405, "method-not-allowed", NOT_ALLOWED)
+        page["Allow"] = response["Allow"]
+        add_never_cache_headers(page)
+        return page

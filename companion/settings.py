@@ -73,6 +73,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "companion.limits.CreateLimit",
+    "companion.middleware.NotAllowedPage",  # innermost: a view's bare 405 becomes the error page
 ]
 
 ROOT_URLCONF = "companion.urls"

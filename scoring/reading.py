@@ -3,10 +3,18 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Final
 
-from scoring.errors import InvalidValueError, UnknownFieldError, WrongTypeError, clip, quote
+from scoring.errors import (
+    InvalidValueError,
+    MalformedJSONError,
+    UnknownFieldError,
+    WrongTypeError,
+    clip,
+    quote,
+)
 
 JSON_TYPE: Final = {dict: "an object", list: "a list", str: "a string", int: "a whole number"}
 
@@ -14,6 +22,22 @@ MAX_NUMBER: Final = 9_999
 """The largest count or score any number field takes, either way (-9,999 to 9,999; docs/api.md "Limits"):
 far beyond any game, and small enough that every sum of them prints (Python refuses to print an int of more
 than 4,300 digits, so a 4,300-digit ``koban`` once made the total a 500). Beyond it: a 400 naming the field."""
+
+
+def read_json(raw: str | bytes, what: str) -> object:
+    """``raw`` decoded as JSON, or a :class:`MalformedJSONError` saying why ``what`` (the body, the input) is not:
+    not JSON at all, or a string holding half of a character (``"\\ud800"`` alone), which Python's reader takes but
+    no text can hold, so an answer echoing it (a player's name) could not be written out."""
+    try:
+        data = json.loads(raw)
+        json.dumps(data, ensure_ascii=False).encode()
+    except UnicodeEncodeError:
+        raise MalformedJSONError(
+            "", f"{what} holds half of a character (an escape such as \\ud800 without its pair)"
+        ) from None
+    except (ValueError, RecursionError) as exc:
+        raise MalformedJSONError("", f"{what} is not valid JSON ({exc})") from None
+    return data
 
 
 def type_name(value: object) -> str:

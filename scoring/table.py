@@ -6,18 +6,17 @@ checks shape, field names and ids only; whether the rules allow the table is :mo
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Final
 
 from scoring import catalogue as cat
+from scoring import reading
 from scoring.components import CharType, Expansion, TokenKind
 from scoring.errors import (
     InputError,
     InvalidValueError,
-    MalformedJSONError,
     MissingFieldError,
     UnknownIdError,
     WrongTypeError,
@@ -310,11 +309,7 @@ def read_table(data: object) -> Table:
 
 def read_json(text: str | bytes) -> Table:
     """Read a table from JSON text; malformed JSON raises :class:`MalformedJSONError`."""
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise MalformedJSONError("", f"the body is not valid JSON ({exc})") from None
-    return read_table(data)
+    return read_table(reading.read_json(text, "the body"))
 
 
 def table_to_json(table: Table) -> dict[str, object]:

@@ -38,6 +38,7 @@ from django.utils.cache import add_never_cache_headers
 from companion.live.kinds import KINDS, key
 from companion.live.pokes import CHANNEL, HUBS
 from companion.live.threads import has_lease, release
+from companion.tokens import ANY_TOKEN_RE
 
 log = logging.getLogger(__name__)
 KEEPALIVE_S: Final = 20.0
@@ -275,7 +276,7 @@ async def _looked_up(lookup: Callable[[Asked], Found], argument: Asked) -> Found
 
 async def stream(request: HttpRequest, kind: str, token: str) -> HttpResponse | StreamingHttpResponse:
     """The stream of the thing ``token`` opens (any of its links: a stream only says a version)."""
-    if kind not in KINDS or not 16 <= len(token) <= 64:
+    if kind not in KINDS or not ANY_TOKEN_RE.fullmatch(token):
         return HttpResponse("No such game or sheet.", status=404, content_type="text/plain")
     if isinstance(request, ASGIRequest):
         # Not the request's thread: its connection would be opened for this one query (a stream's thread is

@@ -34,6 +34,8 @@ from companion.services.play_time import PlayTime, play_times
 from companion.services.result_export import LINE_ORDER
 from companion.services.results import results_of
 from scoring import catalogue as cat
+from scoring import reading
+from scoring.errors import MalformedJSONError
 from scoring.names import name_key, name_problem
 from scoring.reading import MAX_NUMBER
 
@@ -72,8 +74,8 @@ def _opened(data: object, kind: str, what: str) -> dict[str, Any]:
 
 def read_json(raw: bytes | str) -> object:
     try:
-        return json.loads(raw)
-    except (ValueError, RecursionError):
+        return reading.read_json(raw, "the file")
+    except MalformedJSONError:
         raise UserError("This file is not JSON: choose the file the companion downloaded.") from None
 
 
@@ -220,7 +222,7 @@ def _player(value: object, where: str) -> dict[str, Any]:
 def _result(value: object, where: str) -> Result:
     if not isinstance(value, dict) or not RESULT_KEYS <= set(value) <= RESULT_KEYS | RESULT_TIMES:
         raise UserError(f"{where} is not a kept result.")
-    if value["edition"] not in EDITION_LABELS:
+    if not isinstance(value["edition"], str) or value["edition"] not in EDITION_LABELS:
         raise UserError(f"{where}: {str(value['edition'])[:40]!r} is not a game the companion keeps.")
     try:
         played = datetime.date.fromisoformat(str(value["played"]))

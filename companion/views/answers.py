@@ -5,7 +5,6 @@ rules core (the API of both games).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -15,7 +14,7 @@ from django.utils.cache import patch_vary_headers
 
 from companion.errors import json_error
 from scoring import InputError
-from scoring.errors import MalformedJSONError
+from scoring.reading import read_json
 
 
 def page_or_partial(
@@ -37,14 +36,6 @@ def page_or_partial(
     return response
 
 
-def read_json_body(request: HttpRequest) -> object:
-    """The decoded JSON body; raises :class:`MalformedJSONError` with a clear message."""
-    try:
-        return json.loads(request.body)
-    except (ValueError, RecursionError) as exc:
-        raise MalformedJSONError("", f"the body is not valid JSON ({exc})") from None
-
-
 def evaluated(request: HttpRequest, evaluate: Callable[[object], dict[str, Any]]) -> HttpResponse:
     """A POSTed JSON document answered by ``evaluate``: 200 valid, 422 with the rules' errors, 400 malformed
     (docs/api.md); any other method 405."""
@@ -53,7 +44,7 @@ def evaluated(request: HttpRequest, evaluate: Callable[[object], dict[str, Any]]
         response["Allow"] = "POST"
         return response
     try:
-        answer = evaluate(read_json_body(request))
+        answer = evaluate(read_json(request.body, "the body"))
     except InputError as exc:
         return JsonResponse({"error": exc.as_dict()}, status=400)
     return JsonResponse(
@@ -68,4 +59,4 @@ def pdf_response(content: bytes, filename: str) -> HttpResponse:
     return response
 
 
-__all__ = ["evaluated", "page_or_partial", "pdf_response", "read_json_body"]
+__all__ = ["evaluated", "page_or_partial", "pdf_response"]

@@ -100,13 +100,11 @@ def pads(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def pads_blank(request: HttpRequest) -> HttpResponse:
-    """``GET /score/pads/blank.pdf?akebono=1&players=4&size=a4``: the blank pad, or a plain 400."""
+    """``GET /score/pads/blank.pdf?akebono=1&players=4&size=a4``: the blank pad, or the error page (400)."""
     try:
         choice = parse_choice(request.GET.dict())
     except UserError as exc:
-        return HttpResponse(
-            f"No such score pad. {exc}\n", status=400, content_type="text/plain; charset=utf-8"
-        )
+        raise UserError(f"No such score pad. {exc}") from None
     response = pdf_response(_blank_pdf(choice), choice.filename)
     response["Cache-Control"] = "public, max-age=86400"
     return response

@@ -64,3 +64,24 @@ def test_a_refused_write_saves_nothing(client: Client) -> None:
     game.refresh_from_db()
     assert game.version == version
     assert ScoreSheet.objects.count() == 0
+
+
+def test_opening_a_forms_address_shows_the_error_page_not_a_blank_one(client: Client) -> None:
+    """Every address that only takes a POST, opened as a page (a refused tap's page reloaded, its address shared):
+    405 with the error page saying what to do, and its ``Allow``; under /api/ the same as JSON."""
+    from tests.companion.test_urls import _addresses
+
+    refused = 0
+    for name, url in _addresses().items():
+        response = client.get(url)
+        if response.status_code != 405:
+            continue
+        refused += 1
+        assert "POST" in response["Allow"], name
+        if url.startswith("/api/"):
+            assert response.json()["error"]["message"], name
+        else:
+            assert "no-store" in response["Cache-Control"], name
+            body = response.content.decode()
+            assert 'role="alert"' in body and "Go back to the page and tap again." in body, name
+    assert refused >= 15

@@ -1,6 +1,7 @@
 """Every POST endpoint, fuzzed (issue 10, item 3): one field of a valid request replaced by hostile text (digits
 ``int()`` refuses, control and bidi characters, 10 kB strings, empty, missing), sent with and without htmx.
-Never a 5xx; and on a 4xx, nothing in the database changed. CI runs this on SQLite and on PostgreSQL (there a
+Never a 5xx; and on a 4xx, nothing in the database changed. Every address by GET too: hostile query parameters
+under odd headers, and forged tokens in the path. CI runs this on SQLite and on PostgreSQL (there a
 quarter of the examples, new each run: :func:`fuzz_settings`). Coverage leaves these tests untraced (the ``fuzz``
 marker, tests/conftest.py): each line they reach has an example test of its own.
 """
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import subprocess
 import sys
 import unicodedata
@@ -16,11 +18,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 import pytest
 from django.db import connection
 from django.test import Client
+from django.urls import get_resolver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -38,6 +41,7 @@ from scoring.examples import WORKED_EXAMPLE
 from scoring.osaka.examples import CONTRACT_PAYDAY, RANKING
 from scoring.reading import MAX_NUMBER
 from tests.companion.osaka.test_calculator import CONTRACT as OSAKA_CALCULATOR
+from tests.companion.test_urls import _addresses
 from tests.conftest import DATABASE_ONLY
 from tests.factories import db_snapshot, make_game, stored_rows
 
@@ -618,6 +622,21 @@ def test_a_number_beyond_the_bound_is_a_400_naming_its_field(
     assert client.post(url, inside, content_type="application/json").status_code in (200, 422)
 
 
+@pytest.mark.parametrize(("url", "path"), [(url, ("players", 0, "name")) for url in sorted(JSON_DOCUMENTS)])
+@pytest.mark.parametrize("name", ["\ud800", "Ann\udcff"])
+def test_half_a_character_in_a_json_string_is_a_400(
+    client: Client, url: str, path: tuple[Any, ...], name: str
+) -> None:
+    """JSON may escape half of a UTF-16 pair alone (``"\\ud800"``); Python reads it into a string no text can hold,
+    and the answer echoing the player's name could not be written: a 500. Now a 400 saying so."""
+    body = json.dumps(_set(JSON_DOCUMENTS[url], path, name))
+    assert "\\ud" in body.lower()  # sent escaped, as any JSON writer sends it
+    response = client.post(url, body, content_type="application/json")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "malformed-json" and "half of a character" in error["message"]
+
+
 @pytest.mark.parametrize(
     ("command", "document", "path"),
     [
@@ -637,3 +656,91 @@ def test_the_commands_exit_2_without_a_traceback(
     )
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr and f"{MAX_NUMBER:,}" in done.stderr
+
+
+def test_a_command_given_half_a_character_exits_2_without_a_traceback(tmp_path: Path) -> None:
+    """The name ``"\\ud800"`` made ``score`` print a traceback as it wrote its answer."""
+    file = tmp_path / "in.json"
+    file.write_text(json.dumps(_set(WORKED_EXAMPLE, ("players", 0, "name"), "\ud800")))
+    done = subprocess.run(
+        [sys.executable, "manage.py", "score", str(file)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and "half of a character" in done.stderr
+
+
+# --- every address, by GET: hostile query strings, headers and tokens -----------------------------------------------
+
+#: Every query parameter a view reads (``request.GET``), the live engine's pull and the htmx headers' among them.
+QUERY_NAMES = sorted(
+    {
+        "v", "h", "lc", "p", "open", "table", "watch", "size", "players", "seed", "akebono", "grand_master",
+        "reroll", "drawn", "show", "hide", "saved", "who", "target", "group", "result", "did", "q", "edition",
+        "setup_kind", "buildings", "name-0", "colour-0", "edo1", "step",
+    }
+)  # fmt: skip
+#: Headers the live engine and htmx read, and caches' conditions: odd values of each.
+HOSTILE_HEADERS = [
+    {},
+    {"HTTP_X_LIVE": "1"},
+    {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "osaka-result"},
+    {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "x" * 5000},
+    {"HTTP_IF_NONE_MATCH": '"' + "x" * 5000, "HTTP_IF_MODIFIED_SINCE": "Sat, 01 Jan 99999 00:00:00 GMT"},
+    {"HTTP_COOKIE": "iki_who=" + "%E2%80%AE%FF" * 500, "HTTP_LAST_EVENT_ID": "1e400", "HTTP_ACCEPT": "\x00"},
+]
+QUERY_VALUES = st.one_of(
+    st.sampled_from(["1e400", "-0", "NaN", "1e9", "999", "a.b.c..", "-" + "9" * 30]), HOSTILE, FORM_NUMBERS
+).filter(lambda value: value is not MISSING)
+
+
+#: Every address of companion/urls.py, by its name (tests/companion/test_urls.py makes a real one of each).
+ADDRESS_NAMES = sorted(str(pattern.name) for pattern in get_resolver().url_patterns)
+#: Those holding a token.
+TOKEN_ADDRESS_NAMES = sorted(
+    str(pattern.name) for pattern in get_resolver().url_patterns if "token>" in str(pattern.pattern)
+)
+
+
+@pytest.mark.fuzz
+@pytest.mark.parametrize("name", ADDRESS_NAMES)
+def test_a_hostile_query_or_header_never_breaks_an_address(client: Client, name: str) -> None:
+    """Each address by GET with one query parameter (or a repeated one) set to hostile text, under each set of
+    odd headers: never a 5xx, and nothing saved changes."""
+    url = _addresses()[name]
+    joiner = "&" if "?" in url else "?"
+    before = db_snapshot()
+
+    @fuzz_settings(8)
+    @given(field=st.sampled_from(QUERY_NAMES), value=QUERY_VALUES, twice=st.booleans())
+    def run(field: str, value: str, twice: bool) -> None:
+        query = urlencode([(field, "1")] * twice + [(field, value)])
+        for headers in HOSTILE_HEADERS:
+            response = client.get(f"{url}{joiner}{query}", **headers)
+            SENT["requests"] += 1
+            assert response.status_code < 500, (url, query, headers, response.status_code)
+
+    run()
+    if name not in WRITES_BY_GET:
+        assert db_snapshot() == before, name
+
+
+#: The addresses whose GET writes by design: a score sheet's result page keeps the result, a player's own Traders
+#: of Osaka link marks itself opened.
+WRITES_BY_GET = frozenset({"scorepad-result", "osaka-game", "osaka-game-state", "osaka-game-share"})
+
+#: Tokens no link has: a NUL (PostgreSQL refuses it in a query), lookalike digits, a bidi override, too long.
+FORGED_TOKENS = ["A\x00" * 12, "\u0663" * 24, "\u202e" * 24, "x" * 65, "a.b" * 8]
+
+
+@pytest.mark.parametrize("name", TOKEN_ADDRESS_NAMES)
+def test_a_forged_token_in_an_address_is_refused(client: Client, name: str) -> None:
+    """Each address holding a token, with the token replaced by text no link has: 4xx, never a 5xx (on
+    PostgreSQL a NUL reaching a query was a 500: the live streams)."""
+    url = _addresses()[name].split("?")[0]
+    token = re.search(r"/([A-Za-z0-9_-]{16,64})(?=/|$)", url)
+    assert token is not None, url
+    for forged in FORGED_TOKENS:
+        path = url.replace(token.group(1), quote(forged))
+        for method in ("get", "post"):
+            response = getattr(client, method)(path)
+            assert 400 <= response.status_code < 500, (method, path, response.status_code)

@@ -107,3 +107,27 @@ def test_a_refused_start_form_shows_why_where_the_player_looks(
     box = errors.bounding_box()
     assert box is not None and 0 <= box["y"] < 844
     assert page.locator("#name-0").input_value() == "A" * 24  # what was typed is kept
+
+
+@pytest.mark.parametrize(
+    ("path", "names"),
+    [("/games/new/", ("#name-0", "#name-1")), ("/osaka/games/new/", ("#id_name1", "#id_name2"))],
+)
+def test_a_start_form_refused_for_a_lost_cookie_says_so(
+    live_server: Any, page: Any, path: str, names: tuple[str, str]
+) -> None:
+    """A form sent by htmx and refused with a status other than 400 or 409 (here 403: the phone's cookies were
+    cleared since the page loaded) showed nothing: the tap looked lost. The error page's words replace the page's,
+    where the player looks."""
+    page.goto(live_server.url + path)
+    page.fill(names[0], "Anaïs")
+    page.fill(names[1], "Ben")
+    page.context.clear_cookies()
+    with page.expect_response(lambda r: r.request.method == "POST") as sent:
+        page.locator("form button[type=submit]").last.click()
+    assert sent.value.status == 403
+    refusal = page.locator("[role=alert]:has-text('Reload the page and try again.')")
+    refusal.wait_for()
+    box = refusal.bounding_box()
+    assert box is not None and 0 <= box["y"] < 844
+    assert page.locator("main").count() == 1

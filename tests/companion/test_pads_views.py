@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import io
 import re
 from typing import Any
@@ -156,11 +157,13 @@ def test_blank_pdf_defaults_to_the_base_game_4_players_a4(client: Client) -> Non
         ({"size": "x" * 500}, "Size must be a4 or letter, not '" + "x" * 40 + "'…."),
     ],
 )
-def test_bad_pdf_query_gets_a_plain_400(client: Client, query: dict[str, str], message: str) -> None:
+def test_bad_pdf_query_gets_the_error_page(client: Client, query: dict[str, str], message: str) -> None:
+    """The error page a phone reads (a plain text answer showed as tiny type on a phone's screen)."""
     response = client.get(PDF, query)
     assert response.status_code == 400
-    assert response["Content-Type"] == "text/plain; charset=utf-8"
-    assert response.content.decode() == f"No such score pad. {message}\n"
+    assert response["Content-Type"] == "text/html; charset=utf-8"
+    assert f"No such score pad. {message}" in html.unescape(response.content.decode())
+    assert 'role="alert"' in response.content.decode()
 
 
 def test_pdf_refuses_post_and_answers_head(client: Client) -> None:

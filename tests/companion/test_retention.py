@@ -4,6 +4,7 @@ client address, the front server's X-Forwarded-For trusted from the proxy only."
 
 from __future__ import annotations
 
+import copy
 import datetime
 import io
 
@@ -11,15 +12,18 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client, RequestFactory, override_settings
+from django.urls import resolve
 from django.utils import timezone
 
-from companion.limits import client_address
+from companion.limits import CREATE_VIEWS, client_address
 from companion.models.games import Change, Game
 from companion.models.osaka import OsakaEvent, OsakaGame
 from companion.models.results import Group, Result
 from companion.models.scoresheets import ScoreSheet
 from companion.models.setup_progress import SetupProgress
+from companion.services.results import record_result
 from companion.services.retention import purge
+from scoring.examples import WORKED_EXAMPLE
 from tests.factories import db_snapshot, every_kind
 
 pytestmark = pytest.mark.django_db
@@ -134,6 +138,39 @@ def test_the_limit_counts_clients_behind_the_proxy_not_the_proxy(client: Client)
     direct = {"REMOTE_ADDR": "203.0.113.9"}
     sent = [_new_group(client, **direct, HTTP_X_FORWARDED_FOR=f"10.0.0.{i}") for i in range(3)]
     assert sent == [302, 302, 429]
+
+
+#: The kinds of thing a request can create (a change, a tick or a log line belongs to one of them).
+THINGS = (Game, ScoreSheet, Group, Result, OsakaGame, SetupProgress)
+#: Writes that create a thing at most once for a thing made under the limit: a game's end makes its score sheet.
+ONCE_PER_THING = frozenset({"game-end"})
+
+
+def _writes() -> list[str]:
+    from tests.companion.test_fuzz import NUMBER_TARGETS
+
+    return sorted(NUMBER_TARGETS)
+
+
+@pytest.mark.parametrize("name", [*_writes(), "result-group-new"])
+def test_every_write_that_creates_a_thing_is_under_the_limit(client: Client, name: str) -> None:
+    """Each POST endpoint sent a valid form (tests/companion/test_fuzz.py): one that made a new game, sheet,
+    group, result or setup's ticks is counted by the limit. ``/check/walk/`` made a score sheet and filing a result
+    under a new group's name made a group, each without limit: a stranger could fill a public server's database."""
+    from tests.companion.test_fuzz import NUMBER_TARGETS, Target
+
+    if name == "result-group-new":
+        sheet = ScoreSheet.objects.create(table=copy.deepcopy(WORKED_EXAMPLE), colours=["red", "blue"])
+        target = Target(f"/results/{sheet.token}/group", {"group": "Thursday"})
+        assert record_result(sheet=sheet) is not None
+    else:
+        target = NUMBER_TARGETS[name]()
+    before = {model: model._default_manager.count() for model in THINGS}
+    client.post(target.url, target.form)
+    made = [model.__name__ for model in THINGS if model._default_manager.count() > before[model]]
+    view = resolve(target.url.split("?")[0]).url_name
+    if made and view not in ONCE_PER_THING:
+        assert view in CREATE_VIEWS, (view, made)
 
 
 @override_settings(CREATES_PER_MINUTE=0)

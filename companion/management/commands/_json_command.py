@@ -11,7 +11,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring import InputError
-from scoring.errors import MalformedJSONError
+from scoring.reading import read_json
 
 
 def read_input(name: str) -> str:
@@ -38,11 +38,7 @@ class JsonCommand(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         text = read_input(options["file"])
         try:
-            try:
-                data = json.loads(text)
-            except (ValueError, RecursionError) as exc:
-                raise MalformedJSONError("", f"the input is not valid JSON ({exc})") from None
-            answer = self.evaluate(data)
+            answer = self.evaluate(read_json(text, "the input"))
         except InputError as exc:
             raise CommandError(str(exc), returncode=2) from None
         self.stdout.write(json.dumps(answer, indent=2, ensure_ascii=False))

@@ -15,6 +15,7 @@ from companion.errors import UserError
 from companion.forms import whole_number
 from companion.models.scoresheets import ScoreSheet
 from companion.scorepad.steps import STEP_BY_SLUG, Step, steps_for
+from companion.tokens import ANY_TOKEN_RE
 
 VIEW_ONLY: Final = (
     "This is the view-only link of a score sheet: it shows the result but cannot change a score."
@@ -23,7 +24,7 @@ _GROUP_ID: Final = re.compile(r"^p\d-group-[a-z-]{1,30}$")
 
 
 class TokenConverter:
-    regex = r"[A-Za-z0-9_-]{16,64}"
+    regex = ANY_TOKEN_RE.pattern
 
     def to_python(self, value: str) -> str:
         return value

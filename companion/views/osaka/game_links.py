@@ -95,11 +95,7 @@ def game_sheet(request: HttpRequest, opened: Opened) -> HttpResponse:
     """The filled tally sheet: tokens and paydays; VP cards only once the game is over (RULINGS O6)."""
     size = request.GET.get("size", "a4")
     if size not in PAGE_SIZES:
-        return HttpResponse(
-            "No such tally sheet: size is a4 or letter.\n",
-            status=400,
-            content_type="text/plain; charset=utf-8",
-        )
+        return error(request, 400, "No such tally sheet: size is a4 or letter.")
     game = opened.game
     seats = list(game.seats.all())
     ranked = {s.pk: r for s, r in ranking(seats)} if game.finished else {}

@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import path
 from django.views.decorators.http import require_safe
 
+from companion.errors import UserError
 from companion.forms import ChoiceField, TypedChoiceField, messages_of
 from companion.pdf.osaka_sheet import PAGE_SIZES, blank_sheet
 from companion.views.answers import pdf_response
@@ -36,11 +37,7 @@ def sheet(request: HttpRequest) -> HttpResponse:
     form = SheetForm(request.GET)
     if not form.is_valid():
         problems = " ".join(messages_of(form, named=True))
-        return HttpResponse(
-            f"No such tally sheet. {problems} Use size=a4 or letter and players=2, 3 or 4.\n",
-            status=400,
-            content_type="text/plain; charset=utf-8",
-        )
+        raise UserError(f"No such tally sheet. {problems} Use size=a4 or letter and players=2, 3 or 4.")
     size = form.cleaned_data["size"] or "a4"
     players = form.cleaned_data["players"] or MAX_PLAYERS
     response = pdf_response(

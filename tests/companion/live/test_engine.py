@@ -230,6 +230,19 @@ def test_the_stream_of_a_thing() -> None:
     assert client.get(f"/live/nothing/{game.edit_token}").status_code == 404
 
 
+@pytest.mark.parametrize("kind", ["game", "sheet", "osaka", "setup"])
+@pytest.mark.parametrize("token", ["A%00" * 8, "%E2%80%AE" * 6 + "x" * 10, "a.b" * 8, "x" * 65])
+def test_a_stream_token_no_link_has_is_a_404_before_the_database(
+    client: Client, django_assert_num_queries: Any, kind: str, token: str
+) -> None:
+    """A NUL in a token reached PostgreSQL, which answered with an error: a 500 (and an error logged) for any
+    stranger's request. A token is refused by its shape, as the pages' tokens are."""
+    with django_assert_num_queries(0):
+        response = client.get(f"/live/{kind}/{token}")
+    assert response.status_code == 404
+    assert response.content == b"No such game or sheet."
+
+
 def test_an_osaka_pull_answers_only_what_changed_and_the_writes_done() -> None:
     game = create_game(players=[NewPlayer("Ann", "white"), NewPlayer("Ben", "pink")])
     client = Client()

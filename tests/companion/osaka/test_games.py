@@ -554,7 +554,9 @@ def test_the_filled_tally_sheet(client: Client) -> None:
     assert during.status_code == 200 and during["Content-Type"] == "application/pdf"
     text_ = " ".join(PdfReader(io.BytesIO(during.content)).pages[0].extract_text().split())
     assert "Anaïs 1 0 0 1 2" in text_ and "VP counts stay secret until the end" in text_
-    assert client.get(_url(game, "sheet.pdf?size=a3")).status_code == 400
+    refused = client.get(_url(game, "sheet.pdf?size=a3"))
+    assert refused.status_code == 400 and refused["Content-Type"].startswith("text/html")  # the error page
+    assert "No such tally sheet: size is a4 or letter." in refused.content.decode()
 
 
 # --- fuzzing ------------------------------------------------------------------------------------------------------

@@ -40,10 +40,12 @@ def test_blank_sheet(client: Client, query: str, size: tuple[int, int], players:
 
 
 @pytest.mark.parametrize("query", ["?size=a3", "?players=5", "?players=two", "?size=a4&players=1"])
-def test_bad_query_is_a_plain_400(client: Client, query: str) -> None:
+def test_bad_query_is_the_error_page(client: Client, query: str) -> None:
+    """The error page a phone reads (a plain text answer showed as tiny type on a phone's screen)."""
     response = client.get(f"/osaka/sheet.pdf{query}")
     assert response.status_code == 400
-    assert response["Content-Type"].startswith("text/plain")
+    assert response["Content-Type"].startswith("text/html")
+    assert 'role="alert"' in response.content.decode()
     assert "No such tally sheet." in response.content.decode()
 
 
