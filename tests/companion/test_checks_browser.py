@@ -219,3 +219,23 @@ def test_each_colour_is_read_whole_on_the_start_form(live_server: Any, page: Any
              return s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20 - text; })"""
     )
     assert len(room) == 4 and min(room) >= 0, room
+
+
+def test_a_live_check_the_server_cannot_answer_keeps_what_was_typed(live_server: Any, page: Any) -> None:
+    """A live check sent while the server restarts (a proxy's 502) swaps nothing (templates/base.html's htmx
+    configuration swaps an error page only for a refused form, 403 or 429): the numbers typed stay, and the next
+    change checks again."""
+    _start(page, live_server.url)
+    _type(page, 0, {"score_track": 40})
+    page.route("**/check/?*", lambda route: route.fulfill(status=502, body="Bad gateway"))
+    with page.expect_response(lambda r: r.status == 502):
+        field = page.locator("#p0-variety")
+        field.fill("9")
+        field.press("Tab")
+    _settled(page)
+    page.unroute("**/check/?*")
+    expect(page.locator("#p0-score_track")).to_have_value("40")
+    expect(page.locator("#p0-variety")).to_have_value("9")
+    expect(page.locator("#p0")).to_be_visible()
+    _type(page, 0, {"fish": 3})
+    expect(page).to_have_url(re.compile(r"p0-variety=9"))  # checked again, the pad kept in the address
