@@ -32,6 +32,7 @@ from companion.errors import UserError
 from companion.links import shared
 from companion.live.engine import Pieces, is_live, pull_response
 from companion.live.kinds import key
+from companion.live.query import pulled_version
 from companion.presenters.osaka import state_context as osaka_state_context
 from companion.presenters.tracker.state import state_context as game_state_context
 from companion.services.osaka_access import Access, Opened, open_token
@@ -41,7 +42,6 @@ from companion.services.tracker.games import version_of as game_version
 from companion.tokens import is_token
 
 NO_GAME = "There is no game at this address. Check the link you were given."
-BAD_VERSION = "The version (?v=) must be a whole number."
 
 
 @dataclass(frozen=True)
@@ -108,16 +108,6 @@ IKI = Screen("game", "game", _iki, game_version)
 OSAKA = Screen("osaka", "osaka-game", _osaka, osaka_version)
 
 
-def _seen(request: HttpRequest) -> tuple[bool, int | None]:
-    """(whether ``?v=`` is valid or absent, the version it names)."""
-    raw = request.GET.get("v")
-    if raw is None:
-        return True, None
-    if not raw.isascii() or not raw.isdigit() or len(raw) > 9:
-        return False, None
-    return True, int(raw)
-
-
 def _page(request: HttpRequest, screen: Screen, token: str) -> HttpResponse:
     """The screen; opened with another link of the game, a redirect to the view link's screen."""
     shown = screen.find(token)
@@ -130,9 +120,7 @@ def _page(request: HttpRequest, screen: Screen, token: str) -> HttpResponse:
 def _pull(request: HttpRequest, screen: Screen, token: str) -> HttpResponse:
     """A pull's answer: 204 at the version the screen has, else the pieces it lacks (live script), else the whole
     partial."""
-    valid, seen = _seen(request)
-    if not valid:
-        raise UserError(BAD_VERSION)
+    seen = pulled_version(request)
     if seen is not None and is_token(token) and screen.version_of(token) == seen:
         return HttpResponse(status=204)
     shown = screen.find(token)

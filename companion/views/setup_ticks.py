@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST, require_safe
 from companion.errors import UserError
 from companion.live.engine import Answer, Pieces, held, is_live, mutation_id, once, pull_response
 from companion.live.kinds import key, setup_token
+from companion.live.query import pulled_version
 from companion.models.setup_progress import Ticks, change_ticks, stream_of, ticks_of, version_of
 from companion.setup_query import (
     NO_TABLE,
@@ -187,10 +188,8 @@ def setup_ticks_state(request: HttpRequest) -> HttpResponse:
     view-only code: 403."""
     found = _watched_setup(request) if "watch" in request.GET else _table_setup(request, "Reload the page.")
     _, setup, stream, can_tick = found
-    raw = request.GET.get("v", "")
-    if raw and (not raw.isascii() or not raw.isdigit() or len(raw) > 10):
-        raise UserError("The version (v=) must be a whole number. Reload the page.")
-    if raw and version_of(stream) == int(raw):
+    seen = pulled_version(request)
+    if seen is not None and version_of(stream) == seen:
         return HttpResponse(status=204)
     ticks = ticks_of(stream)
     steps = checklist(setup)

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_safe
 
 from companion.links import shared
 from companion.live.engine import Pieces, is_live, pull_response
+from companion.live.query import pulled_version
 from companion.models.scoresheets import ScoreSheet
 from companion.scorepad import services
 from companion.scorepad.problems import Problems, Shown
@@ -83,7 +84,7 @@ def _result_page(request: HttpRequest, sheet: ScoreSheet, *, can_edit: bool) -> 
     """The result page, or for a live pull (the page follows the sheet) the result piece when it changed."""
     if not is_live(request):
         return render(request, "scorepad_result.html", _result_context(request, sheet, can_edit=can_edit))
-    if request.GET.get("v") == str(sheet.version):
+    if pulled_version(request) == sheet.version:
         response = HttpResponse(status=204)
         add_never_cache_headers(response)
         return response

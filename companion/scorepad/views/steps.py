@@ -22,7 +22,6 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation, reswap
 
-from companion.forms import whole_number
 from companion.http import HtmxHttpRequest
 from companion.live.engine import (
     Answer,
@@ -34,6 +33,7 @@ from companion.live.engine import (
     pull_response,
     stored_id,
 )
+from companion.live.query import pulled_version
 from companion.models.scoresheets import ScoreSheet
 from companion.scorepad import services
 from companion.scorepad.entries import (
@@ -51,7 +51,6 @@ from companion.scorepad.services import SheetBusy
 from companion.scorepad.steps import STEPS, Step
 from companion.scorepad.views.sheets import (
     edit_sheet,
-    error_page,
     missing,
     opened_of,
     player_of,
@@ -120,12 +119,9 @@ def sheet_start(request: HttpRequest, token: str) -> HttpResponse:
 @never_cache
 def step(request: HttpRequest, token: str, slug: str) -> HttpResponse:
     """A step for one player (``?p=``); ``?v=N``, the poll: 204 while the sheet is at version N."""
-    if (raw := request.GET.get("v")) is not None:
-        seen = whole_number(raw)
-        if seen is None:
-            return error_page(request, 400, "The version (?v=) must be a whole number.")
-        if ScoreSheet.objects.filter(token=token, version=seen).exists():
-            return HttpResponse(status=204)
+    seen = pulled_version(request)
+    if seen is not None and ScoreSheet.objects.filter(token=token, version=seen).exists():
+        return HttpResponse(status=204)
     sheet = edit_sheet(token)
     view = StepView(
         sheet,

@@ -41,6 +41,7 @@ from companion.live.engine import (
     once,
     pull_response,
 )
+from companion.live.query import pulled_version
 from companion.models.osaka import OsakaEvent, OsakaGame
 from companion.presenters.osaka import (
     LOG_ON_PAGE,
@@ -138,10 +139,7 @@ def game_page(request: HttpRequest, opened: Opened) -> HttpResponse:
 @never_cache
 def game_state(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The polled partial. ``?v=N``: 204 (no body) while the game is at version N, else the fresh partial."""
-    raw = request.GET.get("v")
-    seen = int(raw) if raw is not None and raw.isascii() and raw.isdigit() and len(raw) < 10 else None
-    if raw is not None and seen is None:
-        return error(request, 400, "The version (?v=) must be a whole number.")
+    seen = pulled_version(request)
     if seen is not None and TOKEN_RE.fullmatch(token) and version_of(token) == seen:
         return HttpResponse(status=204)
     return _fresh_state(request, token)
@@ -150,8 +148,9 @@ def game_state(request: HtmxHttpRequest, token: str) -> HttpResponse:
 @opened_by_token(edit=False)
 def _fresh_state(request: HttpRequest, opened: Opened) -> HttpResponse:
     if is_live(request):
-        raw = request.GET.get("v", "")
-        since = int(raw) if raw and request.GET.get("h") else None  # a page holding no piece gets them all
+        since = (
+            pulled_version(request) if request.GET.get("h") else None
+        )  # a page holding no piece gets them all
         only, events = _changed_since(opened.game, since)
         pieces = _pieces(request, opened, only=only, events=events)
         return pull_response(request, f"osaka:{opened.game.pk}", pieces, opened.game.version)

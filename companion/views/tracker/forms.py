@@ -105,9 +105,3 @@ class ChangeForm(forms.Form):
     def message(self) -> str:
         """The first refusal, naming its field."""
         return next(str(e) for errors in self.errors.values() for e in errors)
-
-
-class PullForm(forms.Form):
-    """The polled or pulled state's query: ``v``, the version the page holds."""
-
-    v = WholeNumberField("The version (?v=)")

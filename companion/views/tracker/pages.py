@@ -16,6 +16,7 @@ from companion.live.engine import (
     is_live,
     pull_response,
 )
+from companion.live.query import pulled_version
 from companion.models.games import Game, Seat
 from companion.models.scoresheets import NAME_MAX
 from companion.presenters.tracker.pieces import THROUGH, changed_since
@@ -35,7 +36,6 @@ from companion.views.tracker.common import (
     remember_who,
     state_response,
 )
-from companion.views.tracker.forms import PullForm
 from companion.views.tracker.history import said_on_page
 
 
@@ -52,10 +52,7 @@ def game_page(request: HtmxHttpRequest, game: Game, can_edit: bool) -> HttpRespo
 @never_cache
 def game_state(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The polled partial. ``?v=N``: 204 (no body) while the game is at version N, else the fresh partial."""
-    query = PullForm(request.GET)
-    seen = query.cleaned_data["v"] if query.is_valid() else None
-    if "v" in request.GET and seen is None:
-        return error_page(request, 400, "The version (?v=) must be a whole number.")
+    seen = pulled_version(request)
     if seen is not None and is_token(token) and version_of(token) == seen:
         return HttpResponse(status=204)  # the fast path of every poll: one indexed query, no game loaded
     game, can_edit = opened_game(request, token, edit=False)
