@@ -79,7 +79,8 @@ def record_context(game: Game, seats: list[Seat], season: Season | None) -> dict
     starting = [str(c.get("card")) for c in setup.get("starting_characters") or [] if isinstance(c, dict)]
     shown_new = _revealed_new_characters(game, setup)
     # A later season's cards and tokens are not out yet: the pickers offer those of this season and the earlier
-    # ones (a record the table forgot), never what no one can have hired or bought in this month.
+    # ones (a record the table forgot), never what no one can have hired or bought in this month; a starting card
+    # (of no season) the setup did not deal has left the game (RULINGS R15, R18).
     reached = SEASONS[: SEASONS.index(season) + 1] if season is not None else SEASONS
     others = [
         c.id
@@ -87,7 +88,7 @@ def record_context(game: Game, seats: list[Seat], season: Season | None) -> dict
         if c.expansion in editions
         and c.id not in now
         and c.id not in starting
-        and (c.season is None or c.season in reached)
+        and (c.season in reached if c.season is not None else not starting)
         and (not c.new_character or c.id in shown_new)
     ]
     token_now = [t.id for t in TOKENS if t.season is (season or SEASONS[-1]) and t.expansion in editions]
