@@ -201,13 +201,24 @@ def _offered(client: Client, game: Game, field: str) -> set[str]:
 #: (month, offered, not offered): the pickers offer this season's and the earlier seasons' cards and tokens (a
 #: record the table forgot), never a later season's, which nobody can have hired or bought yet.
 #: With Akebono and 3 players the setup deals 4 of the 5 starting cards: the fifth (the Wood Seller, seed K7MX2QPA)
-#: has left the game.
+#: has left the game. The Fisherman token comes with the Fisherman (month 7's New Character), the Policeman token
+#: with the Policeman, which month 11 did not draw.
 SEASON_OFFERS = [
     (False, 1, {"book-lender", "fish-spring"}, {"dumpling-peddler", "fish-summer", "pipe-winter-1"}),
     (False, 4, {"book-lender", "dumpling-peddler", "fish-summer"}, {"firewood-peddler", "fish-autumn"}),
     (False, 13, {"book-lender", "firewood-peddler", "fish-spring", "pipe-winter-1"}, set()),
-    (True, 1, {"book-lender", "fish-spring-akebono"}, {"wood-seller", "fish-summer-akebono"}),
-    (True, 13, {"firewood-peddler", "fish-winter-akebono"}, {"wood-seller"}),
+    (
+        True,
+        1,
+        {"book-lender", "fish-spring-akebono"},
+        {"wood-seller", "fish-summer-akebono", "fish-fisherman"},
+    ),
+    (
+        True,
+        13,
+        {"firewood-peddler", "fish-winter-akebono", "fish-fisherman"},
+        {"wood-seller", "tobacco-policeman"},
+    ),
 ]
 
 

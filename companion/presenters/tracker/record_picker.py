@@ -80,7 +80,8 @@ def record_context(game: Game, seats: list[Seat], season: Season | None) -> dict
     shown_new = _revealed_new_characters(game, setup)
     # A later season's cards and tokens are not out yet: the pickers offer those of this season and the earlier
     # ones (a record the table forgot), never what no one can have hired or bought in this month; a starting card
-    # (of no season) the setup did not deal has left the game (RULINGS R15, R18).
+    # (of no season) the setup did not deal has left the game (RULINGS R15, R18), and a token of no season comes
+    # with its New Character, once revealed.
     reached = SEASONS[: SEASONS.index(season) + 1] if season is not None else SEASONS
     others = [
         c.id
@@ -95,7 +96,9 @@ def record_context(game: Game, seats: list[Seat], season: Season | None) -> dict
     token_rest = [
         t.id
         for t in TOKENS
-        if t.expansion in editions and t.id not in token_now and (t.season is None or t.season in reached)
+        if t.expansion in editions
+        and t.id not in token_now
+        and (t.season in reached if t.season is not None else t.source is None or t.source in shown_new)
     ]
     met_pool = _met_pool(game, seats, setup, season)
     retirement = [
