@@ -287,13 +287,19 @@ def _start_events(month: int, o: CalendarOptions, setup: Mapping[str, Any] | Non
             )
         )
     else:
+        # A season's first month has no cards left beside the board: the season's end removed them (base rulebook
+        # "Months 3, 6, 9 and 12: Payday"), and month 1 has none yet.
+        beside = (
+            ""
+            if month == 1 or season_of(month - 1) is not season
+            else ", beside the cards left from earlier months"
+        )
         events.append(
             Event(
                 "reveal-characters",
                 Phase.START,
                 f"Reveal 4 {season.label} Characters",
-                f"Reveal the first 4 cards of the {season.label} deck next to the main board, beside the cards "
-                "left from earlier months.",
+                f"Reveal the first 4 cards of the {season.label} deck next to the main board{beside}.",
                 f'{_BASE}, "HOW TO PLAY: Revealing Character cards"',
             )
         )

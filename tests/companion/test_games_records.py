@@ -13,7 +13,7 @@ from django.test import Client
 
 from companion.models.games import Game
 from companion.models.scoresheets import ScoreSheet
-from tests.factories import make_game
+from tests.factories import make_game, play_to
 
 pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -188,6 +188,48 @@ def test_the_view_only_page_offers_no_record(client: Client) -> None:
     _add(client, game, 1, "characters", "monk")
     page = client.get(f"/games/{game.view_token}/").content.decode()
     assert "record-title" not in page and 'name="op" value="record-add"' not in page
+
+
+def _offered(client: Client, game: Game, field: str) -> set[str]:
+    """The ids the record's picker of ``field`` offers on the edit page."""
+    page = client.get(f"/games/{game.edit_token}/").content.decode()
+    picker = re.search(rf'<select id="record-{field}" name="key">(.*?)</select>', page, re.S)
+    assert picker is not None
+    return set(re.findall(r'<option value="([^"]+)"', picker.group(1)))
+
+
+#: (month, offered, not offered): the pickers offer this season's and the earlier seasons' cards and tokens (a
+#: record the table forgot), never a later season's, which nobody can have hired or bought yet.
+#: With Akebono and 3 players the setup deals 4 of the 5 starting cards: the fifth (the Wood Seller, seed K7MX2QPA)
+#: has left the game. The Fisherman token comes with the Fisherman (month 7's New Character), the Policeman token
+#: with the Policeman, which month 11 did not draw.
+SEASON_OFFERS = [
+    (False, 1, {"book-lender", "fish-spring"}, {"dumpling-peddler", "fish-summer", "pipe-winter-1"}),
+    (False, 4, {"book-lender", "dumpling-peddler", "fish-summer"}, {"firewood-peddler", "fish-autumn"}),
+    (False, 13, {"book-lender", "firewood-peddler", "fish-spring", "pipe-winter-1"}, set()),
+    (
+        True,
+        1,
+        {"book-lender", "fish-spring-akebono"},
+        {"wood-seller", "fish-summer-akebono", "fish-fisherman"},
+    ),
+    (
+        True,
+        13,
+        {"firewood-peddler", "fish-winter-akebono", "fish-fisherman"},
+        {"wood-seller", "tobacco-policeman"},
+    ),
+]
+
+
+@pytest.mark.parametrize(("akebono", "month", "offered", "hidden"), SEASON_OFFERS)
+def test_the_record_offers_nothing_of_a_season_not_reached(
+    client: Client, akebono: bool, month: int, offered: set[str], hidden: set[str]
+) -> None:
+    game = play_to(make_game(akebono=akebono), month)
+    shown = _offered(client, game, "characters") | _offered(client, game, "tokens")
+    assert offered <= shown
+    assert not hidden & shown
 
 
 def test_a_recorded_four_player_akebono_game_leaves_only_what_the_end_decides(client: Client) -> None:

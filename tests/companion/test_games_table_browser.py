@@ -248,9 +248,9 @@ def test_recording_a_hire_moves_the_marker_on_every_phone_and_asks_before_moving
     one.evaluate("document.querySelector('#record-characters').scrollIntoView({block: 'center'})")
     y = one.evaluate("window.scrollY")
     one.select_option("#record-characters >> xpath=../select[@name='seat']", "2")
-    one.select_option("#record-characters", "firefighter")
+    one.select_option("#record-characters", "carpenter")
     one.click("#record-characters-go")
-    _wait_text(viewer, "#fire-2", "2")  # the printed gain moved David's marker, seen by every phone
+    _wait_text(viewer, "#fire-2", "1")  # the printed gain moved David's marker, seen by every phone
     assert abs(one.evaluate("window.scrollY") - y) <= 1
     one.locator(".slot:has(#record-characters) [data-answer]", has_text="Saved: David").wait_for()
     # The same card for another player (a picker made before David's hire): nothing beyond its supply (issue 19,
@@ -258,20 +258,20 @@ def test_recording_a_hire_moves_the_marker_on_every_phone_and_asks_before_moving
     two.click("#record-seat-3 summary")
     two.evaluate("document.querySelector('#record-characters').scrollIntoView({block: 'center'})")
     two.select_option("#record-characters >> xpath=../select[@name='seat']", "3")
-    two.wait_for_function("document.querySelector('#record-characters option[value=firefighter]') === null")
+    two.wait_for_function("document.querySelector('#record-characters option[value=carpenter]') === null")
     two.evaluate(
-        "() => { const s = document.querySelector('#record-characters'); const o = new Option('x', 'firefighter');"
-        " s.add(o); s.value = 'firefighter'; }"
+        "() => { const s = document.querySelector('#record-characters'); const o = new Option('x', 'carpenter');"
+        " s.add(o); s.value = 'carpenter'; }"
     )
     two.click("#record-characters-go")
-    two.locator("#record-question", has_text="David holds Firefighter").wait_for()
+    two.locator("#record-question", has_text="David holds Carpenter").wait_for()
     assert two.locator("[data-code=duplicate-component]").count() == 0
     two.locator("#record-question").scroll_into_view_if_needed()
     _screens(two, screenshot, "tracker-record-flag")
     two.click("#record-question button:has-text('Move it to Dominique')")
-    _wait_text(viewer, "#fire-3", "2")  # Dominique's marker moved by its gain; David's stays (never down)
-    two.locator("#record-seat-3", has_text="Firefighter").wait_for()
-    assert _text(viewer, "#fire-2") == "2"
+    _wait_text(viewer, "#fire-3", "1")  # Dominique's marker moved by its gain; David's stays (never down)
+    two.locator("#record-seat-3", has_text="Carpenter").wait_for()
+    assert _text(viewer, "#fire-2") == "1"
 
 
 def test_a_poll_keeps_the_part_being_read_in_place(live_server: Any, new_context: Any) -> None:

@@ -330,6 +330,17 @@ def test_the_fire_step_does_not_ask_to_draw_a_tile_the_companion_drew(setup: str
     assert ("shuffles" in fire.asks) is (setup is None)
 
 
+@pytest.mark.parametrize(
+    ("month", "beside"),
+    [(1, False), (2, True), (3, True), (4, False), (6, True), (7, False), (10, False), (12, True)],
+)
+def test_the_base_reveal_speaks_of_cards_left_only_where_some_are(month: int, beside: bool) -> None:
+    """Base "Revealing Character cards" puts the month's 4 cards beside those of previous months, but each
+    season's end removes the unhired ones ("Months 3, 6, 9 and 12: Payday"): a season's first month has none."""
+    reveal = next(e for e in month_events(month, BASE, None) if e.key == "reveal-characters")
+    assert ("cards left from earlier months" in reveal.asks) is beside
+
+
 @pytest.mark.parametrize(("month", "name"), [(1, "Taiko Seller"), (7, "Fisherman"), (12, "Mounted Samurai")])
 def test_new_character_revealed_at_the_month_start(month: int, name: str) -> None:
     assert _event(month, "new-character", Phase.A).secret == (name,)

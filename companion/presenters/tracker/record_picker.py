@@ -78,16 +78,28 @@ def record_context(game: Game, seats: list[Seat], season: Season | None) -> dict
         now.insert(0, month_new)
     starting = [str(c.get("card")) for c in setup.get("starting_characters") or [] if isinstance(c, dict)]
     shown_new = _revealed_new_characters(game, setup)
+    # A later season's cards and tokens are not out yet: the pickers offer those of this season and the earlier
+    # ones (a record the table forgot), never what no one can have hired or bought in this month; a starting card
+    # (of no season) the setup did not deal has left the game (RULINGS R15, R18), and a token of no season comes
+    # with its New Character, once revealed.
+    reached = SEASONS[: SEASONS.index(season) + 1] if season is not None else SEASONS
     others = [
         c.id
         for c in CHARACTERS
         if c.expansion in editions
         and c.id not in now
         and c.id not in starting
+        and (c.season in reached if c.season is not None else not starting)
         and (not c.new_character or c.id in shown_new)
     ]
     token_now = [t.id for t in TOKENS if t.season is (season or SEASONS[-1]) and t.expansion in editions]
-    token_rest = [t.id for t in TOKENS if t.expansion in editions and t.id not in token_now]
+    token_rest = [
+        t.id
+        for t in TOKENS
+        if t.expansion in editions
+        and t.id not in token_now
+        and (t.season in reached if t.season is not None else t.source is None or t.source in shown_new)
+    ]
     met_pool = _met_pool(game, seats, setup, season)
     retirement = [
         t.id
@@ -110,7 +122,7 @@ def record_context(game: Game, seats: list[Seat], season: Season | None) -> dict
             "Fish, pipe or tobacco bought",
             [
                 ("This season", _choices(token_now, TOKEN_BY_ID, held)),
-                ("Other seasons", _choices(token_rest, TOKEN_BY_ID, held)),
+                ("Other tokens", _choices(token_rest, TOKEN_BY_ID, held)),
             ],
         ),
         (

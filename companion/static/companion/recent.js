@@ -44,6 +44,12 @@
     var result = names.map(function (n, i) { return n + " " + (points[i] || ""); }).join(", ");
     remember({ kind: "Score sheet", url: "/score/" + (m[1] || "") + m[2] + "/", title: names.length ? names.join(", ") : "Score sheet", detail: result });
   }
+  // A live page's title follows the part that moves (the tracked game's month): the element marked data-title.
+  var titled = document.querySelector("[data-title]"), page = document.getElementById("main");
+  if (titled && page && window.MutationObserver) new MutationObserver(function () {
+    var now = document.querySelector("[data-title]");
+    if (now && now.getAttribute("data-title") !== document.title) document.title = now.getAttribute("data-title");
+  }).observe(page, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-title"] });
   var box = document.getElementById("recent");
   if (!box) return;
   function draw() {

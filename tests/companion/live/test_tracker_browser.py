@@ -398,3 +398,20 @@ def test_a_pull_keeps_the_history_line_under_the_thumb_still(table: Table, new_c
     _add(ann, 3, 1)
     expect(ben.locator("#log-lines > li").first).to_contain_text("+1 IKI for Cho")
     assert abs(undo.bounding_box()["y"] - at) < 1  # a scroll lands on a whole device pixel (2 a CSS pixel)
+
+
+def test_the_tab_title_follows_the_month_another_phone_moves_to(table: Table, new_context: Any) -> None:
+    """A phone left open all evening (and the table screen) names the month the game is in, not the month the
+    page was opened in: the title is what the phone's tab list and app switcher show."""
+    edit, view = new_game(table, akebono=False)
+    ann, ben, screen = (new_context().new_page() for _ in range(3))
+    _open(ann, table, edit)
+    _open(ben, table, edit)
+    screen.goto(f"{table.base}/games/{view}/screen")
+    expect(ann).to_have_title("Month 1 · IKI game")
+    for phase in ("B", "C", "A"):
+        ben.click("#next")
+        expect(ben.locator("#month-title")).to_contain_text(f"phase {phase}")
+    expect(ann.locator("#month-title")).to_contain_text("Month 2")
+    expect(ann).to_have_title("Month 2 · IKI game")
+    expect(screen).to_have_title("Table screen · Month 2 · IKI game")
