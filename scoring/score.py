@@ -451,7 +451,7 @@ def _tie_words(
             return f"{head}; not every firefighting position is given, so their order is open"
         if shared(members):
             return f"{head}; same firefighting space ({space}) and no stack order given: they share the place"
-        return f"{head}; broken by firefighting position, then by the firefighting stack ({' above '.join(members)})"
+        return f"{head}; same firefighting space ({space}), broken by its stack ({' above '.join(members)})"
     parts = []
     for space, members in by_space.items():
         if space < 0:

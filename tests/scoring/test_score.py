@@ -235,7 +235,10 @@ def test_tie_on_one_space_broken_by_the_stack() -> None:
     ranks = rank([{"name": "A", "score_track": 30, "firefighting": 5}, {"name": "B", "score_track": 30, "firefighting": 5}],
                  order=["B", "A"])  # fmt: skip
     assert ranks["B"][0] == 1 and ranks["A"][0] == 2
-    assert "then by the firefighting stack (B above A)" in str(ranks["A"][1])
+    # The position breaks nothing on one space: the words say the stack does (RULINGS R12).
+    assert (
+        ranks["A"][1] == "B and A tie on 30 IKI; same firefighting space (5), broken by its stack (B above A)"
+    )
 
 
 def test_unresolved_tie_shares_the_place() -> None:
@@ -288,7 +291,7 @@ def test_a_stack_order_decides_its_own_space_whatever_other_spaces_lack() -> Non
     assert {n: r for n, (r, _) in ranks.items()} == {"Ben": 1, "Aiko": 2, "Chie": 3, "Dai": 3}
     assert (
         ranks["Aiko"][1]
-        == "Ben and Aiko tie on 178 IKI; broken by firefighting position, then by the firefighting stack (Ben above Aiko)"
+        == "Ben and Aiko tie on 178 IKI; same firefighting space (5), broken by its stack (Ben above Aiko)"
     )
     assert (
         ranks["Dai"][1]
