@@ -251,6 +251,18 @@ def test_unresolved_tie_shares_the_place() -> None:
     assert "they share the place" in str(ranks["A"][1])
 
 
+def test_per_unit_buildings_explained_in_plain_plurals() -> None:
+    """RULINGS R8: each unit counted is named as a person says it: "5 rice", "3 cards in the largest column"."""
+    answer = score_one(
+        characters=["dice-maker", "sandal-maker", "seamstress"],
+        buildings=["pub-izakaya", "storehouse"],
+        rice=5,
+    )
+    assert answer["explanations"]["buildings"] == (
+        "Pub (Izakaya) (5 × 3 cards in the largest column) 15 + Storehouse (4 × 5 rice) 20 = 35"
+    )
+
+
 def test_two_winter_fish_explained() -> None:
     """RULINGS R14: the explanation says why four tokens make a set of three."""
     answer = score_one(fish=["fish-spring", "fish-summer", "fish-winter", "fish-winter-bonus"])
