@@ -170,6 +170,28 @@ def test_every_fold_shows_that_it_opens(live_server: Any, page: Any, screenshot:
     screenshot(page, "folds-marked")
 
 
+#: Each shown fold's summary whose words start on a line below its mark, not beside it: (the words, their left
+#: edge minus the summary's).
+MARKS_APART = (
+    "[...document.querySelectorAll('details > summary')].filter((s) => s.getClientRects().length).map((s) => {"
+    " const r = document.createRange(); r.selectNodeContents(s); const first = r.getClientRects()[0];"
+    " return [s.textContent.trim().slice(0, 40), first ? first.left - s.getBoundingClientRect().left : 0]; })"
+    ".filter(([, left]) => left < 8)"
+)
+
+
+def test_every_fold_mark_stands_beside_its_words(live_server: Any, page: Any) -> None:
+    """The score start's "The lists: ..." fold wrapped its words under its mark, which then stood alone on a line
+    of its own, like a stray character. On the main pages every fold's words start beside its mark."""
+    apart = {}
+    for name, url in _main_pages().items():
+        page.goto(f"{live_server.url}{url}")
+        expect(page.locator("main")).to_be_visible()
+        if found := page.evaluate(MARKS_APART):
+            apart[name] = found
+    assert apart == {}, json.dumps(apart, indent=1)
+
+
 def test_find_a_game_by_its_code_from_the_home_page(live_server: Any, page: Any, screenshot: Any) -> None:
     from tests.factories import make_game
 
