@@ -103,8 +103,9 @@ def _main_pages() -> dict[str, str]:
         "group": group.get_absolute_url(),
         "osaka": "/osaka/",
         "osaka-payday": "/osaka/payday/",
-        # a sale and a sinking worked out: the goods grid and the table's summary, each as wide as it gets
-        "osaka-payday-sunk": "/osaka/payday/?players=4&edo1=red&sunk=blue&p0-goods_red_5=2&p1-goods_red_2=1",
+        # a sale and a sinking worked out, with a long name: the goods grid and the table's summary at their widest
+        "osaka-payday-sunk": "/osaka/payday/?players=4&edo1=red&sunk=blue&p0-goods_red_5=2&p1-goods_red_2=1"
+        "&p0-name=Maximilianus+Bartholomew",
         "osaka-game": f"/osaka/games/{osaka.edit_token}/",
     }
 
