@@ -292,17 +292,21 @@ def tobacco_line(player: PlayerState, board: Board) -> Line:
     return Line(subtotal, lambda: f"{_sum_text(parts, subtotal, '')} (no pipe: not doubled)")
 
 
-#: What a per-unit building counts (RULINGS R8), and the word for one unit.
-_BUILDING_UNITS: Final[dict[BuildingRule, tuple[Callable[[PlayerState, Board], int], str]]] = {
-    BuildingRule.PER_SANDAL: (lambda p, b: p.sandals, "sandal"),
-    BuildingRule.PER_RICE: (lambda p, b: p.rice, "rice"),
-    BuildingRule.PER_FIREFIGHTING: (lambda p, b: p.firefighting, "firefighting space"),
-    BuildingRule.PER_BOAT: (lambda p, b: len(p.boats), "boat"),
-    BuildingRule.PER_TYPE: (lambda p, b: b.distinct, "type"),
-    BuildingRule.PER_TOKEN: (lambda p, b: len(p.fish) + len(p.pipes) + len(p.tobacco), "token"),
-    BuildingRule.PER_LARGEST_COLUMN: (lambda p, b: b.largest, "card in the largest column"),
-    BuildingRule.PER_PERSONALITY: (lambda p, b: len(p.personalities), "personality"),
-    BuildingRule.PER_TRADE: (lambda p, b: p.trade, "trade space"),
+#: What a per-unit building counts (RULINGS R8), and the words for one unit and for several.
+_BUILDING_UNITS: Final[dict[BuildingRule, tuple[Callable[[PlayerState, Board], int], str, str]]] = {
+    BuildingRule.PER_SANDAL: (lambda p, b: p.sandals, "sandal", "sandals"),
+    BuildingRule.PER_RICE: (lambda p, b: p.rice, "rice", "rice"),
+    BuildingRule.PER_FIREFIGHTING: (lambda p, b: p.firefighting, "firefighting space", "firefighting spaces"),
+    BuildingRule.PER_BOAT: (lambda p, b: len(p.boats), "boat", "boats"),
+    BuildingRule.PER_TYPE: (lambda p, b: b.distinct, "type", "types"),
+    BuildingRule.PER_TOKEN: (lambda p, b: len(p.fish) + len(p.pipes) + len(p.tobacco), "token", "tokens"),
+    BuildingRule.PER_LARGEST_COLUMN: (
+        lambda p, b: b.largest,
+        "card in the largest column",
+        "cards in the largest column",
+    ),
+    BuildingRule.PER_PERSONALITY: (lambda p, b: len(p.personalities), "personality", "personalities"),
+    BuildingRule.PER_TRADE: (lambda p, b: p.trade, "trade space", "trade spaces"),
 }
 
 
@@ -314,10 +318,10 @@ def building_value(building_id: str, player: PlayerState, board: Board, fish: in
         return b.points, ""
     if rule is BuildingRule.FISH_LINE:
         return fish, "= fish line"
-    count, what = _BUILDING_UNITS[rule]
+    count, one, several = _BUILDING_UNITS[rule]
     unit = count(player, board)
     value = b.points * unit
-    counted = f"{b.points} × {_plural(unit, what, 'personalities' if what == 'personality' else None)}"
+    counted = f"{b.points} × {_plural(unit, one, several)}"
     if b.cap is not None and value > b.cap:
         return b.cap, f"{counted}, max {b.cap}"
     return value, counted
@@ -451,7 +455,7 @@ def _tie_words(
             return f"{head}; not every firefighting position is given, so their order is open"
         if shared(members):
             return f"{head}; same firefighting space ({space}) and no stack order given: they share the place"
-        return f"{head}; broken by firefighting position, then by the firefighting stack ({' above '.join(members)})"
+        return f"{head}; same firefighting space ({space}), broken by its stack ({' above '.join(members)})"
     parts = []
     for space, members in by_space.items():
         if space < 0:

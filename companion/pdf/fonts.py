@@ -50,6 +50,15 @@ def _fallback() -> str | None:
     return _register("DroidSansFallback", FALLBACK) if FALLBACK.exists() else None
 
 
+def draws(value: str, font: str) -> bool:
+    """Whether ``font`` has a glyph for every character of ``value`` (Helvetica, unembedded: taken as yes, since
+    :func:`text` has folded what it draws)."""
+    if font not in _REGISTERED:
+        return True
+    drawn = _REGISTERED[font].face.charToGlyph
+    return all(ord(ch) in drawn for ch in value)
+
+
 def font_for(value: str, font: str) -> str:
     """``font``, or the fallback font when ``value`` has a character ``font`` has no glyph for and the fallback
     has (a name in kanji would otherwise print as empty boxes)."""

@@ -136,6 +136,20 @@ def _grid(
     return table
 
 
+#: A cell's padding in :func:`_grid`'s tables: reportlab's 6 pt each side, 2 pt above and below.
+_SIDES, _ENDS = 12.0, 4.0
+
+
+def _fit(row: Sequence[object], widths: Sequence[float], least: float) -> float:
+    """A row's height: ``least``, or what its tallest paragraph needs (a long name on two or three lines)."""
+    need = [
+        cell.wrap(w - _SIDES, 1_000)[1] + _ENDS
+        for cell, w in zip(row, widths, strict=True)
+        if isinstance(cell, Paragraph)
+    ]
+    return max([least, *need])
+
+
 def _player_labels(tally: Tally | None, players: int) -> list[str]:
     """Each player's heading as paragraph markup: the Trader colour's square and the name (blank: a hint)."""
     labels = []
@@ -170,7 +184,8 @@ def _tokens_table(tally: Tally | None, players: int, width: float, st: dict[str,
             rows.append([heads[i], *[str(n) for n in tokens.values()], str(sum(tokens.values()))])
         else:
             rows.append([heads[i], *[""] * (len(COLOURS) + 1)])
-    return _grid(rows, [label_w, *[col] * (len(COLOURS) + 1)], [16] + [22] * players)
+    widths = [label_w, *[col] * (len(COLOURS) + 1)]
+    return _grid(rows, widths, [_fit(row, widths, 22 if i else 16) for i, row in enumerate(rows)])
 
 
 def _paydays_table(
@@ -178,22 +193,23 @@ def _paydays_table(
 ) -> Table:
     paydays = tally.paydays if tally else ()
     count = max(BLANK_PAYDAYS if tally is None else 0, len(paydays), 1)
-    row_h = min(20.0, (height - 24) / count)
-    size = max(5.0, min(9.0, row_h - 4))  # a long game's rows shrink to keep the sheet on one page
-    body = ParagraphStyle("row", parent=st["body"], fontSize=size, leading=size + 1)
-    centre = ParagraphStyle("row-centre", parent=st["centre"], fontSize=size + 1, leading=size + 2)
     labels = _player_labels(tally, players)
     number_w, ship_w, sank_w = 0.06 * width, 0.2 * width, 0.2 * width
     col = (width - number_w - ship_w - sank_w) / players
-    circles = Paragraph(" ".join(_dot(c.value) for c in COLOURS), centre)
-    rows: list[list[object]] = [
-        [
-            "#",
-            "Ship at Edo",
-            "Sunk with it",
-            *[Paragraph(f"VP cards<br/>{label}", st["tiny"]) for label in labels],
-        ]
+    widths = [number_w, ship_w, sank_w, *[col] * players]
+    heading: list[object] = [
+        "#",
+        "Ship at Edo",
+        "Sunk with it",
+        *[Paragraph(f"VP cards<br/>{label}", st["tiny"]) for label in labels],
     ]
+    heading_h = _fit(heading, widths, 24)
+    row_h = min(20.0, (height - heading_h) / count)
+    size = max(5.0, min(9.0, row_h - 4))  # a long game's rows shrink to keep the sheet on one page
+    body = ParagraphStyle("row", parent=st["body"], fontSize=size, leading=size + 1)
+    centre = ParagraphStyle("row-centre", parent=st["centre"], fontSize=size + 1, leading=size + 2)
+    circles = Paragraph(" ".join(_dot(c.value) for c in COLOURS), centre)
+    rows: list[list[object]] = [heading]
     for n in range(count):
         if n < len(paydays):
             p = paydays[n]
@@ -210,7 +226,7 @@ def _paydays_table(
                     *[""] * players,
                 ]
             )
-    table = _grid(rows, [number_w, ship_w, sank_w, *[col] * players], [24] + [row_h] * count)
+    table = _grid(rows, widths, [heading_h] + [row_h] * count)
     padding = 2 if row_h >= 13 else 0.5
     table.setStyle(
         TableStyle(
@@ -237,7 +253,9 @@ def _final_table(tally: Tally | None, players: int, width: float, st: dict[str, 
         vp.append(str(p.vp) if final and p and p.vp is not None else "")
         tokens.append(str(sum(p.tokens.values())) if final and p else "")
         rank.append(str(p.rank) if final and p and p.rank is not None else "")
-    return _grid([["", *heads], vp, tokens, rank], [label_w, *[col] * players], [18, 20, 20, 20])
+    widths = [label_w, *[col] * players]
+    heading: list[object] = ["", *heads]
+    return _grid([heading, vp, tokens, rank], widths, [_fit(heading, widths, 18), 20, 20, 20])
 
 
 def _rules(st: dict[str, ParagraphStyle], width: float) -> list[Flowable]:

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import datetime
 import io
+import unicodedata
 from collections.abc import Sequence
 
-from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from companion.pdf.fonts import font_for, fonts, text
+from companion.pdf.fonts import draws, font_for, fonts, text
 from companion.pdf.pad_layout import (
     LABEL_SIZE,
     MARGIN,
@@ -75,6 +75,44 @@ __all__ = [
 # --- drawing --------------------------------------------------------------------------------------------------
 
 
+def _pieces(value: str) -> list[tuple[str, str]]:
+    """The pieces a name may break between, each with what joins it to the piece before on one line: a space
+    between words; nothing after a hyphen, nor beside a wide character (kanji, kana), which needs no space."""
+    pieces: list[tuple[str, str]] = []
+    word, joint = "", ""
+    for ch in value:
+        if ch.isspace():
+            if word:
+                pieces.append((word, joint))
+                word = ""
+            joint = " "
+        elif unicodedata.east_asian_width(ch) in ("W", "F"):
+            if word:
+                pieces.append((word, joint))
+                word, joint = "", ""
+            pieces.append((ch, joint))
+            joint = ""
+        else:
+            word += ch
+            if ch == "-":
+                pieces.append((word, joint))
+                word, joint = "", ""
+    if word:
+        pieces.append((word, joint))
+    return pieces
+
+
+def _wrap(value: str, font: str, size: float, width: float) -> list[str]:
+    """``value`` on as few lines ``width`` wide as its pieces allow (a piece wider than that has a line alone)."""
+    lines: list[str] = []
+    for piece, joint in _pieces(value):
+        if lines and stringWidth(lines[-1] + joint + piece, font, size) <= width:
+            lines[-1] += joint + piece
+        else:
+            lines.append(piece)
+    return lines
+
+
 def _name_lines(name: str, font: str, width: float) -> tuple[list[str], float]:
     """A player's name for a column ``width`` wide: one line as large as fits, else two or three, else cut short."""
     value = text(name.strip())
@@ -82,7 +120,7 @@ def _name_lines(name: str, font: str, width: float) -> tuple[list[str], float]:
         if stringWidth(value, font, size) <= width:
             return [value], size
     for size, most in ((10.0, 2), (9.0, 2), (8.0, 3)):
-        parts = simpleSplit(value, font, size, width)
+        parts = _wrap(value, font, size, width)
         if len(parts) <= most and all(stringWidth(p, font, size) <= width for p in parts):
             return parts, size
     kept: list[str] = []
@@ -90,15 +128,38 @@ def _name_lines(name: str, font: str, width: float) -> tuple[list[str], float]:
         if stringWidth(part, font, 8.0) > width:  # an unbreakable word: cut it short
             part = _shorten(part, font, width)
         kept.append(part)
-    if len(parts) > 3 and not kept[-1].endswith("…"):
+    if len(parts) > 3 and not kept[-1].endswith(CUT):
         kept[-1] = _shorten(kept[-1], font, width)
     return kept, 8.0
 
 
+#: What ends a name cut short.
+CUT = "…"
+
+
+def _cut_font(font: str) -> str:
+    """The font that draws :data:`CUT` after a name in ``font``: itself, or the bold font where it has no "…"
+    (Droid Sans Fallback: a kanji name cut short looked whole)."""
+    return font if draws(CUT, font) else fonts()[1]
+
+
 def _shorten(value: str, font: str, width: float, size: float = 8.0) -> str:
-    while value and stringWidth(value + "…", font, size) > width:
+    mark = stringWidth(CUT, _cut_font(font), size)
+    while value and stringWidth(value, font, size) + mark > width:
         value = value[:-1]
-    return value.rstrip() + "…"
+    return value.rstrip() + CUT
+
+
+def _draw_name_line(c: Canvas, x: float, y: float, line: str, font: str, size: float) -> None:
+    """One line of a name; its cut mark in a font that has it."""
+    mark = _cut_font(font)
+    if not line.endswith(CUT) or mark == font:
+        c.drawString(x, y, line)
+        return
+    c.drawString(x, y, line[: -len(CUT)])
+    c.setFont(mark, size)
+    c.drawString(x + stringWidth(line[: -len(CUT)], font, size), y, CUT)
+    c.setFont(font, size)
 
 
 def _draw_header(c: Canvas, lay: Layout, title: str, subtitle: list[tuple[str, str | None]]) -> None:
@@ -283,7 +344,7 @@ def filled_pad(
         c.setFont(font, size)
         y = (names.top + names.bottom) / 2 - size * 0.36 + (len(parts) - 1) * size * 0.55
         for part in parts:
-            c.drawString(start, y, part)
+            _draw_name_line(c, start, y, part, font, size)
             y -= size * 1.1
         for line in lines_for(akebono):
             _centre(c, str(player.lines[line]), regular, 14, x0, x1, lay.row(line))

@@ -16,6 +16,7 @@ from companion.errors import UserError
 from companion.models.osaka import OsakaGame
 from companion.models.results import GROUP_NAME_MAX, RESTORE_DAYS, Group, Result
 from companion.models.scoresheets import ScoreSheet
+from companion.scorepad.steps import read_sheet
 from companion.tokens import is_token
 from scoring.osaka.rules import Standing, rank
 from scoring.score import score_table
@@ -131,8 +132,8 @@ def name_suggestions(group: Group, names: list[str] | None = None) -> dict[str, 
 
 def _result_players(sheet: ScoreSheet, group: Group | None) -> list[dict[str, Any]] | None:
     """What a result keeps of each player, or None while the rules refuse an entry (RULINGS R13); a group's
-    renames and merges (its aliases) apply."""
-    table = sheet.read()
+    renames and merges (its aliases) apply. The stack places decide ties as on the result page (RULINGS R12)."""
+    table = read_sheet(sheet)
     if not validate(table).valid:
         return None
     by_name = {p.name: p for p in table.players}

@@ -12,6 +12,7 @@ import re
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -291,6 +292,48 @@ def test_long_names_stay_in_their_column(name: str, shown: str) -> None:
     assert len(parts) <= 3
     x0, x1 = lay.column(0)
     assert all(x0 + 18 + scorepad.stringWidth(p, bold, size) <= x1 for p in parts)
+
+
+@pytest.mark.parametrize(
+    ("name", "lines"),
+    [
+        ("Anaïs-Marguerite Dupont", ["Anaïs-", "Marguerite", "Dupont"]),  # a line ends after the hyphen
+        (
+            "山田花子さんと太郎くんたち",
+            ["山田花子さんと", "太郎くんたち"],
+        ),  # no space: it breaks between characters
+    ],
+)
+def test_a_long_name_wraps_whole_rather_than_cut(name: str, lines: list[str]) -> None:
+    """A name with room on three lines in a four-player column is printed whole: a hyphenated name was cut to
+    "Anaïs-Marg…", and a name in kana and kanji, which has no space to break at, lost its second half."""
+    lay = layout(akebono=True, players=4, blank=False, pagesize="Letter")
+    font = scorepad.font_for(name, scorepad.fonts()[1])
+    parts, size = scorepad._name_lines(name, font, lay.column_width - 8 - 14)
+    assert parts == lines
+    assert all(scorepad.stringWidth(p, font, size) <= lay.column_width - 8 - 14 for p in parts)
+
+
+def test_a_name_cut_short_says_so_in_a_font_that_draws_the_mark(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Droid Sans Fallback has no "…": a kanji name cut short looked whole. Every string the pad draws is drawn in
+    a font that has its glyphs, so the cut mark of a kanji name is drawn in the bold font."""
+    name = "寿限無寿限無五劫の擦り切れ海砂利水魚の水行末雲来末風来末食う寝る処に住む処"
+    drawn: list[tuple[str, str]] = []
+    original = scorepad.Canvas.drawString
+
+    def spy(canvas: Any, x: float, y: float, value: str, *args: Any, **kwargs: Any) -> Any:
+        drawn.append((canvas._fontname, value))
+        return original(canvas, x, y, value, *args, **kwargs)
+
+    monkeypatch.setattr(scorepad.Canvas, "drawString", spy)
+    lines = dict.fromkeys(lines_for(True), 0)
+    players = [
+        PadPlayer(name, "red", lines, 0, 1),
+        *(PadPlayer(n, None, lines, 0, 1) for n in ("B", "C", "D")),
+    ]
+    filled_pad(akebono=True, players=players, date=DATE, pagesize="Letter")
+    assert ("DejaVuSans-Bold", "…") in drawn  # the mark, after the kanji
+    assert [(font, value) for font, value in drawn if not scorepad.draws(value, font)] == []
 
 
 def render(pdf: bytes, name: str, tmp_path: Path) -> Path:

@@ -103,6 +103,9 @@ def _main_pages() -> dict[str, str]:
         "group": group.get_absolute_url(),
         "osaka": "/osaka/",
         "osaka-payday": "/osaka/payday/",
+        # a sale and a sinking worked out, with a long name: the goods grid and the table's summary at their widest
+        "osaka-payday-sunk": "/osaka/payday/?players=4&edo1=red&sunk=blue&p0-goods_red_5=2&p1-goods_red_2=1"
+        "&p0-name=Maximilianus+Bartholomew",
         "osaka-game": f"/osaka/games/{osaka.edit_token}/",
     }
 
@@ -166,6 +169,28 @@ def test_every_fold_shows_that_it_opens(live_server: Any, page: Any, screenshot:
     expect(page.locator(".month-plan")).to_have_attribute("open", "")
     assert plan.evaluate("(s) => getComputedStyle(s, '::before').content") == OPEN
     screenshot(page, "folds-marked")
+
+
+#: Each shown fold's summary whose words start on a line below its mark, not beside it: (the words, their left
+#: edge minus the summary's).
+MARKS_APART = (
+    "[...document.querySelectorAll('details > summary')].filter((s) => s.getClientRects().length).map((s) => {"
+    " const r = document.createRange(); r.selectNodeContents(s); const first = r.getClientRects()[0];"
+    " return [s.textContent.trim().slice(0, 40), first ? first.left - s.getBoundingClientRect().left : 0]; })"
+    ".filter(([, left]) => left < 8)"
+)
+
+
+def test_every_fold_mark_stands_beside_its_words(live_server: Any, page: Any) -> None:
+    """The score start's "The lists: ..." fold wrapped its words under its mark, which then stood alone on a line
+    of its own, like a stray character. On the main pages every fold's words start beside its mark."""
+    apart = {}
+    for name, url in _main_pages().items():
+        page.goto(f"{live_server.url}{url}")
+        expect(page.locator("main")).to_be_visible()
+        if found := page.evaluate(MARKS_APART):
+            apart[name] = found
+    assert apart == {}, json.dumps(apart, indent=1)
 
 
 def test_find_a_game_by_its_code_from_the_home_page(live_server: Any, page: Any, screenshot: Any) -> None:

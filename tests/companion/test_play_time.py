@@ -180,8 +180,12 @@ def test_the_bgstats_link_of_a_tracked_game_decodes_to_every_field(client: Clien
 
 
 def test_ranks_and_winners_have_the_tie_break_applied(client: Client) -> None:
-    table = {**copy.deepcopy(TIED_ON_SHARED_SPACES), "stacks": {"5": ["Ben", "Aiko"]}}
-    sheet = ScoreSheet.objects.create(table=table, colours=["red", "blue", "green", "yellow"])
+    # Ben on top of space 5, as the firefighting step keeps it (0 = top); space 0's stack is not given.
+    sheet = ScoreSheet.objects.create(
+        table=copy.deepcopy(TIED_ON_SHARED_SPACES),
+        colours=["red", "blue", "green", "yellow"],
+        stack={"Ben": 0, "Aiko": 1},
+    )
     assert client.get(f"/score/{sheet.token}/result/").status_code == 200
     data = decoded(bgstats_url(Result.objects.get()))
     assert [(p["name"], p["score"], p["rank"], p["winner"]) for p in data["players"]] == [

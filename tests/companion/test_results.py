@@ -74,6 +74,22 @@ def test_editing_the_sheet_later_updates_its_result(client: Client) -> None:
     assert result.sheet_version == 2
 
 
+def test_a_tie_the_stack_breaks_is_kept_as_the_page_ranks_it(client: Client) -> None:
+    """Two players tied on 100 IKI on one firefighting space, David on top of its stack (RULINGS R12): the kept
+    result (the group's wins, BG Stats, the CSV, the API) ranks them as the result page does, 1 and 2."""
+    table = copy.deepcopy(WORKED_EXAMPLE)
+    table["players"][1].update(score_track=99, firefighting=6)  # 41 + 59: Anaïs's 100, on her space 6
+    sheet = sheet_of(table, stack={"David": 0, "Anaïs": 1})
+    html = visit_result(client, sheet)
+    assert "David above Anaïs" in html
+    ranks = {p["name"]: (p["total"], p["rank"]) for p in Result.objects.get().players}
+    assert ranks == {"David": (100, 1), "Anaïs": (100, 2)}
+    data = json.loads(parse_qs(urlparse(bgstats_url(Result.objects.get())).query)["data"][0])
+    assert [(p["name"], p["rank"], p["winner"]) for p in data["players"]] == [
+        ("Anaïs", 2, False), ("David", 1, True),
+    ]  # fmt: skip
+
+
 def test_an_unchanged_sheet_writes_nothing(client: Client) -> None:
     sheet = sheet_of()
     visit_result(client, sheet)

@@ -118,6 +118,30 @@ def test_a_typed_number_over_another_phones_change_is_a_conflict_until_forced(cl
     assert (sheet.table["players"][0]["score_track"], sheet.version) == (9, 4)
 
 
+def test_a_conflict_brings_the_page_what_the_other_phone_changed(client: Client) -> None:
+    """A refused write is answered with the sheet's version, which the page takes as caught up (live.js pulls only
+    when that version is not the next of its own): so the answer carries every piece the page lacks by the
+    digests the write sends (``h``), not only its message. A phone refused after another phone's change kept the
+    old tab and total, and a ``was-`` value the sheet never held, which the next tap was refused for again."""
+    sheet = sheet_of(2)
+    page = client.get(f"/score/{sheet.token}/track/", {"v": "0", "p": "0", "h": ""}, **LIVE)
+    assert page["X-Live-Version"] == "1"
+    held = ".".join(re.findall(r'data-h="([^"]+)"', page.content.decode()))
+    _tap(client, sheet, 1)  # another phone's +1: the track is at 1, the sheet at version 2
+    typed = {"lc": "other5678", "ln": "1", "v": "1", "p": "0", "h": held}
+    refused = client.post(
+        f"/score/{sheet.token}/track/entry/",
+        {**typed, "p0-score_track": "9", "was-p0-score_track": "0"},
+        **LIVE,
+    )
+    assert (refused.status_code, refused["X-Live-Version"]) == (409, "2")
+    body = refused.content.decode()
+    ids = set(re.findall(r'<[a-z]+ data-h="[^"]+"[^>]*? id="([^"]+)"', body))
+    assert {"tab-p0-count", "total-p0", "e-p0-score_track"} <= ids
+    assert 'name="was-p0-score_track" value="1"' in body
+    assert "IKI on the score track to 1 first" in body
+
+
 def test_a_live_pull_sends_the_step_pieces_the_page_lacks_and_the_result_nothing_when_unchanged(
     client: Client,
 ) -> None:

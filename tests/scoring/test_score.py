@@ -235,7 +235,10 @@ def test_tie_on_one_space_broken_by_the_stack() -> None:
     ranks = rank([{"name": "A", "score_track": 30, "firefighting": 5}, {"name": "B", "score_track": 30, "firefighting": 5}],
                  order=["B", "A"])  # fmt: skip
     assert ranks["B"][0] == 1 and ranks["A"][0] == 2
-    assert "then by the firefighting stack (B above A)" in str(ranks["A"][1])
+    # The position breaks nothing on one space: the words say the stack does (RULINGS R12).
+    assert (
+        ranks["A"][1] == "B and A tie on 30 IKI; same firefighting space (5), broken by its stack (B above A)"
+    )
 
 
 def test_unresolved_tie_shares_the_place() -> None:
@@ -246,6 +249,18 @@ def test_unresolved_tie_shares_the_place() -> None:
     ])  # fmt: skip
     assert (ranks["A"][0], ranks["B"][0], ranks["C"][0]) == (1, 1, 3)
     assert "they share the place" in str(ranks["A"][1])
+
+
+def test_per_unit_buildings_explained_in_plain_plurals() -> None:
+    """RULINGS R8: each unit counted is named as a person says it: "5 rice", "3 cards in the largest column"."""
+    answer = score_one(
+        characters=["dice-maker", "sandal-maker", "seamstress"],
+        buildings=["pub-izakaya", "storehouse"],
+        rice=5,
+    )
+    assert answer["explanations"]["buildings"] == (
+        "Pub (Izakaya) (5 × 3 cards in the largest column) 15 + Storehouse (4 × 5 rice) 20 = 35"
+    )
 
 
 def test_two_winter_fish_explained() -> None:
@@ -288,7 +303,7 @@ def test_a_stack_order_decides_its_own_space_whatever_other_spaces_lack() -> Non
     assert {n: r for n, (r, _) in ranks.items()} == {"Ben": 1, "Aiko": 2, "Chie": 3, "Dai": 3}
     assert (
         ranks["Aiko"][1]
-        == "Ben and Aiko tie on 178 IKI; broken by firefighting position, then by the firefighting stack (Ben above Aiko)"
+        == "Ben and Aiko tie on 178 IKI; same firefighting space (5), broken by its stack (Ben above Aiko)"
     )
     assert (
         ranks["Dai"][1]

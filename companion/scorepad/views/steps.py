@@ -27,6 +27,7 @@ from companion.live.engine import (
     Answer,
     Pieces,
     Stored,
+    held,
     is_live,
     mutation_id,
     once,
@@ -96,15 +97,13 @@ def _title(view: StepView, there: tuple[Step, int]) -> str:
     return step.title if step is not view.step else str(view.players[player]["name"])
 
 
-def _pieces(
-    before: StepView, after: StepView, changes: list[EntryChange], refused: bool, status: int = 200
-) -> HttpResponse:
+def _pieces(before: StepView, after: StepView, changes: list[EntryChange], refused: bool) -> HttpResponse:
     base = {"view": after, "types": TYPE_CHOICES, "oob": True}
     body = "".join(
         get_template(f"scorepad_step.html#{name}").render({**base, **extra})
         for name, extra in pieces_for(before, after, changes, refused=refused)
     )
-    return reswap(HttpResponse(body, status=status), "none")
+    return reswap(HttpResponse(body), "none")
 
 
 # --- views -------------------------------------------------------------------------------------------------------
@@ -132,11 +131,16 @@ def step(request: HttpRequest, token: str, slug: str) -> HttpResponse:
     return _pull(request, view) if is_live(request) else _render_step(request, view)
 
 
-def _pull(request: HttpRequest, view: StepView) -> HttpResponse:
-    """A live pull: the pieces of the step whose digest the page does not hold (``h``)."""
+def _rendered(request: HttpRequest, view: StepView) -> Pieces:
+    """The step's live pieces, rendered, each with its digest."""
     pieces = Pieces()
     get_template("scorepad_step.html#step").render({**_step_context(view), "live_pieces": pieces}, request)
-    return pull_response(request, f"sheet:{view.sheet.pk}", pieces, view.sheet.version)
+    return pieces
+
+
+def _pull(request: HttpRequest, view: StepView) -> HttpResponse:
+    """A live pull: the pieces of the step whose digest the page does not hold (``h``)."""
+    return pull_response(request, f"sheet:{view.sheet.pk}", _rendered(request, view), view.sheet.version)
 
 
 #: The engine's name of a sheet row (``sheet:<pk>``, companion.live.kinds), for the write's stored-answer lookup.
@@ -184,8 +188,10 @@ def _entry(
         sheet = edit_sheet(token)
         refused = StepView(sheet, step_of(slug, sheet.akebono), shown or 0, opened, bad)
         if is_live(request):
-            calm = StepView(sheet, refused.step, refused.player, opened)
-            return Answer.of(_pieces(calm, refused, [], refused=True, status=status), sheet.version)
+            # Answered at the sheet's version, which the page then shows: every piece it lacks, by the digests
+            # the write carries (``h``), so another phone's change since comes with the refusal (docs/sync.md).
+            lacking = _rendered(request, refused).missing(held(post.get("h", "")))
+            return Answer.of(HttpResponse("".join(p.html for p in lacking), status=status), sheet.version)
         return Answer.of(_render_step(request, refused, status), sheet.version)
     player = shown if shown is not None else (made[0].player if made else 0)
     view = StepView(sheet, step_of(slug, sheet.akebono), player, opened)

@@ -114,3 +114,41 @@ def test_the_sheet_renders(tmp_path: Path) -> None:
             ["pdftoppm", "-png", "-r", "60", "-singlefile", str(pdf), str(SCREENSHOTS / name)], check=True
         )
         assert (SCREENSHOTS / f"{name}.png").stat().st_size > 10_000
+
+
+def test_long_names_fit_their_heading_cells() -> None:
+    """Four names of 24 letters (one in kana and kanji): every row is as tall as its cells' words need. The names
+    in the tables' headings ran over the rules, and the paydays' "VP cards" over the top of the sheet's table."""
+    from reportlab.platypus import Paragraph
+
+    from companion.pdf import osaka_sheet
+
+    names = (
+        "Anaïs-Marguerite Dupont",
+        "Wolfgang Amadeus Schmidt",
+        "Maximilianus Bartholomew",
+        "山田花子さんと太郎くんたち",
+    )
+    players = tuple(
+        TallyPlayer(n, t, ByColour(1, 0, 0, 0), None, None)
+        for n, t in zip(names, ("white", "pink", "gray", "tan"), strict=True)
+    )
+    tally = Tally(players=players, paydays=(TallyPayday("red", (), (None,) * 4, False),), vp_secret=True)
+    st, width = osaka_sheet._styles(), 185 * 2.8346
+    tables = {
+        "tokens": osaka_sheet._tokens_table(tally, 4, width, st),
+        "paydays": osaka_sheet._paydays_table(tally, 4, width, 400, st),
+        "end": osaka_sheet._final_table(tally, 4, width, st),
+    }
+    short = []
+    for name, table in tables.items():
+        table.wrap(width, 1000)
+        for r, row in enumerate(table._cellvalues):
+            for c, cell in enumerate(row):
+                if isinstance(cell, Paragraph):
+                    _, need = cell.wrap(table._colWidths[c] - 12, 1000)  # 6 pt of padding each side
+                    if need + 4 > table._rowHeights[r] + 0.01:  # 2 pt above and below
+                        short.append((name, r, c, need + 4, table._rowHeights[r]))
+    assert short == []
+    reader, text = pdf_text(tally_sheet(tally, size="letter"))
+    assert len(reader.pages) == 1 and "Maximilianus" in text
