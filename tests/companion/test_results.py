@@ -90,6 +90,28 @@ def test_a_tie_the_stack_breaks_is_kept_as_the_page_ranks_it(client: Client) -> 
     ]  # fmt: skip
 
 
+def test_a_result_kept_before_the_stack_was_read_is_scored_again() -> None:
+    """companion/migrations/0014: a result kept with both tied players in one place, where the stack puts them
+    apart, is read with its sheet's ranking (RULINGS R12) and written down at its result page's next visit."""
+    import importlib
+
+    from django.apps import apps
+
+    from companion.services.results import current
+
+    table = copy.deepcopy(WORKED_EXAMPLE)
+    table["players"][1].update(score_track=99, firefighting=6)
+    sheet = sheet_of(table, stack={"David": 0, "Anaïs": 1})
+    wrong = [{"name": n, "total": 100, "rank": 1} for n in ("Anaïs", "David")]
+    kept = Result.objects.create(
+        sheet=sheet, sheet_version=sheet.version, players=wrong, edition="iki", played=sheet.created.date()
+    )
+    assert current(kept).players == wrong  # as kept: nothing told it the sheet scores otherwise
+    importlib.import_module("companion.migrations.0014_results_rescored").rescore(apps, None)
+    ranks = {p["name"]: p["rank"] for p in current(Result.objects.get(pk=kept.pk)).players}
+    assert ranks == {"David": 1, "Anaïs": 2}
+
+
 def test_an_unchanged_sheet_writes_nothing(client: Client) -> None:
     sheet = sheet_of()
     visit_result(client, sheet)
