@@ -454,7 +454,7 @@ def _tie_words(
         if space < 0:
             return f"{head}; not every firefighting position is given, so their order is open"
         if shared(members):
-            return f"{head}; same firefighting space ({space}) and no stack order given: they share the place"
+            return f"{head}; same firefighting space ({space}) and no stack order between them: they share the place"
         return f"{head}; same firefighting space ({space}), broken by its stack ({' above '.join(members)})"
     parts = []
     for space, members in by_space.items():

@@ -1121,7 +1121,9 @@ def test_a_stack_order_on_one_space_decides_its_tie_though_another_space_has_non
         r'aria-label="Place (\d)">\d</span>.*?<span class="sp-who">([^<]+)</span>', body, re.S
     )
     assert places == [("1", "David"), ("2", "Anaïs"), ("3", "Chiyo"), ("3", "Daichi")]
-    assert "Chiyo and Daichi tie on 90 IKI; same firefighting space (0) and no stack order given" in body
+    assert (
+        "Chiyo and Daichi tie on 90 IKI; same firefighting space (0) and no stack order between them" in body
+    )
     assert "Chiyo and Daichi tie on 90 IKI on firefighting space 0" in body  # what is missing, said
     pdf = PdfReader(io.BytesIO(client.get(f"/score/{sheet.token}/pad.pdf").content)).pages[0].extract_text()
     assert "1st" in pdf and pdf.count("3rd") == 2 and "2nd" in pdf

@@ -171,6 +171,15 @@ def test_ties_follow_the_firefighting_track(
     assert {p.code for p in check.problems} == codes
 
 
+def test_one_stack_place_typed_twice_is_not_called_a_stack_not_given() -> None:
+    """The error says both cannot hold place 1; the ranking beside it must not say no stack place was given."""
+    check = check_pad(tie({"firefighting": 3, "stack_place": 1}, {"firefighting": 3, "stack_place": 1}))
+    assert [p.code for p in check.errors] == [PadCode.STACK_TWICE]
+    words = {p.tie_break for p in check.players}
+    assert words == {"Anaïs and David tie on 50 IKI; same firefighting space (3) and no stack order between them: "
+                     "they share the place"}  # fmt: skip
+
+
 def test_a_wrong_rank_says_the_tie_break() -> None:
     check = check_pad(tie({"firefighting": 6, "rank": 2}, {"firefighting": 3}))
     (problem,) = check.errors

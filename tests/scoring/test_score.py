@@ -307,7 +307,7 @@ def test_a_stack_order_decides_its_own_space_whatever_other_spaces_lack() -> Non
     )
     assert (
         ranks["Dai"][1]
-        == "Chie and Dai tie on 90 IKI; same firefighting space (0) and no stack order given: they share the place"
+        == "Chie and Dai tie on 90 IKI; same firefighting space (0) and no stack order between them: they share the place"
     )
     without = tied_at_178(None)
     assert {n: r for n, (r, _) in without.items()} == {"Ben": 1, "Aiko": 1, "Chie": 3, "Dai": 3}
