@@ -581,7 +581,7 @@ def _event_c(month: int, o: CalendarOptions, setup: Mapping[str, Any] | None) ->
 
 
 def _new_year(o: CalendarOptions) -> list[Event]:
-    where = "any space of the main street" + (", the Nihonbashi bridge included" if o.akebono else "")
+    where = "any space of the main street" + (", the Nihonbashi bridge included," if o.akebono else "")
     return [
         Event(
             "new-year",
