@@ -33,7 +33,7 @@ from scoring.padcheck import (
 )
 from scoring.problems import Problem
 from scoring.rules import TRACK_MAX
-from scoring.score import rank_totals
+from scoring.score import POWER, rank_totals
 from scoring.table import PlayerState, StackPlace, Table
 
 #: 2015 "Set Collection Bonus of Occupation Cards": 1/4/9/16/25 IKI for 1-5 types (E1; the text's "Q" is 9).
@@ -267,7 +267,7 @@ def score_2015(players: Sequence[Player2015]) -> list[Score2015]:
         stacks=tuple(StackPlace(p.name, spaces[p.name], p.stack_place) for p in players
                      if p.stack_place and spaces[p.name] >= 0),
     )  # fmt: skip
-    places = rank_totals(table, totals)
+    places = rank_totals(table, totals, POWER)
     return [Score2015(p.name, lines, words, totals[p.name], *places[p.name]) for p, lines, words in scored]
 
 

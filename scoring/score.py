@@ -432,10 +432,11 @@ def score_player(player: PlayerState, akebono: bool, last: tuple[str, ...]) -> d
 
 
 def _tie_words(
-    names: Sequence[str], total: int, groups: list[list[str]], positions: Mapping[str, int]
+    names: Sequence[str], total: int, groups: list[list[str]], positions: Mapping[str, int], marker: str
 ) -> str:
     """How a tie on ``total`` is broken (RULINGS R12), each space's players spoken of separately. A space below 0
-    stands for positions not given (the pad check's tied players, RULINGS R21): their order is open."""
+    stands for positions not given (the pad check's tied players, RULINGS R21): their order is open. ``marker``
+    is what the pad calls the firefighting marker's place (:data:`POSITION`, the 2015 pad's :data:`POWER`)."""
     group_of = {name: i for i, g in enumerate(groups) for name in g}
     ordered = sorted(names, key=group_of.__getitem__)
     head = f"{join(ordered)} tie on {total} IKI"
@@ -444,7 +445,7 @@ def _tie_words(
         by_space.setdefault(positions[name], []).append(name)
     if len(by_space) == len(names):
         detail = ", ".join(f"{n} {positions[n]}" for n in ordered)
-        return f"{head}; broken by firefighting position ({detail})"
+        return f"{head}; broken by firefighting {marker} ({detail})"
 
     def shared(members: list[str]) -> bool:
         return len({group_of[n] for n in members}) == 1
@@ -452,21 +453,21 @@ def _tie_words(
     if len(by_space) == 1:
         ((space, members),) = by_space.items()
         if space < 0:
-            return f"{head}; not every firefighting position is given, so their order is open"
+            return f"{head}; not every firefighting {marker} is given, so their order is open"
         if shared(members):
             return f"{head}; same firefighting space ({space}) and no stack order between them: they share the place"
         return f"{head}; same firefighting space ({space}), broken by its stack ({' above '.join(members)})"
     parts = []
     for space, members in by_space.items():
         if space < 0:
-            parts.append(f"{join(members)}: firefighting position not given, order open")
+            parts.append(f"{join(members)}: firefighting {marker} not given, order open")
         elif len(members) == 1:
             parts.append(f"{members[0]} on space {space}")
         elif shared(members):
             parts.append(f"{join(members)} share the place: same space, no stack order (space {space})")
         else:
             parts.append(f"{' above '.join(members)} in the stack on space {space}")
-    return f"{head}; by firefighting position, then the stack: {'; '.join(parts)}"
+    return f"{head}; by firefighting {marker}, then the stack: {'; '.join(parts)}"
 
 
 def score_table(table: Table) -> list[PlayerScore]:
@@ -480,7 +481,14 @@ def score_table(table: Table) -> list[PlayerScore]:
     return [PlayerScore(player.name, lines, total, *places[player.name]) for player, lines, total in scored]
 
 
-def rank_totals(table: Table, totals: Mapping[str, int]) -> dict[str, tuple[int, str | None]]:
+#: What the 2022 pad calls the firefighting marker's place, and what the 2015 pad calls it ("Firefighting power").
+POSITION: Final = "position"
+POWER: Final = "power"
+
+
+def rank_totals(
+    table: Table, totals: Mapping[str, int], marker: str = POSITION
+) -> dict[str, tuple[int, str | None]]:
     """Each player's rank and tie-break words for these totals (RULINGS R12): most IKI first, ties to the higher
     firefighting position, then the stack; players the order cannot separate share the place (1, 1, 3).
     ``table`` gives only the positions and the stacks; the 2015 pad ranks the same way ("2015" E3)."""
@@ -500,5 +508,8 @@ def rank_totals(table: Table, totals: Mapping[str, int]) -> dict[str, tuple[int,
     out: dict[str, tuple[int, str | None]] = {}
     for name, total in totals.items():
         tied = by_total[total]
-        out[name] = (ranks[name], _tie_words(tied, total, groups, positions) if len(tied) > 1 else None)
+        out[name] = (
+            ranks[name],
+            _tie_words(tied, total, groups, positions, marker) if len(tied) > 1 else None,
+        )
     return out

@@ -366,7 +366,9 @@ def test_neutral_character_placer(month: int, who: str, seat: int) -> None:
 def test_new_year_and_winter() -> None:
     winter = _event(12, "season-end", Phase.C)
     assert "stay for New Year's Day" in winter.asks
-    assert "street, the Nihonbashi bridge included, and may do business" in month_events(13, GM, SETUP)[0].asks
+    assert (
+        "street, the Nihonbashi bridge included, and may do business" in month_events(13, GM, SETUP)[0].asks
+    )
     assert "main street and may do business" in month_events(13, BASE, None)[0].asks
 
 

@@ -38,6 +38,12 @@ def test_2015_ties_go_to_firefighting_power_then_the_higher_marker() -> None:
     c = Player2015(name="C", score_track=40, firefighting=6)
     ranks = {s.name: s.rank for s in score_2015([a, b, c])}
     assert ranks == {"C": 1, "B": 2, "A": 3}
+    # in the pad's own words: its line is "Firefighting power", not the 2022 pad's position
+    words = {s.tie_break for s in score_2015([a, b, c])}
+    assert words == {"C, B and A tie on 40 IKI; by firefighting power, then the stack: C on space 6; B above A "
+                     "in the stack on space 5"}  # fmt: skip
+    blank = score_2015([a, Player2015(name="D", score_track=40)])
+    assert all("not every firefighting power is given" in (s.tie_break or "") for s in blank), blank
 
 
 #: One row per 2015 check broken once: the players, the code expected.
