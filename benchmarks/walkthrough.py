@@ -140,6 +140,19 @@ def taps(page: Any, base: str, first_step: str) -> Taps:
     return Taps(swaps, settles, fetches, sent, answered, page.evaluate(REPLIES_JS))
 
 
+#: A 4-player Akebono pad typed whole (scoring.examples.AKEBONO_FOUR_PLAYERS as the scorer writes it): the pad
+#: check's heaviest first load, with its verdict and every line.
+CHECKED_PAD = (
+    "edition=akebono&name-0=Ana%C3%AFs&colour-0=red&p0-score_track=41&p0-variety=9&p0-fish=7&p0-tobacco=10"
+    "&p0-buildings=19&p0-resources=7&p0-personalities=0&p0-total=93&p0-rank=3&name-1=David&colour-1=blue"
+    "&p1-score_track=52&p1-variety=9&p1-fish=7&p1-tobacco=3&p1-buildings=30&p1-resources=0&p1-personalities=6"
+    "&p1-total=107&p1-rank=2&name-2=Dominique&colour-2=green&p2-score_track=38&p2-variety=9&p2-fish=13"
+    "&p2-tobacco=8&p2-buildings=2&p2-resources=3&p2-personalities=5&p2-total=78&p2-rank=4&name-3=Ulric"
+    "&colour-3=yellow&p3-score_track=66&p3-variety=25&p3-fish=4&p3-tobacco=22&p3-buildings=38&p3-resources=8"
+    "&p3-personalities=7&p3-total=170&p3-rank=1"
+)
+
+
 def first_loads(
     browser: Any, base: str, first_step: str, game: str, filled: str, osaka: str
 ) -> dict[str, int]:
@@ -163,6 +176,9 @@ def first_loads(
         "score: result": f"{sheet}result/",
         "score: characters, 12 cards each": filled.replace("/track/", "/characters/"),
         "score: result, 12 cards each": filled.replace("/track/", "/result/"),
+        "check: start": "/check/",
+        "check: a pad, 4 players typed": f"/check/?{CHECKED_PAD}",
+        "check: a 2015 pad": "/check/2015/",
     }
     out = {}
     for name, path in pages.items():

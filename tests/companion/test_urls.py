@@ -119,3 +119,14 @@ def test_a_page_loads_htmx_only_when_it_uses_it(client: Client) -> None:
         loads = "/static/django_htmx/htmx" in html
         assert uses == loads, f"{name} {url}: uses htmx {uses}, loads it {loads}"
     assert pages >= 20
+
+
+def test_the_pad_check_spares_the_recent_list_s_script(client: Client) -> None:
+    """First-load bytes (issue 21: every page within 30 KiB): a typed 4-player pad check loads htmx for its live
+    check and had grown past the budget; it has nothing for this phone's recent list, so it loads no recent.js
+    (``{% block recent %}``), where the home page and a tracked game still do."""
+    from benchmarks.walkthrough import CHECKED_PAD
+
+    for url in (f"/check/?{CHECKED_PAD}", "/check/2015/"):
+        assert "companion/recent" not in client.get(url).content.decode(), url
+    assert "companion/recent" in client.get("/").content.decode()
