@@ -130,6 +130,22 @@ def name_suggestions(group: Group, names: list[str] | None = None) -> dict[str, 
 # --- services ------------------------------------------------------------------------------------------------------
 
 
+def with_aliases(players: list[dict[str, Any]], group: Group | None) -> list[dict[str, Any]]:
+    """``players`` with their group's renames and merges (:attr:`Group.aliases`) applied, so that a game filed,
+    restored or edited after a rename counts for the name the table kept. A name stays as it is where its new name
+    is already another player's in the same game: two players are never made one."""
+    aliases = group.aliases if group is not None else {}
+    taken = {p["name"] for p in players}
+    renamed = []
+    for p in players:
+        new = aliases.get(p["name"], p["name"])
+        if new != p["name"] and new not in taken:
+            taken.add(new)
+            p = {**p, "name": new}
+        renamed.append(p)
+    return renamed
+
+
 def _result_players(sheet: ScoreSheet, group: Group | None) -> list[dict[str, Any]] | None:
     """What a result keeps of each player, or None while the rules refuse an entry (RULINGS R13); a group's
     renames and merges (its aliases) apply. The stack places decide ties as on the result page (RULINGS R12)."""
@@ -137,10 +153,9 @@ def _result_players(sheet: ScoreSheet, group: Group | None) -> list[dict[str, An
     if not validate(table).valid:
         return None
     by_name = {p.name: p for p in table.players}
-    aliases = group.aliases if group is not None else {}
-    return [
+    players = [
         {
-            "name": aliases.get(s.name, s.name),
+            "name": s.name,
             "colour": sheet.colour(i),
             "lines": {key: line.points for key, line in s.lines.items()},
             "total": s.total,
@@ -150,6 +165,7 @@ def _result_players(sheet: ScoreSheet, group: Group | None) -> list[dict[str, An
         }
         for i, s in enumerate(score_table(table))
     ]
+    return with_aliases(players, group)
 
 
 def record_result(*, sheet: ScoreSheet) -> Result | None:
@@ -197,10 +213,9 @@ def _osaka_players(game: OsakaGame, group: Group | None) -> list[dict[str, Any]]
         return None
     seats = list(game.seats.all())
     ranked = rank([Standing(s.name, s.vp, s.tokens) for s in seats])
-    aliases = group.aliases if group is not None else {}
-    return [
+    players = [
         {
-            "name": aliases.get(s.name, s.name),
+            "name": s.name,
             "colour": s.trader,
             "lines": {},
             "total": r.vp,
@@ -210,6 +225,7 @@ def _osaka_players(game: OsakaGame, group: Group | None) -> list[dict[str, Any]]
         }
         for s, r in zip(seats, ranked, strict=True)
     ]
+    return with_aliases(players, group)
 
 
 def record_osaka_result(*, game: OsakaGame) -> Result | None:
@@ -266,9 +282,11 @@ def create_group(*, name: str) -> Group:
 @transaction.atomic
 def file_result(*, result: Result, group: Group) -> Result:
     """File a result under a group (out of any other): a change of the result, and a use of the group
-    (companion/services/retention.py keeps a group's results while it is used)."""
-    Result.objects.filter(pk=result.pk).update(group=group, updated=timezone.now())
-    result.group = group
+    (companion/services/retention.py keeps a group's results while it is used). The group's renames and merges
+    apply to it (:func:`with_aliases`)."""
+    players = with_aliases(result.players, group)
+    Result.objects.filter(pk=result.pk).update(group=group, players=players, updated=timezone.now())
+    result.group, result.players = group, players
     return result
 
 
@@ -288,12 +306,14 @@ def remove_result(*, result: Result) -> None:
 
 @transaction.atomic
 def restore_result(*, result: Result) -> Result:
-    """Bring a removed result back into every list (and its group), while it may be restored."""
+    """Bring a removed result back into every list (and its group), while it may be restored, with the renames
+    and merges its group made meanwhile (:func:`with_aliases`)."""
     if result.restorable_until is None:
         raise UserError(
             f"This result was removed more than {RESTORE_DAYS} days ago: it can no longer be restored."
         )
-    Result.objects.filter(pk=result.pk).update(removed=False, updated=timezone.now())
+    players = with_aliases(result.players, result.group)
+    Result.objects.filter(pk=result.pk).update(removed=False, players=players, updated=timezone.now())
     result.refresh_from_db()
     return result
 
@@ -342,4 +362,5 @@ __all__ = [
     "result_of_sheet",
     "results_of",
     "take_out_of_group",
+    "with_aliases",
 ]

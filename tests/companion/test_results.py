@@ -20,7 +20,7 @@ from companion.models.scoresheets import ScoreSheet
 from companion.scorepad.entries import EntryChange
 from companion.scorepad.services import record_entries
 from companion.services.result_export import BGSTATS_PUSH, bgstats_url
-from companion.services.results import keep_checked_pad
+from companion.services.results import keep_checked_pad, with_aliases
 from companion.services.stats import group_stats
 from scoring.examples import AKEBONO_FOUR_PLAYERS, WORKED_EXAMPLE
 
@@ -370,6 +370,50 @@ def test_a_merge_is_suggested_and_survives_a_later_edit(client: Client) -> None:
     visit_result(client, sheet)
     names = [p["name"] for p in Result.objects.get(sheet=sheet).players]
     assert "Ulrich" in names and "Ulric" not in names
+
+
+def group_names(client: Client, group: Group) -> list[list[str]]:
+    """Each game's player names as the group's API reads them, oldest first."""
+    answer = client.get(f"/api/v1/groups/{group.view_token}/results").json()
+    return [[p["name"] for p in r["players"]] for r in answer["results"]]
+
+
+def test_a_game_filed_after_a_merge_counts_for_the_name_kept(client: Client) -> None:
+    """The table merged "Anais" into "Anaïs"; next week's sheet, typed "Anais" again, is filed in the group:
+    its game counts for Anaïs, not for a player of its own that the group had done away with."""
+    group = known_group()
+    table = copy.deepcopy(WORKED_EXAMPLE)
+    table["players"][0]["name"] = "Anais"
+    for week in (1, 2):
+        sheet = sheet_of(table)
+        visit_result(client, sheet)
+        client.post(f"/results/{sheet.token}/group", {"group": group.get_absolute_url()})
+        if week == 1:
+            merge = {"old": "Anais", "new": "Anaïs"}
+            assert client.post(f"/groups/{group.token}/rename", merge).status_code == 302
+    assert group_names(client, group)[-2:] == [["Anaïs", "David"], ["Anaïs", "David"]]
+    html = client.get(group.get_absolute_url()).content.decode()
+    assert "Merge Anais into" not in html and ">Anais<" not in html
+
+
+def test_a_game_restored_after_a_rename_counts_for_the_new_name(client: Client) -> None:
+    """A result removed while the table renamed David to Dave comes back as Dave's game, not David's."""
+    group = known_group()
+    sheet = sheet_of()
+    visit_result(client, sheet)
+    client.post(f"/results/{sheet.token}/group", {"group": group.get_absolute_url()})
+    client.post(f"/results/{sheet.token}/remove")
+    assert client.post(f"/groups/{group.token}/rename", {"old": "David", "new": "Dave"}).status_code == 302
+    client.post(f"/results/{sheet.token}/restore")
+    assert all("David" not in names for names in group_names(client, group))
+    assert group_names(client, group)[-1] == ["Anaïs", "Dave"]
+
+
+def test_a_merge_never_makes_two_players_of_one_game_one() -> None:
+    """Filed in a group that merged "Anais" into "Anaïs", a game where both played keeps both names."""
+    group = Group(name="Merged", aliases={"Anais": "Anaïs", "Dom": "Dominique"})
+    players = [{"name": "Anais"}, {"name": "Anaïs"}, {"name": "Dom"}]
+    assert [p["name"] for p in with_aliases(players, group)] == ["Anais", "Anaïs", "Dominique"]
 
 
 def test_a_near_name_is_offered_as_a_merge(client: Client) -> None:
