@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from companion.models.results import Group, Result
 from companion.models.scoresheets import ScoreSheet
+from companion.services.results import keep_checked_pad
 from scoring.examples import AKEBONO_FOUR_PLAYERS, WORKED_EXAMPLE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -144,3 +145,33 @@ def test_a_removed_result_is_restored_from_its_page(live_server: Any, page: Any,
     assert not result.removed and result.group == group
     page.goto(f"{live_server.url}{group.get_absolute_url()}")
     expect(page.locator(".rs-games li")).to_have_count(1)
+
+
+def test_the_home_page_lists_this_phones_groups_and_checked_pads(live_server: Any, page: Any) -> None:
+    """Next week's evening starts from the home page: the group opened last week and a checked pad kept without a
+    group (its page is the only way back to file, correct or remove it) are in this phone's list."""
+    group = Group.objects.create(name="Thursday table")
+    _earlier_games(group)
+    pad = keep_checked_pad(
+        edition="iki",
+        players=[
+            {"name": "Zoé", "colour": "red", "lines": {"score_track": 30}, "total": 30, "rank": 1},
+            {"name": "Yann", "colour": "blue", "lines": {"score_track": 20}, "total": 20, "rank": 2},
+        ],
+        query="",
+    )
+    page.goto(live_server.url + group.get_absolute_url())
+    page.goto(live_server.url + pad.edit_url())
+    page.goto(live_server.url + "/")
+    page.wait_for_function(
+        "(keys) => keys.every((k) => (localStorage.getItem('iki-recent') || '').includes(k))",
+        arg=[group.get_absolute_url(), pad.edit_url()],
+    )
+    page.reload()
+    recent = page.locator("#recent")
+    expect(recent).to_contain_text("Group: Thursday table")
+    expect(recent).to_contain_text("2 games kept")
+    expect(recent).to_contain_text("Checked pad: Zoé, Yann")
+    expect(recent).to_contain_text("Zoé 30 IKI, Yann 20 IKI")
+    page.locator("#recent a", has_text="Group: Thursday table").click()
+    page.wait_for_url("**" + group.get_absolute_url())
