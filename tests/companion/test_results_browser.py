@@ -15,6 +15,7 @@ from companion.models.results import Group, Result
 from companion.models.scoresheets import ScoreSheet
 from companion.services.results import keep_checked_pad
 from scoring.examples import AKEBONO_FOUR_PLAYERS, WORKED_EXAMPLE
+from tests.companion.test_targets_browser import TAP, TARGETS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -46,9 +47,10 @@ def test_file_a_result_and_read_the_group_at_phone_width(
     page.wait_for_url(re.compile(r"/result/"))
     expect(page.locator("#keep")).to_contain_text("Kept in your group Thursday table")
     screenshot(page, "results-kept")
+    assert page.evaluate(TARGETS, TAP) == []  # the way to the group is a tap target, a short name or not
     group = Group.objects.get()
     _earlier_games(group)
-    page.get_by_role("link", name="Thursday table").click()
+    page.get_by_role("link", name="Open the group").click()
     page.wait_for_url(re.compile(r"/groups/"))
     expect(page.locator("h1")).to_have_text("Thursday table")
     expect(page.locator(".rs-edition h2").first).to_have_text("IKI: 3 plays")
