@@ -248,13 +248,14 @@ def keep_checked_pad(
     """Keep a checked paper pad with no error (``/check/`` or ``/check/2015/``) as a result; ``token``: the edit
     token of the result this pad was kept as before ("Edit the numbers"), which is then rewritten instead.
     ``seed``: the setup's seed code the pad was checked with; its options (Grand Master included, RULINGS R24)
-    stay in ``query``, which reopens the check."""
+    stay in ``query``, which reopens the check. A rewritten result keeps its group's renames (:func:`with_aliases`):
+    the pad's query still holds the names as first typed."""
     with transaction.atomic():
         earlier = _kept(token, "token", "token") if token else None
         if earlier is not None and earlier.sheet is None:
             Result.objects.filter(pk=earlier.pk).update(
                 edition=edition,
-                players=players,
+                players=with_aliases(players, earlier.group),
                 query=query,
                 seed=seed,
                 sheet_version=earlier.sheet_version + 1,
