@@ -64,6 +64,8 @@ VIEW_ONLY: Final = "This is the view-only link of a group: it shows the results 
 NO_GROUP: Final = "There is no group at this address (the link may be mistyped)."
 RESTORE_MAX: Final = 5_000_000
 """Bytes: the largest group's file a restore reads (5,000 results are about 3 MB)."""
+GAMES: Final = "#games-title"
+"""Where the group's page opens after a result was taken out: at its games, where the player was."""
 NO_RESULT: Final = "There is no kept result for this sheet: reach its result page with no error first."
 
 
@@ -301,11 +303,10 @@ def take_out(request: HttpRequest, token: str) -> HttpResponse:
     if request.POST.get(
         "ask"
     ):  # the group page's button asks once (issue 20); its answer posts without ``ask``
-        return _ask_take_out(
-            request, result, group, reverse("group-take-out", args=[token]), reverse("group", args=[token])
-        )
+        games = reverse("group", args=[token]) + GAMES
+        return _ask_take_out(request, result, group, reverse("group-take-out", args=[token]), games)
     take_out_of_group(result=result)
-    return HttpResponseRedirect(group.get_absolute_url())
+    return HttpResponseRedirect(reverse("group", args=[token]) + GAMES)
 
 
 @require_POST

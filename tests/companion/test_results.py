@@ -449,10 +449,11 @@ def test_take_out_from_the_group_page(client: Client) -> None:
     assert asked.status_code == 200 and group.results.count() == 3  # asking writes nothing
     question = asked.content.decode()
     assert "Take this game out of Known?" in question and "8 Jan 2026" in question
-    assert 'id="take-out-yes"' in question and f'href="/groups/{group.token}/"' in question
+    assert 'id="take-out-yes"' in question and f'href="/groups/{group.token}/#games-title"' in question
     assert 'name="ask"' not in question.split('id="take-out-confirm"')[1]  # its answer acts
     response = client.post(f"/groups/{group.token}/take-out", {"result": first.sheet.view_token})
     assert response.status_code == 302
+    assert response["Location"] == f"/groups/{group.token}/#games-title"  # back at the games, not the top
     assert group.results.count() == 2
     assert client.post(f"/groups/{group.token}/take-out", {"result": "x"}).status_code == 404
 
