@@ -136,7 +136,8 @@ def file_under_group(request: HttpRequest, token: str) -> HttpResponse:
     if not form.is_valid():
         raise UserError(" ".join(messages_of(form)))
     text = form.cleaned_data["group"].strip().rstrip("/")
-    code = text.rsplit("/", 1)[-1]
+    # A link copied from the address bar may end with the part of the page it opened at (#games-title) or a query.
+    code = text.split("#", 1)[0].split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
     found = group_by_token(code) if TOKEN_RE.fullmatch(code) else None
     if found is not None and not found[1]:
         raise UserError("That is a group's view-only link: paste its edit link to file results.", status=403)

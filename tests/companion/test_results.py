@@ -226,9 +226,23 @@ def test_a_result_is_filed_under_a_new_group_then_an_existing_one(client: Client
     assert group.results.count() == 1
 
 
+@pytest.mark.parametrize("tail", ["#games-title", "#names-title", "?from=phone", "/?x=1#games-title"])
+def test_a_group_link_copied_from_the_address_bar_files_there(client: Client, tail: str) -> None:
+    """After a rename or a take-out the group's page opens at a part of it (``#names-title``): the address a player
+    copies from the bar then ends with it, and still names the group."""
+    group = Group.objects.create(name="Thursday table")
+    sheet = sheet_of()
+    visit_result(client, sheet)
+    link = f"http://testserver{group.get_absolute_url()}".rstrip("/") + (
+        tail if tail[0] == "/" else "/" + tail
+    )
+    assert client.post(f"/results/{sheet.token}/group", {"group": link}).status_code == 302
+    assert group.results.count() == 1 and Group.objects.count() == 1
+
+
 @pytest.mark.parametrize(
     ("value", "status"),
-    [("", 400), ("http://testserver/groups/" + "A" * 24 + "/", 404), ("   ", 400)],
+    [("", 400), ("http://testserver/groups/" + "A" * 24 + "/", 404), ("   ", 400), ("http://[x/#y", 404)],
 )
 def test_filing_under_a_bad_group_is_refused(client: Client, value: str, status: int) -> None:
     sheet = sheet_of()
