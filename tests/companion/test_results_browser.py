@@ -172,7 +172,7 @@ def test_the_home_page_lists_this_phones_groups_and_checked_pads(live_server: An
     page.reload()
     recent = page.locator("#recent")
     expect(recent).to_contain_text("Group: Thursday table")
-    expect(recent).to_contain_text("2 games kept")
+    expect(recent).to_contain_text("2 games kept · ")  # the page's line, without its full stop
     expect(recent).to_contain_text("Checked pad: Zoé, Yann")
     expect(recent).to_contain_text("Zoé 30 IKI, Yann 20 IKI")
     page.locator("#recent a", has_text="Group: Thursday table").click()

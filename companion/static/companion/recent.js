@@ -46,7 +46,7 @@
   } else if (/^\/groups\/[A-Za-z0-9_-]{20,}\/$/.test(path)) {
     // A group's page (either link): the way back to it next week, from this phone.
     var heading = document.querySelector("main h1"), kept = document.querySelector("main h1 + p");
-    remember({ kind: "Group", url: path, title: heading ? heading.textContent.trim() : "Group", detail: kept ? kept.textContent.trim() : "" });
+    remember({ kind: "Group", url: path, title: heading ? heading.textContent.trim() : "Group", detail: kept ? kept.textContent.trim().replace(/\.$/, "") : "" });
   } else if ((m = path.match(/^\/results\/(view\/)?[A-Za-z0-9_-]{20,}\/$/))) {
     // A checked paper pad's kept result: its page is the only way back to file, correct or remove it.
     var placed = Array.prototype.map.call(document.querySelectorAll(".ck-ranking > li"), function (li) {
