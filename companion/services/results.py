@@ -171,11 +171,13 @@ def _result_players(sheet: ScoreSheet, group: Group | None) -> list[dict[str, An
 def record_result(*, sheet: ScoreSheet) -> Result | None:
     """Keep the result of a sheet that reached its result page with no error; rewrite it when the sheet changed
     since. Returns the result (None while the sheet has errors and no earlier result). A removed result stays
-    removed; nothing is written when the sheet has not changed."""
+    removed; nothing is written when the sheet has not changed. A sheet started for a group is filed there when
+    first kept (never again: a result taken out of its group stays out)."""
     return _keep(
         Result.objects.filter(sheet=sheet).first(),
         sheet.version,
         lambda group: _result_players(sheet, group),
+        sheet.group if sheet.group_id is not None else None,
         sheet=sheet,
         edition="iki-akebono" if sheet.akebono else "iki",
         played=sheet.created.date(),
@@ -187,19 +189,22 @@ def _keep(
     existing: Result | None,
     version: int,
     players_of: Callable[[Group | None], list[dict[str, Any]] | None],
+    group: Group | None = None,
     **fields: Any,
 ) -> Result | None:
     """Write a result (found by the sheet or the game in ``fields``) unless ``existing`` is removed or already of
-    ``version``, or the players cannot be read yet (``players_of`` answers None): then ``existing`` stays."""
+    ``version``, or the players cannot be read yet (``players_of`` answers None): then ``existing`` stays.
+    ``group``: where a new result is filed."""
     if existing is not None and (existing.removed or existing.sheet_version == version):
         return existing
-    players = players_of(existing.group if existing is not None else None)
+    players = players_of(existing.group if existing is not None else group)
     if players is None:
         return existing
     key = {k: fields.pop(k) for k in ("sheet", "osaka_game") if k in fields}
+    defaults = {**fields, "players": players, "sheet_version": version}
     with transaction.atomic():
         result, _ = Result.objects.update_or_create(
-            **key, defaults={**fields, "players": players, "sheet_version": version}
+            **key, defaults=defaults, create_defaults={**defaults, "group": group}
         )
     return result
 

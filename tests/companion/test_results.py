@@ -226,6 +226,33 @@ def test_a_result_is_filed_under_a_new_group_then_an_existing_one(client: Client
     assert group.results.count() == 1
 
 
+START = {"name-0": "Anaïs", "name-1": "David", "colour-0": "red", "colour-1": "blue", "edition": "base",
+         "setup_kind": "none"}  # fmt: skip
+
+
+@pytest.mark.parametrize("link", ["edit", "view"])
+def test_a_game_scored_for_a_group_is_filed_there(client: Client, link: str) -> None:
+    """The group page's "Score a game for this group": the result is in the group once kept, with the group's
+    renames, without pasting the group's link (a view-only link starts a sheet and files nothing). Taken out
+    later, an edit of the sheet does not file it again."""
+    group = Group.objects.create(name="Thursday table", aliases={"David": "Dave"})
+    token = group.token if link == "edit" else group.view_token
+    assert client.post(f"/score/?group={token}", START).status_code == 302
+    sheet = ScoreSheet.objects.get()
+    sheet.table = copy.deepcopy(WORKED_EXAMPLE)
+    sheet.save()
+    html = visit_result(client, sheet)
+    if link == "view":
+        assert Result.objects.get().group is None and "Your group's link" in html
+        return
+    assert "Kept in your group <strong>Thursday table</strong>" in html
+    assert group_names(client, group) == [["Anaïs", "Dave"]]
+    assert client.post(f"/results/{sheet.token}/ungroup").status_code == 302
+    record_entries(token=sheet.token, changes=[EntryChange("set", 1, "score_track", value=50)])
+    visit_result(client, sheet)
+    assert Result.objects.get().group is None
+
+
 @pytest.mark.parametrize("tail", ["#games-title", "#names-title", "?from=phone", "/?x=1#games-title"])
 def test_a_group_link_copied_from_the_address_bar_files_there(client: Client, tail: str) -> None:
     """After a rename or a take-out the group's page opens at a part of it (``#names-title``): the address a player
