@@ -155,7 +155,11 @@ def ungroup(request: HttpRequest, token: str) -> HttpResponse:
     result = _own_result(token)
     if request.POST.get("ask") and result.group is not None:
         return _ask_take_out(
-            request, result, result.group, reverse("result-ungroup", args=[token]), result.edit_url()
+            request,
+            result,
+            result.group,
+            reverse("result-ungroup", args=[token]),
+            result.edit_url() + "#keep",
         )
     result = take_out_of_group(result=result)
     return _back_to(result)

@@ -221,6 +221,9 @@ def test_a_result_is_filed_under_a_new_group_then_an_existing_one(client: Client
     asked = client.post(f"/results/{first.token}/ungroup", {"ask": "1"})  # the page's button asks once
     assert asked.status_code == 200 and "Take this game out of Thursday table?" in asked.content.decode()
     assert f'action="/results/{first.token}/ungroup"' in asked.content.decode()
+    assert (
+        f'href="/score/{first.token}/result/#keep"' in asked.content.decode()
+    )  # "Keep it": back where it was
     assert group.results.count() == 2
     assert client.post(f"/results/{first.token}/ungroup").status_code == 302
     assert group.results.count() == 1
