@@ -256,6 +256,18 @@ def test_a_game_scored_for_a_group_is_filed_there(client: Client, link: str) -> 
     assert Result.objects.get().group is None
 
 
+def test_the_next_game_of_the_evening_is_scored_for_the_same_group(client: Client) -> None:
+    """ "Score another game" on a result kept in a group starts the next sheet for that group (its names offered,
+    its result filed there); the view-only page never names the group's edit link."""
+    group = Group.objects.create(name="Thursday table")
+    sheet = sheet_of()
+    assert 'href="/score/">Score another game' in visit_result(client, sheet)  # kept in no group yet
+    client.post(f"/results/{sheet.token}/group", {"group": group.get_absolute_url()})
+    assert f'href="/score/?group={group.token}">Score another game' in visit_result(client, sheet)
+    view = client.get(sheet.view_url()).content.decode()
+    assert 'href="/score/">Score another game' in view and group.token not in view
+
+
 @pytest.mark.parametrize("tail", ["#games-title", "#names-title", "?from=phone", "/?x=1#games-title"])
 def test_a_group_link_copied_from_the_address_bar_files_there(client: Client, tail: str) -> None:
     """After a rename or a take-out the group's page opens at a part of it (``#names-title``): the address a player
