@@ -177,3 +177,19 @@ def test_the_home_page_lists_this_phones_groups_and_checked_pads(live_server: An
     expect(recent).to_contain_text("Zoé 30 IKI, Yann 20 IKI")
     page.locator("#recent a", has_text="Group: Thursday table").click()
     page.wait_for_url("**" + group.get_absolute_url())
+
+
+def test_next_weeks_game_is_filed_in_this_phones_group_in_one_tap(live_server: Any, page: Any) -> None:
+    """A phone that opened its group's edit link offers that group on the next result page: one tap files the
+    game there, where typing the group's name would have made a second group of that name."""
+    group = Group.objects.create(name="Thursday table")
+    viewed = Group.objects.create(name="Friends' table")
+    page.goto(live_server.url + group.get_absolute_url())
+    page.goto(live_server.url + viewed.view_url())  # a view-only link cannot file: not offered
+    sheet = ScoreSheet.objects.create(table=copy.deepcopy(WORKED_EXAMPLE), colours=["red", "blue"])
+    page.goto(f"{live_server.url}/score/{sheet.token}/result/")
+    expect(page.get_by_role("button", name="File it in Friends' table")).to_have_count(0)
+    page.get_by_role("button", name="File it in Thursday table").click()
+    expect(page.locator("#keep")).to_contain_text("Kept in your group Thursday table")
+    assert Group.objects.count() == 2 and Result.objects.get().group == group
+    assert page.evaluate(TARGETS, TAP) == []

@@ -46,7 +46,8 @@
   } else if (/^\/groups\/[A-Za-z0-9_-]{20,}\/$/.test(path)) {
     // A group's page (either link): the way back to it next week, from this phone.
     var heading = document.querySelector("main h1"), kept = document.querySelector("main h1 + p");
-    remember({ kind: "Group", url: path, title: heading ? heading.textContent.trim() : "Group", detail: kept ? kept.textContent.trim().replace(/\.$/, "") : "" });
+    remember({ kind: "Group", url: path, title: heading ? heading.textContent.trim() : "Group", detail: kept ? kept.textContent.trim().replace(/\.$/, "") : "",
+      edit: !!document.getElementById("group-edit-link") });
   } else if ((m = path.match(/^\/results\/(view\/)?[A-Za-z0-9_-]{20,}\/$/))) {
     // A checked paper pad's kept result: its page is the only way back to file, correct or remove it.
     var placed = Array.prototype.map.call(document.querySelectorAll(".ck-ranking > li"), function (li) {
@@ -62,6 +63,22 @@
     var now = document.querySelector("[data-title]");
     if (now && now.getAttribute("data-title") !== document.title) document.title = now.getAttribute("data-title");
   }).observe(page, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-title"] });
+  // A result page's "Your group's link": this phone's groups (their edit links) offered as one tap each, so that
+  // next week's game goes to the group it played in, not to a new group typed with the same name.
+  var field = document.getElementById("group-link");
+  if (field && field.form) {
+    load().filter(function (i) { return i.kind === "Group" && i.edit; }).slice(0, 3).forEach(function (g) {
+      var go = document.createElement("button");
+      go.type = "button";
+      go.className = "button";
+      go.textContent = "File it in " + g.title;
+      go.addEventListener("click", function () { field.value = location.origin + g.url; field.form.requestSubmit(); });
+      var row = document.createElement("div");
+      row.className = "actions stretch";
+      row.appendChild(go);
+      field.form.appendChild(row);
+    });
+  }
   var box = document.getElementById("recent");
   if (!box) return;
   function draw() {
