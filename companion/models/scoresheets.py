@@ -42,6 +42,11 @@ class ScoreSheet(models.Model):
     #: The seed's setup was made with the Grand Master variant (RULINGS R24: a code stands with its options).
     grand_master = models.BooleanField(default=False)
     version = models.PositiveIntegerField(default=1)
+    #: The group the sheet was started for ("Score a game for this group", its edit link): the result is filed
+    #: there when it is first kept. Never shown as a link by the sheet's view-only pages.
+    group = models.ForeignKey(
+        "companion.Group", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from companion.errors import UserError
 from companion.models.games import Game
+from companion.models.results import Group
 from companion.models.scoresheets import COLOURS, NAME_MAX, ScoreSheet
 from companion.pdf.scorepad import PadPlayer, filled_pad
 from companion.scorepad.entries import EntryChange
@@ -174,8 +175,10 @@ def start_sheet(
     firefighting_order: Sequence[str] | None = None,
     seed: str | None = None,
     grand_master: bool = False,
+    group: Group | None = None,
 ) -> ScoreSheet:
     """Create a sheet for 2-4 players, optionally with the game's setup and values known from a tracked game.
+    ``group``: the group it is scored for, where its result is filed when first kept.
 
     ``setup`` is the JSON of ``scoring.table`` (``{"buildings": [...], "personalities": [...], "boat_sides":
     {...}}``); ``prefill`` maps a player's name to JSON fields of that player (``score_track``,
@@ -231,6 +234,7 @@ def start_sheet(
         stack=stack,
         seed=seed or "",
         grand_master=bool(seed) and grand_master,
+        group=group,
     )
     _derive(sheet)
     sheet.save()

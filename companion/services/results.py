@@ -130,6 +130,22 @@ def name_suggestions(group: Group, names: list[str] | None = None) -> dict[str, 
 # --- services ------------------------------------------------------------------------------------------------------
 
 
+def with_aliases(players: list[dict[str, Any]], group: Group | None) -> list[dict[str, Any]]:
+    """``players`` with their group's renames and merges (:attr:`Group.aliases`) applied, so that a game filed,
+    restored or edited after a rename counts for the name the table kept. A name stays as it is where its new name
+    is already another player's in the same game: two players are never made one."""
+    aliases = group.aliases if group is not None else {}
+    taken = {p["name"] for p in players}
+    renamed = []
+    for p in players:
+        new = aliases.get(p["name"], p["name"])
+        if new != p["name"] and new not in taken:
+            taken.add(new)
+            p = {**p, "name": new}
+        renamed.append(p)
+    return renamed
+
+
 def _result_players(sheet: ScoreSheet, group: Group | None) -> list[dict[str, Any]] | None:
     """What a result keeps of each player, or None while the rules refuse an entry (RULINGS R13); a group's
     renames and merges (its aliases) apply. The stack places decide ties as on the result page (RULINGS R12)."""
@@ -137,10 +153,9 @@ def _result_players(sheet: ScoreSheet, group: Group | None) -> list[dict[str, An
     if not validate(table).valid:
         return None
     by_name = {p.name: p for p in table.players}
-    aliases = group.aliases if group is not None else {}
-    return [
+    players = [
         {
-            "name": aliases.get(s.name, s.name),
+            "name": s.name,
             "colour": sheet.colour(i),
             "lines": {key: line.points for key, line in s.lines.items()},
             "total": s.total,
@@ -150,16 +165,19 @@ def _result_players(sheet: ScoreSheet, group: Group | None) -> list[dict[str, An
         }
         for i, s in enumerate(score_table(table))
     ]
+    return with_aliases(players, group)
 
 
 def record_result(*, sheet: ScoreSheet) -> Result | None:
     """Keep the result of a sheet that reached its result page with no error; rewrite it when the sheet changed
     since. Returns the result (None while the sheet has errors and no earlier result). A removed result stays
-    removed; nothing is written when the sheet has not changed."""
+    removed; nothing is written when the sheet has not changed. A sheet started for a group is filed there when
+    first kept (never again: a result taken out of its group stays out)."""
     return _keep(
         Result.objects.filter(sheet=sheet).first(),
         sheet.version,
         lambda group: _result_players(sheet, group),
+        sheet.group if sheet.group_id is not None else None,
         sheet=sheet,
         edition="iki-akebono" if sheet.akebono else "iki",
         played=sheet.created.date(),
@@ -171,19 +189,22 @@ def _keep(
     existing: Result | None,
     version: int,
     players_of: Callable[[Group | None], list[dict[str, Any]] | None],
+    group: Group | None = None,
     **fields: Any,
 ) -> Result | None:
     """Write a result (found by the sheet or the game in ``fields``) unless ``existing`` is removed or already of
-    ``version``, or the players cannot be read yet (``players_of`` answers None): then ``existing`` stays."""
+    ``version``, or the players cannot be read yet (``players_of`` answers None): then ``existing`` stays.
+    ``group``: where a new result is filed."""
     if existing is not None and (existing.removed or existing.sheet_version == version):
         return existing
-    players = players_of(existing.group if existing is not None else None)
+    players = players_of(existing.group if existing is not None else group)
     if players is None:
         return existing
     key = {k: fields.pop(k) for k in ("sheet", "osaka_game") if k in fields}
+    defaults = {**fields, "players": players, "sheet_version": version}
     with transaction.atomic():
         result, _ = Result.objects.update_or_create(
-            **key, defaults={**fields, "players": players, "sheet_version": version}
+            **key, defaults=defaults, create_defaults={**defaults, "group": group}
         )
     return result
 
@@ -197,10 +218,9 @@ def _osaka_players(game: OsakaGame, group: Group | None) -> list[dict[str, Any]]
         return None
     seats = list(game.seats.all())
     ranked = rank([Standing(s.name, s.vp, s.tokens) for s in seats])
-    aliases = group.aliases if group is not None else {}
-    return [
+    players = [
         {
-            "name": aliases.get(s.name, s.name),
+            "name": s.name,
             "colour": s.trader,
             "lines": {},
             "total": r.vp,
@@ -210,6 +230,7 @@ def _osaka_players(game: OsakaGame, group: Group | None) -> list[dict[str, Any]]
         }
         for s, r in zip(seats, ranked, strict=True)
     ]
+    return with_aliases(players, group)
 
 
 def record_osaka_result(*, game: OsakaGame) -> Result | None:
@@ -232,13 +253,14 @@ def keep_checked_pad(
     """Keep a checked paper pad with no error (``/check/`` or ``/check/2015/``) as a result; ``token``: the edit
     token of the result this pad was kept as before ("Edit the numbers"), which is then rewritten instead.
     ``seed``: the setup's seed code the pad was checked with; its options (Grand Master included, RULINGS R24)
-    stay in ``query``, which reopens the check."""
+    stay in ``query``, which reopens the check. A rewritten result keeps its group's renames (:func:`with_aliases`):
+    the pad's query still holds the names as first typed."""
     with transaction.atomic():
         earlier = _kept(token, "token", "token") if token else None
         if earlier is not None and earlier.sheet is None:
             Result.objects.filter(pk=earlier.pk).update(
                 edition=edition,
-                players=players,
+                players=with_aliases(players, earlier.group),
                 query=query,
                 seed=seed,
                 sheet_version=earlier.sheet_version + 1,
@@ -266,9 +288,11 @@ def create_group(*, name: str) -> Group:
 @transaction.atomic
 def file_result(*, result: Result, group: Group) -> Result:
     """File a result under a group (out of any other): a change of the result, and a use of the group
-    (companion/services/retention.py keeps a group's results while it is used)."""
-    Result.objects.filter(pk=result.pk).update(group=group, updated=timezone.now())
-    result.group = group
+    (companion/services/retention.py keeps a group's results while it is used). The group's renames and merges
+    apply to it (:func:`with_aliases`)."""
+    players = with_aliases(result.players, group)
+    Result.objects.filter(pk=result.pk).update(group=group, players=players, updated=timezone.now())
+    result.group, result.players = group, players
     return result
 
 
@@ -288,12 +312,14 @@ def remove_result(*, result: Result) -> None:
 
 @transaction.atomic
 def restore_result(*, result: Result) -> Result:
-    """Bring a removed result back into every list (and its group), while it may be restored."""
+    """Bring a removed result back into every list (and its group), while it may be restored, with the renames
+    and merges its group made meanwhile (:func:`with_aliases`)."""
     if result.restorable_until is None:
         raise UserError(
             f"This result was removed more than {RESTORE_DAYS} days ago: it can no longer be restored."
         )
-    Result.objects.filter(pk=result.pk).update(removed=False, updated=timezone.now())
+    players = with_aliases(result.players, result.group)
+    Result.objects.filter(pk=result.pk).update(removed=False, players=players, updated=timezone.now())
     result.refresh_from_db()
     return result
 
@@ -342,4 +368,5 @@ __all__ = [
     "result_of_sheet",
     "results_of",
     "take_out_of_group",
+    "with_aliases",
 ]

@@ -64,6 +64,8 @@ VIEW_ONLY: Final = "This is the view-only link of a group: it shows the results 
 NO_GROUP: Final = "There is no group at this address (the link may be mistyped)."
 RESTORE_MAX: Final = 5_000_000
 """Bytes: the largest group's file a restore reads (5,000 results are about 3 MB)."""
+GAMES: Final = "#games-title"
+"""Where the group's page opens after a result was taken out: at its games, where the player was."""
 NO_RESULT: Final = "There is no kept result for this sheet: reach its result page with no error first."
 
 
@@ -134,7 +136,8 @@ def file_under_group(request: HttpRequest, token: str) -> HttpResponse:
     if not form.is_valid():
         raise UserError(" ".join(messages_of(form)))
     text = form.cleaned_data["group"].strip().rstrip("/")
-    code = text.rsplit("/", 1)[-1]
+    # A link copied from the address bar may end with the part of the page it opened at (#games-title) or a query.
+    code = text.split("#", 1)[0].split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
     found = group_by_token(code) if TOKEN_RE.fullmatch(code) else None
     if found is not None and not found[1]:
         raise UserError("That is a group's view-only link: paste its edit link to file results.", status=403)
@@ -152,7 +155,11 @@ def ungroup(request: HttpRequest, token: str) -> HttpResponse:
     result = _own_result(token)
     if request.POST.get("ask") and result.group is not None:
         return _ask_take_out(
-            request, result, result.group, reverse("result-ungroup", args=[token]), result.edit_url()
+            request,
+            result,
+            result.group,
+            reverse("result-ungroup", args=[token]),
+            result.edit_url() + "#keep",
         )
     result = take_out_of_group(result=result)
     return _back_to(result)
@@ -301,11 +308,10 @@ def take_out(request: HttpRequest, token: str) -> HttpResponse:
     if request.POST.get(
         "ask"
     ):  # the group page's button asks once (issue 20); its answer posts without ``ask``
-        return _ask_take_out(
-            request, result, group, reverse("group-take-out", args=[token]), reverse("group", args=[token])
-        )
+        games = reverse("group", args=[token]) + GAMES
+        return _ask_take_out(request, result, group, reverse("group-take-out", args=[token]), games)
     take_out_of_group(result=result)
-    return HttpResponseRedirect(group.get_absolute_url())
+    return HttpResponseRedirect(reverse("group", args=[token]) + GAMES)
 
 
 @require_POST

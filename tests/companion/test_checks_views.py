@@ -276,6 +276,20 @@ def test_a_clean_pad_is_kept_as_a_result_and_corrected_later(client: Client) -> 
     assert api["game"] == "iki" and api["view_url"] == result.view_url()
 
 
+def test_a_filed_pad_corrected_after_a_rename_keeps_the_new_name(client: Client) -> None:
+    """The pad's query still says "David" after the group renamed him "Dave": "Edit the numbers" then "Keep the
+    corrected result" keeps Dave's game, not David's again."""
+    group = Group.objects.create(name="Thursday")
+    keep(client, RULEBOOK_PAD)
+    result = Result.objects.get()
+    client.post(f"/results/{result.token}/group", {"group": group.get_absolute_url()})
+    assert client.post(f"/groups/{group.token}/rename", {"old": "David", "new": "Dave"}).status_code == 302
+    corrected = {**RULEBOOK_PAD, "p1-score_track": "60", "p1-total": "61"}
+    assert keep(client, corrected, result=result.token).status_code == 302
+    result.refresh_from_db()
+    assert [(p["name"], p["total"]) for p in result.players] == [("Anaïs", 100), ("Dave", 61)]
+
+
 @pytest.mark.parametrize("mangled", ["!", "x" * 64, "<script>"])
 def test_a_mangled_result_link_keeps_the_pad_as_a_new_result(client: Client, mangled: str) -> None:
     assert keep(client, RULEBOOK_PAD).status_code == 302

@@ -20,7 +20,7 @@ from companion.models.scoresheets import ScoreSheet
 from companion.scorepad.entries import EntryChange
 from companion.scorepad.services import record_entries
 from companion.services.result_export import BGSTATS_PUSH, bgstats_url
-from companion.services.results import keep_checked_pad
+from companion.services.results import keep_checked_pad, with_aliases
 from companion.services.stats import group_stats
 from scoring.examples import AKEBONO_FOUR_PLAYERS, WORKED_EXAMPLE
 
@@ -221,14 +221,70 @@ def test_a_result_is_filed_under_a_new_group_then_an_existing_one(client: Client
     asked = client.post(f"/results/{first.token}/ungroup", {"ask": "1"})  # the page's button asks once
     assert asked.status_code == 200 and "Take this game out of Thursday table?" in asked.content.decode()
     assert f'action="/results/{first.token}/ungroup"' in asked.content.decode()
+    assert (
+        f'href="/score/{first.token}/result/#keep"' in asked.content.decode()
+    )  # "Keep it": back where it was
     assert group.results.count() == 2
     assert client.post(f"/results/{first.token}/ungroup").status_code == 302
     assert group.results.count() == 1
 
 
+START = {"name-0": "Anaïs", "name-1": "David", "colour-0": "red", "colour-1": "blue", "edition": "base",
+         "setup_kind": "none"}  # fmt: skip
+
+
+@pytest.mark.parametrize("link", ["edit", "view"])
+def test_a_game_scored_for_a_group_is_filed_there(client: Client, link: str) -> None:
+    """The group page's "Score a game for this group": the result is in the group once kept, with the group's
+    renames, without pasting the group's link (a view-only link starts a sheet and files nothing). Taken out
+    later, an edit of the sheet does not file it again."""
+    group = Group.objects.create(name="Thursday table", aliases={"David": "Dave"})
+    token = group.token if link == "edit" else group.view_token
+    assert client.post(f"/score/?group={token}", START).status_code == 302
+    sheet = ScoreSheet.objects.get()
+    sheet.table = copy.deepcopy(WORKED_EXAMPLE)
+    sheet.save()
+    html = visit_result(client, sheet)
+    if link == "view":
+        assert Result.objects.get().group is None and "Your group's link" in html
+        return
+    assert "Kept in your group <strong>Thursday table</strong>" in html
+    assert group_names(client, group) == [["Anaïs", "Dave"]]
+    assert client.post(f"/results/{sheet.token}/ungroup").status_code == 302
+    record_entries(token=sheet.token, changes=[EntryChange("set", 1, "score_track", value=50)])
+    visit_result(client, sheet)
+    assert Result.objects.get().group is None
+
+
+def test_the_next_game_of_the_evening_is_scored_for_the_same_group(client: Client) -> None:
+    """ "Score another game" on a result kept in a group starts the next sheet for that group (its names offered,
+    its result filed there); the view-only page never names the group's edit link."""
+    group = Group.objects.create(name="Thursday table")
+    sheet = sheet_of()
+    assert 'href="/score/">Score another game' in visit_result(client, sheet)  # kept in no group yet
+    client.post(f"/results/{sheet.token}/group", {"group": group.get_absolute_url()})
+    assert f'href="/score/?group={group.token}">Score another game' in visit_result(client, sheet)
+    view = client.get(sheet.view_url()).content.decode()
+    assert 'href="/score/">Score another game' in view and group.token not in view
+
+
+@pytest.mark.parametrize("tail", ["#games-title", "#names-title", "?from=phone", "/?x=1#games-title"])
+def test_a_group_link_copied_from_the_address_bar_files_there(client: Client, tail: str) -> None:
+    """After a rename or a take-out the group's page opens at a part of it (``#names-title``): the address a player
+    copies from the bar then ends with it, and still names the group."""
+    group = Group.objects.create(name="Thursday table")
+    sheet = sheet_of()
+    visit_result(client, sheet)
+    link = f"http://testserver{group.get_absolute_url()}".rstrip("/") + (
+        tail if tail[0] == "/" else "/" + tail
+    )
+    assert client.post(f"/results/{sheet.token}/group", {"group": link}).status_code == 302
+    assert group.results.count() == 1 and Group.objects.count() == 1
+
+
 @pytest.mark.parametrize(
     ("value", "status"),
-    [("", 400), ("http://testserver/groups/" + "A" * 24 + "/", 404), ("   ", 400)],
+    [("", 400), ("http://testserver/groups/" + "A" * 24 + "/", 404), ("   ", 400), ("http://[x/#y", 404)],
 )
 def test_filing_under_a_bad_group_is_refused(client: Client, value: str, status: int) -> None:
     sheet = sheet_of()
@@ -372,6 +428,50 @@ def test_a_merge_is_suggested_and_survives_a_later_edit(client: Client) -> None:
     assert "Ulrich" in names and "Ulric" not in names
 
 
+def group_names(client: Client, group: Group) -> list[list[str]]:
+    """Each game's player names as the group's API reads them, oldest first."""
+    answer = client.get(f"/api/v1/groups/{group.view_token}/results").json()
+    return [[p["name"] for p in r["players"]] for r in answer["results"]]
+
+
+def test_a_game_filed_after_a_merge_counts_for_the_name_kept(client: Client) -> None:
+    """The table merged "Anais" into "Anaïs"; next week's sheet, typed "Anais" again, is filed in the group:
+    its game counts for Anaïs, not for a player of its own that the group had done away with."""
+    group = known_group()
+    table = copy.deepcopy(WORKED_EXAMPLE)
+    table["players"][0]["name"] = "Anais"
+    for week in (1, 2):
+        sheet = sheet_of(table)
+        visit_result(client, sheet)
+        client.post(f"/results/{sheet.token}/group", {"group": group.get_absolute_url()})
+        if week == 1:
+            merge = {"old": "Anais", "new": "Anaïs"}
+            assert client.post(f"/groups/{group.token}/rename", merge).status_code == 302
+    assert group_names(client, group)[-2:] == [["Anaïs", "David"], ["Anaïs", "David"]]
+    html = client.get(group.get_absolute_url()).content.decode()
+    assert "Merge Anais into" not in html and ">Anais<" not in html
+
+
+def test_a_game_restored_after_a_rename_counts_for_the_new_name(client: Client) -> None:
+    """A result removed while the table renamed David to Dave comes back as Dave's game, not David's."""
+    group = known_group()
+    sheet = sheet_of()
+    visit_result(client, sheet)
+    client.post(f"/results/{sheet.token}/group", {"group": group.get_absolute_url()})
+    client.post(f"/results/{sheet.token}/remove")
+    assert client.post(f"/groups/{group.token}/rename", {"old": "David", "new": "Dave"}).status_code == 302
+    client.post(f"/results/{sheet.token}/restore")
+    assert all("David" not in names for names in group_names(client, group))
+    assert group_names(client, group)[-1] == ["Anaïs", "Dave"]
+
+
+def test_a_merge_never_makes_two_players_of_one_game_one() -> None:
+    """Filed in a group that merged "Anais" into "Anaïs", a game where both played keeps both names."""
+    group = Group(name="Merged", aliases={"Anais": "Anaïs", "Dom": "Dominique"})
+    players = [{"name": "Anais"}, {"name": "Anaïs"}, {"name": "Dom"}]
+    assert [p["name"] for p in with_aliases(players, group)] == ["Anais", "Anaïs", "Dominique"]
+
+
 def test_a_near_name_is_offered_as_a_merge(client: Client) -> None:
     group = known_group()
     result = group.results.first()
@@ -405,10 +505,11 @@ def test_take_out_from_the_group_page(client: Client) -> None:
     assert asked.status_code == 200 and group.results.count() == 3  # asking writes nothing
     question = asked.content.decode()
     assert "Take this game out of Known?" in question and "8 Jan 2026" in question
-    assert 'id="take-out-yes"' in question and f'href="/groups/{group.token}/"' in question
+    assert 'id="take-out-yes"' in question and f'href="/groups/{group.token}/#games-title"' in question
     assert 'name="ask"' not in question.split('id="take-out-confirm"')[1]  # its answer acts
     response = client.post(f"/groups/{group.token}/take-out", {"result": first.sheet.view_token})
     assert response.status_code == 302
+    assert response["Location"] == f"/groups/{group.token}/#games-title"  # back at the games, not the top
     assert group.results.count() == 2
     assert client.post(f"/groups/{group.token}/take-out", {"result": "x"}).status_code == 404
 

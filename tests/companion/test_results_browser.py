@@ -13,7 +13,9 @@ from playwright.sync_api import expect
 
 from companion.models.results import Group, Result
 from companion.models.scoresheets import ScoreSheet
+from companion.services.results import keep_checked_pad
 from scoring.examples import AKEBONO_FOUR_PLAYERS, WORKED_EXAMPLE
+from tests.companion.test_targets_browser import TAP, TARGETS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -45,9 +47,10 @@ def test_file_a_result_and_read_the_group_at_phone_width(
     page.wait_for_url(re.compile(r"/result/"))
     expect(page.locator("#keep")).to_contain_text("Kept in your group Thursday table")
     screenshot(page, "results-kept")
+    assert page.evaluate(TARGETS, TAP) == []  # the way to the group is a tap target, a short name or not
     group = Group.objects.get()
     _earlier_games(group)
-    page.get_by_role("link", name="Thursday table").click()
+    page.get_by_role("link", name="Open the group").click()
     page.wait_for_url(re.compile(r"/groups/"))
     expect(page.locator("h1")).to_have_text("Thursday table")
     expect(page.locator(".rs-edition h2").first).to_have_text("IKI: 3 plays")
@@ -144,3 +147,49 @@ def test_a_removed_result_is_restored_from_its_page(live_server: Any, page: Any,
     assert not result.removed and result.group == group
     page.goto(f"{live_server.url}{group.get_absolute_url()}")
     expect(page.locator(".rs-games li")).to_have_count(1)
+
+
+def test_the_home_page_lists_this_phones_groups_and_checked_pads(live_server: Any, page: Any) -> None:
+    """Next week's evening starts from the home page: the group opened last week and a checked pad kept without a
+    group (its page is the only way back to file, correct or remove it) are in this phone's list."""
+    group = Group.objects.create(name="Thursday table")
+    _earlier_games(group)
+    pad = keep_checked_pad(
+        edition="iki",
+        players=[
+            {"name": "Zoé", "colour": "red", "lines": {"score_track": 30}, "total": 30, "rank": 1},
+            {"name": "Yann", "colour": "blue", "lines": {"score_track": 20}, "total": 20, "rank": 2},
+        ],
+        query="",
+    )
+    page.goto(live_server.url + group.get_absolute_url())
+    page.goto(live_server.url + pad.edit_url())
+    page.goto(live_server.url + "/")
+    page.wait_for_function(
+        "(keys) => keys.every((k) => (localStorage.getItem('iki-recent') || '').includes(k))",
+        arg=[group.get_absolute_url(), pad.edit_url()],
+    )
+    page.reload()
+    recent = page.locator("#recent")
+    expect(recent).to_contain_text("Group: Thursday table")
+    expect(recent).to_contain_text("2 games kept · ")  # the page's line, without its full stop
+    expect(recent).to_contain_text("Checked pad: Zoé, Yann")
+    expect(recent).to_contain_text("Zoé 30 IKI, Yann 20 IKI")
+    page.locator("#recent a", has_text="Group: Thursday table").click()
+    page.wait_for_url("**" + group.get_absolute_url())
+
+
+def test_next_weeks_game_is_filed_in_this_phones_group_in_one_tap(live_server: Any, page: Any) -> None:
+    """A phone that opened its group's edit link offers that group on the next result page: one tap files the
+    game there, where typing the group's name would have made a second group of that name."""
+    group = Group.objects.create(name="Thursday table")
+    viewed = Group.objects.create(name="Friends' table")
+    page.goto(live_server.url + group.get_absolute_url())
+    page.goto(live_server.url + viewed.view_url())  # a view-only link cannot file: not offered
+    sheet = ScoreSheet.objects.create(table=copy.deepcopy(WORKED_EXAMPLE), colours=["red", "blue"])
+    page.goto(f"{live_server.url}/score/{sheet.token}/result/")
+    expect(page.get_by_role("button", name="File it in Friends' table")).to_have_count(0)
+    page.get_by_role("button", name="File it in Thursday table").click()
+    expect(page.locator("#keep")).to_contain_text("Kept in your group Thursday table")
+    assert Group.objects.count() == 2 and Result.objects.get().group == group
+    assert page.evaluate(TARGETS, TAP) == []

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from companion.models.scoresheets import ScoreSheet
 from setupgen import Options, generate
+from tests.companion.test_targets_browser import TAP, TARGETS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -340,3 +341,19 @@ def test_two_phones_on_one_sheet_see_each_other_and_keep_what_they_type(
     screenshot(ben, "scorepad-two-phones-ben")
     sheet = ScoreSheet.objects.get(token=url.rstrip("/").split("/")[-2])
     assert [(p["mon"], p["koban"], p["wood"]) for p in sheet.table["players"]] == [(0, 3, 0), (9, 0, 1)]
+
+
+def test_a_warnings_way_to_its_step_is_a_tap_target(live_server: Any, page: Any) -> None:
+    """A tie the stack has not settled (RULINGS R12) is said on the result page with the step that settles it:
+    that link is a 44 px target like every other, not a word in the sentence."""
+    url = _start(page, live_server.url)
+    sheet = ScoreSheet.objects.get()
+    for player in sheet.table["players"]:
+        player.update(score_track=30)
+    sheet.save()
+    page.goto(url.replace("/track/", "/result/"))
+    warning = page.locator(".message.warning", has_text="share the place")
+    expect(warning.first).to_be_visible()
+    assert page.evaluate(TARGETS, TAP) == []
+    warning.first.get_by_role("link", name="Firefighting").click()
+    page.wait_for_url(re.compile(r"/firefighting/"))

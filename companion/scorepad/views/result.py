@@ -15,6 +15,7 @@ from django.views.decorators.http import require_safe
 from companion.links import shared
 from companion.live.engine import Pieces, is_live, pull_response
 from companion.live.query import pulled_version
+from companion.models.results import Result
 from companion.models.scoresheets import ScoreSheet
 from companion.scorepad import services
 from companion.scorepad.problems import Problems, Shown
@@ -48,6 +49,11 @@ def _result_context(request: HttpRequest, sheet: ScoreSheet, *, can_edit: bool) 
         else reverse("scorepad-view-pdf", args=[sheet.view_token])
     )
     view = shared(request, sheet.view_url())
+    kept = (
+        Result.objects.filter(sheet=sheet, removed=False).select_related("group").first()
+        if can_edit
+        else None
+    )
     return {
         "sheet": sheet,
         "can_edit": can_edit,
@@ -58,6 +64,9 @@ def _result_context(request: HttpRequest, sheet: ScoreSheet, *, can_edit: bool) 
         "ranking": outcome.ranking,
         "tie_breaks": outcome.tie_breaks,
         "first_step": step_url(sheet, steps[0]) if can_edit else "",
+        # The evening's next game goes to the group this one is kept in (its edit link, on the edit link only).
+        "another": reverse("scorepad-new")
+        + (f"?group={kept.group.token}" if kept is not None and kept.group is not None else ""),
         "pad_a4": pad + "?size=a4",
         "pad_letter": pad + "?size=letter",
         "view_url": view.url,

@@ -87,7 +87,13 @@ def new(request: HttpRequest) -> HttpResponse:
             if akebono and data["personalities"]:
                 setup["personalities"] = data["personalities"]
         sheet = services.start_sheet(
-            names=names, colours=colours, akebono=akebono, setup=setup, seed=seed, grand_master=grand_master
+            names=names,
+            colours=colours,
+            akebono=akebono,
+            setup=setup,
+            seed=seed,
+            grand_master=grand_master,
+            group=group_context(request.GET.get("group", "")).get("group"),  # "Score a game for this group"
         )
     except SheetError as exc:
         form.add_error("seed" if exc.field == "seed" else None, ValidationError(exc.message))

@@ -1,4 +1,4 @@
-// This phone's recent setups, games and sheets (issues 13, 23), in localStorage: docs/architecture.md.
+// This phone's recent setups, games, sheets, checked pads and groups (issues 13, 14, 23), in localStorage: docs/architecture.md.
 (function () {
   "use strict";
   var KEY = "iki-recent", MAX = 20;
@@ -43,6 +43,19 @@
     var points = Array.prototype.map.call(document.querySelectorAll(".sp-points"), function (e) { return e.textContent.trim(); });
     var result = names.map(function (n, i) { return n + " " + (points[i] || ""); }).join(", ");
     remember({ kind: "Score sheet", url: "/score/" + (m[1] || "") + m[2] + "/", title: names.length ? names.join(", ") : "Score sheet", detail: result });
+  } else if (/^\/groups\/[A-Za-z0-9_-]{20,}\/$/.test(path)) {
+    // A group's page (either link): the way back to it next week, from this phone.
+    var heading = document.querySelector("main h1"), kept = document.querySelector("main h1 + p");
+    remember({ kind: "Group", url: path, title: heading ? heading.textContent.trim() : "Group", detail: kept ? kept.textContent.trim().replace(/\.$/, "") : "",
+      edit: !!document.getElementById("group-edit-link") });
+  } else if ((m = path.match(/^\/results\/(view\/)?[A-Za-z0-9_-]{20,}\/$/))) {
+    // A checked paper pad's kept result: its page is the only way back to file, correct or remove it.
+    var placed = Array.prototype.map.call(document.querySelectorAll(".ck-ranking > li"), function (li) {
+      var who = li.querySelector("strong"), total = li.querySelector(".rs-total");
+      return [who ? who.textContent.trim() : "", total ? total.textContent.trim() : ""];
+    });
+    remember({ kind: m[1] ? "Checked pad (view only)" : "Checked pad", url: path, title: placed.map(function (p) { return p[0]; }).join(", ") || "Result",
+      detail: placed.map(function (p) { return p.join(" "); }).join(", ") });
   }
   // A live page's title follows the part that moves (the tracked game's month): the element marked data-title.
   var titled = document.querySelector("[data-title]"), page = document.getElementById("main");
@@ -50,6 +63,22 @@
     var now = document.querySelector("[data-title]");
     if (now && now.getAttribute("data-title") !== document.title) document.title = now.getAttribute("data-title");
   }).observe(page, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-title"] });
+  // A result page's "Your group's link": this phone's groups (their edit links) offered as one tap each, so that
+  // next week's game goes to the group it played in, not to a new group typed with the same name.
+  var field = document.getElementById("group-link");
+  if (field && field.form) {
+    load().filter(function (i) { return i.kind === "Group" && i.edit; }).slice(0, 3).forEach(function (g) {
+      var go = document.createElement("button");
+      go.type = "button";
+      go.className = "button";
+      go.textContent = "File it in " + g.title;
+      go.addEventListener("click", function () { field.value = location.origin + g.url; field.form.requestSubmit(); });
+      var row = document.createElement("div");
+      row.className = "actions stretch";
+      row.appendChild(go);
+      field.form.appendChild(row);
+    });
+  }
   var box = document.getElementById("recent");
   if (!box) return;
   function draw() {

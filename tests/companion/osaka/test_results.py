@@ -176,6 +176,10 @@ def test_a_groups_file_with_an_osaka_result_round_trips(client: Client) -> None:
 
     assert kept(copy_) == kept(group)
     assert "Traders of Osaka: 1 play" in text(client.get(copy_.get_absolute_url()))
+    restored = next(r for r in results_of(copy_) if r.edition == "osaka")
+    page = text(client.get(restored.view_url()))  # its own page now: the game stayed on the other companion
+    assert "3 VP" in page and " IKI" not in page.split("final ranking")[1]  # VP cards, not IKI
+    assert "from a checked paper pad" not in page and "from a group's file" in page
 
 
 def test_each_link_names_itself_for_the_recent_list(client: Client) -> None:

@@ -88,7 +88,7 @@ def test_finish_file_and_find_an_osaka_game_at_phone_width(
     page.get_by_role("button", name="File it").click()
     page.wait_for_url(re.compile(r"/osaka/games/.*#keep"))
     expect(page.locator("#keep")).to_contain_text("Kept in your group Thursday")
-    page.get_by_role("link", name="Thursday").click()
+    page.get_by_role("link", name="Open the group").click()
     page.wait_for_url(re.compile(r"/groups/"))
     expect(page.locator("#stats-osaka")).to_have_text("Traders of Osaka: 1 play")
     expect(page.locator("#stats-iki-akebono")).to_have_text("IKI + Akebono: 2 plays")
