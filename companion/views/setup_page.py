@@ -18,7 +18,7 @@ from django.views.decorators.http import require_safe
 from companion.errors import UserError
 from companion.http import HtmxHttpRequest
 from companion.links import share_url
-from companion.models.setup_progress import stream_of, ticks_of
+from companion.models.setup_progress import stream_of, ticks_of, tracked_game
 from companion.setup_query import (
     game_url,
     house_query,
@@ -168,6 +168,8 @@ def _page(
         "score_url": score_url(options, setup.seed, names),
     }
     if table:
+        # Once a phone of the table made the game, "Track this game" opens that game (one game a table).
+        tracked = tracked_game(stream)
         context |= {
             "done": sorted(done),
             "ticks_url": ticks_url(options, setup.seed, table),
@@ -176,7 +178,11 @@ def _page(
             "qr_url": f"{reverse('setup-qr')}?{options_query(options, setup.seed, table=table)}",
             "reroll_url": game_url(options, setup.seed, table=table, reroll="all", name=names),
             "reroll_form": reroll_form(options, setup, table, names),
-            "track_url": track_url(options, setup.seed, table, names),
+            "track_url": reverse("game", args=[tracked])
+            if tracked
+            else track_url(options, setup.seed, table, names),
+            "track_label": "Open the tracked game" if tracked else "Track this game",
+            "tracked": bool(tracked),
         }
     response = page_or_partial(request, "setup_game.html", "setup", context)
     if request.htmx:

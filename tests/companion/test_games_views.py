@@ -604,6 +604,29 @@ def test_a_game_made_from_a_setup_page_takes_its_ticks(client: Client) -> None:
     assert Game.objects.order_by("-pk").first().ticks == []  # type: ignore[union-attr]
 
 
+def test_a_second_phone_tracking_the_same_setup_page_joins_its_game(client: Client) -> None:
+    """Two phones of one table tap "Track this game" on the setup page: one game, not two (the table would be split
+    between two games, each with half the taps); the setup page then opens that game and says its steps are
+    ticked there."""
+    from companion.setup_query import new_table
+
+    table = new_table()
+    query = f"players=2&seed=K7MX2QPA&table={table}"
+    form = {"name-0": "Anaïs", "colour-0": "red", "name-1": "Ben", "colour-1": "blue", "seed": "K7MX2QPA"}
+    first = client.post("/games/new/", {**form, "table": table})
+    client.post(f"/setup/ticks?{query}", {"step": "general-board", "done": "general-board"})
+    second = client.post("/games/new/", {**form, "name-0": "Ben", "name-1": "Anaïs", "table": table})
+    game = Game.objects.get()
+    assert first.status_code == second.status_code == 302
+    assert first["Location"] == second["Location"] == f"/games/{game.edit_token}/share"
+    page = client.get(f"/setup/game?{query}").content.decode()
+    assert f'href="/games/{game.edit_token}/"' in page and "/games/new/?" not in page
+    assert "This setup's game is tracked: tick the remaining steps there." in page
+    # Another table playing the same setup code makes its own game.
+    client.post("/games/new/", {**form, "table": new_table()})
+    assert Game.objects.count() == 2
+
+
 # --- issue 20: a due reveal stays due; "Next" and "End the game" ask first -----------------------------------------
 
 

@@ -16,7 +16,6 @@ from companion.errors import UserError
 from companion.forms import NewGameForm, whole_number
 from companion.http import HtmxHttpRequest
 from companion.models.scoresheets import NAME_MAX
-from companion.models.setup_progress import ticked
 from companion.services.tracker.games import (
     NewPlayer,
     create_game,
@@ -160,14 +159,13 @@ def games_new(request: HtmxHttpRequest) -> HttpResponse:
         return _new_form(request, form, status=400, fixed=made_for)
     who = players[0].name
     table = _table_code(request)
-    ticks = ticked(ticks_key(table, generated)) if table else frozenset()
     game = create_game(
         players=players,
         akebono=data["akebono"],
         grand_master=data["grand_master"],
         setup=setup,
         who=who,
-        ticks=sorted(ticks),
+        setup_key=ticks_key(table, generated) if table else "",
     )
     if request.htmx:
         response = HttpResponse(status=204)
