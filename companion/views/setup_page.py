@@ -18,7 +18,7 @@ from django.views.decorators.http import require_safe
 from companion.errors import UserError
 from companion.http import HtmxHttpRequest
 from companion.links import share_url
-from companion.models.setup_progress import stream_of, ticks_of, tracked_game
+from companion.models.setup_progress import change_ticks, stream_of, ticked, ticks_of, tracked_game
 from companion.setup_query import (
     game_url,
     house_query,
@@ -47,8 +47,10 @@ from setupgen import (
     SetupCode,
     applicable_parts,
     checklist,
+    generate,
     new_seed,
 )
+from setupgen.checklist import Step
 
 # --- the setup as a checklist ---------------------------------------------------------------------------------
 
@@ -91,6 +93,24 @@ def drawn_line(part: str) -> str:
     return f"{found.label} drawn again, keeping every other part."
 
 
+def carry_ticks(before: Setup, after: Setup, table: str) -> None:
+    """A re-roll on a table's page keeps the ticks of the steps it left as they were (the main board, the reserve,
+    a part not drawn again): the table does not tick again what it already set up. A step whose draws changed
+    starts unticked. A step is compared as the table reads it: its hidden draws are not on the page and change
+    nothing the table does."""
+    done = ticked(ticks_key(table, before))
+    if not done:
+        return
+
+    def shown(step: Step) -> tuple[str, ...]:
+        return (step.title, step.text, *step.details)
+
+    now = {step.id: shown(step) for step in checklist(after)}
+    same = {step.id for step in checklist(before) if step.id in done and now.get(step.id) == shown(step)}
+    if same:
+        change_ticks(ticks_key(table, after), add=same)
+
+
 @require_safe
 @never_cache  # the ticks change: a reload must ask again
 def setup_game(request: HtmxHttpRequest) -> HttpResponse:
@@ -115,7 +135,10 @@ def setup_game(request: HtmxHttpRequest) -> HttpResponse:
         code = setup.code
         new = SetupCode(new_seed(), house=code.house) if reroll == "all" else code.rerolled(reroll)
         drawn = {} if reroll == "all" else {"drawn": reroll}
-        table = table if is_table(table) else new_table()
+        if is_table(table):
+            carry_ticks(setup, generate(options, str(new)), table)
+        else:
+            table = new_table()
         return HttpResponseRedirect(game_url(options, str(new), table=table, name=names, **drawn))
     watch = request.GET.get("watch", "")
     if given and watch and not table:

@@ -67,6 +67,29 @@ def test_each_re_roll_keeps_every_other_part_and_says_which(options: Options) ->
         assert named_hidden_draws(page, after) == [], part
 
 
+@pytest.mark.parametrize("part", ["buildings", "first-player", "all"])
+def test_a_re_roll_keeps_the_ticks_of_the_steps_it_left_alone(client: Client, part: str) -> None:
+    """The table set up the board and the buildings, then drew one part again: the steps that read the same keep
+    their ticks (the main board is still on the table); a step whose draws changed starts unticked."""
+    from setupgen.checklist import checklist
+
+    options, table = Options(4, akebono=True), new_table()
+    ticked = ["general-board", "akebono-buildings", "player-first-player", "akebono-new-characters"]
+    client.post(f"/setup/ticks?{query_of(options, seed=SEED, table=table)}", {"done": ticked})
+    moved = client.get(f"/setup/game?{query_of(options, seed=SEED, table=table, reroll=part)}")
+    assert moved.status_code == 302 and params(moved["Location"])["table"] == [table]
+    code = params(moved["Location"])["seed"][0]
+    page = client.get(moved["Location"]).content.decode()
+    kept = set(re.findall(r'id="tick-([\w-]+)"[^>]* checked', page))
+
+    def shown(options: Options, code: str) -> dict[str, tuple[str, ...]]:
+        return {s.id: (s.title, s.text, *s.details) for s in checklist(generate(options, code))}
+
+    before, after = shown(options, SEED), shown(options, code)
+    assert kept == {step for step in ticked if before[step] == after[step]}
+    assert {"general-board", "akebono-new-characters"} <= kept  # never drawn again by these re-rolls
+
+
 def test_re_roll_all_keeps_the_house_rules_and_an_unknown_part_is_refused() -> None:
     client = Client()
     code = "K7MX2QPA.XF"  # the Pub banned
