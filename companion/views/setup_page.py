@@ -83,14 +83,21 @@ def reroll_form(options: Options, setup: Setup, table: str, names: list[str]) ->
     }
 
 
+SHARE_AGAIN = "The other phones still show the old setup: share this page's link with them again."
+"""After a re-roll: the other phones' pages keep the code they opened, so the table needs the new link."""
+
+
 def drawn_line(part: str) -> str:
-    """What the page says after a part was drawn again: which part, never what a hidden part now holds."""
+    """What the page says after a part (or, ``all``, the whole setup) was drawn again: which part, never what a
+    hidden part now holds, and that the other phones need the new link."""
+    if part == "all":
+        return f"A new setup drawn. {SHARE_AGAIN}"
     found = PART_BY_KEY.get(part)
     if found is None:
         return ""
     if found.hidden:
-        return f"{found.label} drawn again, keeping every other part. They stay hidden: the game tracker reveals them when due."
-    return f"{found.label} drawn again, keeping every other part."
+        return f"{found.label} drawn again, keeping every other part. They stay hidden: the game tracker reveals them when due. {SHARE_AGAIN}"
+    return f"{found.label} drawn again, keeping every other part. {SHARE_AGAIN}"
 
 
 def carry_ticks(before: Setup, after: Setup, table: str) -> None:
@@ -134,7 +141,7 @@ def setup_game(request: HtmxHttpRequest) -> HttpResponse:
         # Draw one part again (or the whole setup with the same house rules): a new code, then its page.
         code = setup.code
         new = SetupCode(new_seed(), house=code.house) if reroll == "all" else code.rerolled(reroll)
-        drawn = {} if reroll == "all" else {"drawn": reroll}
+        drawn = {"drawn": reroll}
         if is_table(table):
             carry_ticks(setup, generate(options, str(new)), table)
         else:

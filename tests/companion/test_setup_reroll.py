@@ -88,6 +88,11 @@ def test_a_re_roll_keeps_the_ticks_of_the_steps_it_left_alone(client: Client, pa
     before, after = shown(options, SEED), shown(options, code)
     assert kept == {step for step in ticked if before[step] == after[step]}
     assert {"general-board", "akebono-new-characters"} <= kept  # never drawn again by these re-rolls
+    # The other phones still show the old code: the page says the table needs its link again.
+    said = re.search(r'id="drawn-line">([^<]+)<', page)
+    assert said is not None and unescape(said.group(1)).endswith(
+        "The other phones still show the old setup: share this page's link with them again."
+    )
 
 
 def test_re_roll_all_keeps_the_house_rules_and_an_unknown_part_is_refused() -> None:
