@@ -58,6 +58,21 @@ def test_new_game_form_takes_the_setup_options_from_the_query(client: Client) ->
     assert client.get("/games/new/?akebono=maybe&seed=" + "x" * 500).status_code == 200
 
 
+def test_changing_the_players_of_a_tracked_setup_keeps_the_names(client: Client) -> None:
+    """ "Track this game" brought 3 names; the table wants a 4th player: "Change the players or options" goes back
+    to the setup's options with the 3 names typed, not an empty form."""
+    import re
+    from html import unescape
+
+    html = client.get("/games/new/?players=3&seed=K7MX2QPA&name=Aiko&name=Ben&name=Chie").content.decode()
+    change = re.search(r'href="([^"]+)">Change the players or options', html)
+    assert change is not None and change.group(1).startswith("/setup/?")
+    options = client.get(unescape(change.group(1))).content.decode()
+    assert [
+        f'id="name-{i}" name="name" value="{n}"' in options for i, n in ((1, "Aiko"), (2, "Ben"), (3, "Chie"))
+    ] == [True] * 3
+
+
 def test_create_a_game_stores_the_setup_and_opens_the_share_page(client: Client) -> None:
     form = {
         "name-0": " Anaïs ",

@@ -65,6 +65,7 @@ def _fixed_setup(form: NewGameForm, players: int | None) -> dict[str, Any] | Non
     except SeedError:
         rules = HouseRules()
     house = house_summary(rules)
+    names = [str(name.value() or "") for _, name, _ in form.rows()]
     return {
         "players": players,
         "seed": seed,
@@ -73,7 +74,8 @@ def _fixed_setup(form: NewGameForm, players: int | None) -> dict[str, Any] | Non
         "house_line": house,
         "akebono": options.akebono,
         "grand_master": options.grand_master,
-        "change_url": f"{reverse('setup-options')}?{options_query(options, None, **house_query(rules))}",
+        # The names typed so far go with it: changing the number of players keeps them.
+        "change_url": f"{reverse('setup-options')}?{options_query(options, None, **house_query(rules), name=names)}",
     }
 
 
