@@ -345,3 +345,11 @@ def test_a_share_link_pasted_as_the_code_says_to_open_it(client: Client) -> None
     assert said is not None and unescape(said.group(1)).startswith(
         "That is a link, not a setup code: open the link itself"
     )
+
+
+def test_the_code_field_says_a_code_needs_the_same_options(client: Client) -> None:
+    """A code read aloud by a friend who played 3 players with Akebono gives another setup with 4 base players:
+    the field's hint says so before the table sets up the wrong one."""
+    hint = re.search(r'id="seed-hint"[^>]*>([^<]+)<', client.get("/setup/").content.decode())
+    assert hint is not None
+    assert "same setup only with the same players, Akebono and variant" in hint.group(1)
