@@ -123,3 +123,14 @@ def test_a_long_bad_seed_message_fits_the_phone(live_server: Any, page: Any) -> 
     assert box is not None and box["x"] + box["width"] <= 390
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert page.evaluate("(el) => el.scrollWidth <= el.clientWidth", message.element_handle())
+
+
+def test_house_rules_fit_the_phone_with_large_text(live_server: Any, page: Any) -> None:
+    """A phone set to large text (150 %): each house-rule row's card name and its choice stay on the screen (the
+    choice goes under a long name), so the page never scrolls sideways and no choice is cut off."""
+    page.goto(live_server.url + "/setup/?players=2&akebono=1")
+    page.evaluate("document.documentElement.style.fontSize = '150%'")
+    page.locator("summary", has_text="House rules").click()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    box = page.locator("#house-choice-fire-watchtower").bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390 and box["height"] >= 44
