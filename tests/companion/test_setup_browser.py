@@ -134,3 +134,11 @@ def test_house_rules_fit_the_phone_with_large_text(live_server: Any, page: Any) 
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     box = page.locator("#house-choice-fire-watchtower").bounding_box()
     assert box is not None and box["x"] + box["width"] <= 390 and box["height"] >= 44
+
+
+def test_the_setup_code_reads_on_one_line(live_server: Any, page: Any) -> None:
+    """The code a player reads aloud is not broken between its two halves at the end of a line ("Setup code
+    K7MX" on one line, "2QPA" on the next): it goes under its label whole."""
+    page.goto(live_server.url + f"/setup/game?players=4&seed=K7MX2QPA&table={TABLE}")
+    assert page.evaluate("document.getElementById('setup-code').getClientRects().length") == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
