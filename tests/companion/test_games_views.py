@@ -642,6 +642,31 @@ def test_a_second_phone_tracking_the_same_setup_page_joins_its_game(client: Clie
     assert Game.objects.count() == 2
 
 
+def test_a_tick_on_the_setup_page_after_tracking_points_to_the_game(client: Client) -> None:
+    """A phone still on the setup page ticks a step after another phone made the game: the tick is saved on the
+    setup page, and its answer says the game now holds the table's ticks, with the link to it."""
+    from html import unescape
+
+    from companion.setup_query import new_table
+
+    table = new_table()
+    query = f"players=2&seed=K7MX2QPA&table={table}"
+    form = {"name-0": "Anaïs", "colour-0": "red", "name-1": "Ben", "colour-1": "blue", "seed": "K7MX2QPA"}
+    before = client.post(
+        f"/setup/ticks?{query}", {"step": "general-board", "done": "general-board"}, HTTP_X_LIVE="1"
+    )
+    assert "tracked" not in before.content.decode()
+    client.post("/games/new/", {**form, "table": table})
+    game = Game.objects.get()
+    after = client.post(
+        f"/setup/ticks?{query}", {"step": "general-reserve", "done": "general-reserve"}, HTTP_X_LIVE="1"
+    )
+    said = unescape(after.content.decode())
+    assert after.status_code == 200
+    assert "Saved: “Reserve” ticked. This setup's game is tracked: tick the steps in the game" in said
+    assert f'<a href="/games/{game.edit_token}/">Open the tracked game</a>' in said
+
+
 # --- issue 20: a due reveal stays due; "Next" and "End the game" ask first -----------------------------------------
 
 
