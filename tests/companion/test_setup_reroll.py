@@ -191,7 +191,7 @@ def test_names_and_the_code_travel_into_the_tracker_and_the_score() -> None:
     options = Options(4, akebono=True)
     start = client.get(f"/setup/game?{query_of(options, house=['ban:pub-izakaya'], name=NAMES)}", follow=True)
     page = start.content.decode()
-    assert "Players: Aiko, Bunta, Chiyo, Daisuke" in page
+    assert "Seats, clockwise: 1 Aiko, 2 Bunta, 3 Chiyo, 4 Daisuke" in page
     code = params(start.redirect_chain[-1][0])["seed"][0]
     track = unescape(re.search(r'href="(/games/new/\?[^"]+)">Track this game', page).group(1))  # type: ignore[union-attr]
     form_page = client.get(track).content.decode()
@@ -224,12 +224,14 @@ def test_names_and_the_code_travel_into_the_tracker_and_the_score() -> None:
 
 def test_the_names_line_holds_the_seats_names_only() -> None:
     """The options form sends its four name fields, blank ones too: "Players: Aiko, Bunta, Chiyo, " had a
-    trailing comma, and a 2-player setup listed four names where the tracker then seats two."""
+    trailing comma, and a 2-player setup listed four names where the tracker then seats two. Each name stands
+    with its seat number: the steps say "Seat 2 is the first player", and the tracker seats the names in this
+    order, so the table sits down as the line says."""
     client = Client()
     three = client.get(f"/setup/game?{query_of(Options(3), name=[*NAMES[:3], ''])}", follow=True)
-    assert "Players: Aiko, Bunta, Chiyo<" in three.content.decode()
+    assert "Seats, clockwise: 1 Aiko, 2 Bunta, 3 Chiyo<" in three.content.decode()
     two = client.get(f"/setup/game?{query_of(Options(2), name=NAMES)}", follow=True).content.decode()
-    assert "Players: Aiko, Bunta<" in two
+    assert "Seats, clockwise: 1 Aiko, 2 Bunta<" in two
     track = unescape(re.search(r'href="(/games/new/\?[^"]+)">Track this game', two).group(1))  # type: ignore[union-attr]
     assert params(track)["name"] == ["Aiko", "Bunta"]
 
