@@ -634,6 +634,9 @@ def test_a_second_phone_tracking_the_same_setup_page_joins_its_game(client: Clie
     game = Game.objects.get()
     assert first.status_code == second.status_code == 302
     assert first["Location"] == second["Location"] == f"/games/{game.edit_token}/share"
+    # A phone whose setup page was opened before the game was made follows its old "Track this game" link.
+    track = client.get(f"/games/new/?{query}&name=Ben&name=Ana%C3%AFs")
+    assert track.status_code == 302 and track["Location"] == f"/games/{game.edit_token}/"
     page = client.get(f"/setup/game?{query}").content.decode()
     assert f'href="/games/{game.edit_token}/"' in page and "/games/new/?" not in page
     assert "This setup's game is tracked: tick the remaining steps there." in page

@@ -16,6 +16,7 @@ from companion.errors import UserError
 from companion.forms import NewGameForm, whole_number
 from companion.http import HtmxHttpRequest
 from companion.models.scoresheets import NAME_MAX
+from companion.models.setup_progress import stream_of, tracked_game
 from companion.services.tracker.games import (
     NewPlayer,
     create_game,
@@ -44,6 +45,18 @@ def _table_code(request: HttpRequest) -> str:
     """The setup page's table code (``table=``) a new game takes its setup ticks from; "" when not a valid one."""
     table = request.POST.get("table") or request.GET.get("table") or ""
     return table if is_table(table) else ""
+
+
+def _tracked(request: HttpRequest, options: Options, seed: str) -> str | None:
+    """The edit token of the game "Track this game" already made of this setup page (its ``table=``), or None."""
+    table = _table_code(request)
+    if not table:
+        return None
+    try:
+        setup = generate(options, seed)
+    except OptionsError:
+        return None
+    return tracked_game(stream_of(ticks_key(table, setup)))
 
 
 def _fixed_setup(form: NewGameForm, players: int | None) -> dict[str, Any] | None:
@@ -135,6 +148,10 @@ def games_new(request: HtmxHttpRequest) -> HttpResponse:
         except (UserError, SeedError) as exc:
             message = f"This link to a setup cannot be used: {sentence(str(exc))} Fill in the game below."
             return _new_form(request, NewGameForm(initial=initial), status=400, error=message)
+        tracked = _tracked(request, options, seed)
+        if tracked is not None:
+            # Another phone of the table made this setup's game: this phone joins it.
+            return redirect("game", tracked)
         initial.update(
             seed=seed,
             akebono=options.akebono,
