@@ -78,7 +78,7 @@ def _fixed_setup(form: NewGameForm, players: int | None) -> dict[str, Any] | Non
     except SeedError:
         rules = HouseRules()
     house = house_summary(rules)
-    names = [str(name.value() or "") for _, name, _ in form.rows()]
+    names = [typed for _, name, _ in form.rows() if (typed := str(name.value() or "").strip())]
     return {
         "players": players,
         "seed": seed,
