@@ -142,3 +142,16 @@ def test_the_setup_code_reads_on_one_line(live_server: Any, page: Any) -> None:
     page.goto(live_server.url + f"/setup/game?players=4&seed=K7MX2QPA&table={TABLE}")
     assert page.evaluate("document.getElementById('setup-code').getClientRects().length") == 1
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_the_checklist_fits_the_phone_with_the_largest_text(live_server: Any, page: Any) -> None:
+    """A phone set to its largest text (200 %): a long word of a step ("firefighting", "(Urourubune):") wraps
+    inside the step, and the page never scrolls sideways."""
+    page.goto(live_server.url + f"/setup/game?players=2&akebono=1&grand_master=1&seed=K7MX2QPA&table={TABLE}")
+    page.evaluate("document.documentElement.style.fontSize = '200%'")
+    wider = page.evaluate(
+        "[...document.querySelectorAll('#setup-ticks *')].filter((e) => e.scrollWidth > e.clientWidth + 1)"
+        ".map((e) => e.id || e.className)"
+    )
+    assert wider == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
