@@ -123,6 +123,13 @@ def parse_house(query: Mapping[str, str]) -> HouseRules:
         raise query_error(exc.field, str(exc)) from None
 
 
+NOT_A_CODE = (
+    "that is a link, not a setup code: open the link itself (paste it in the address bar), or type only the "
+    "8 characters after “seed=” (such as K7MX2QPA)"
+)
+"""A share link pasted where the setup code goes (the code field keeps its first 64 characters)."""
+
+
 def load_setup(query: Mapping[str, str], *, seed_required: bool = False) -> tuple[Options, Setup, bool]:
     """The options, the setup and whether the query gave a code, from ``?players=N[&akebono=1][&grand_master=1]
     [&seed=CODE][&ban=ID...][&require=ID...]``: the house rules of ``ban``/``require`` are added to the code's.
@@ -134,7 +141,7 @@ def load_setup(query: Mapping[str, str], *, seed_required: bool = False) -> tupl
     except HouseRuleError as exc:
         raise query_error(exc.field, str(exc)) from None
     except (SeedError, OptionsError) as exc:
-        raise query_error("seed", str(exc)) from None
+        raise query_error("seed", NOT_A_CODE if seed and "://" in seed else str(exc)) from None
     return options, setup, seed is not None
 
 

@@ -49,7 +49,7 @@ class Section(StrEnum):
         }[self.value]
 
 
-TRACKER_NOTE = "Hidden until due: the game tracker reveals {what} when it is due."
+TRACKER_NOTE = "Hidden until due: the game tracker reveals {what} when due."
 """What the setup page and the PDF sheet say where a step's hidden draws would be (issue 20: they show none)."""
 
 

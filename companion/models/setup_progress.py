@@ -38,6 +38,11 @@ class SetupProgress(models.Model):
     done: models.JSONField[list[str], list[str]] = models.JSONField(default=list)
     version = models.PositiveIntegerField(default=0)
     updated = models.DateTimeField(auto_now=True)
+    #: The game "Track this game" made of this table's setup: one game a table, so a second phone's "Track this
+    #: game" opens it instead of splitting the table in two games (companion.services.tracker.games.create_game).
+    game = models.ForeignKey(
+        "companion.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         verbose_name_plural = "setup progress"
@@ -76,6 +81,28 @@ def ticked(key: str) -> frozenset[str]:
     return ticks_of(stream_of(key)).done
 
 
+def locked_progress(key: str) -> SetupProgress:
+    """The progress row of the setup ``key``, made if nobody ticked yet, held until the caller's transaction ends
+    (call it inside ``transaction.atomic()``). Two first writes at once: one inserts, the other's insert waits for
+    it, fails on the unique key and reads its row (get_or_create), then both lock it in turn."""
+    if len(key) > KEY_MAX:
+        raise ValueError(f"a setup key has at most {KEY_MAX} characters")
+    try:
+        return SetupProgress.objects.select_for_update().get(key=key)
+    except SetupProgress.DoesNotExist:
+        SetupProgress.objects.get_or_create(key=key, defaults={"stream": stream_of(key)})
+        return SetupProgress.objects.select_for_update().get(key=key)
+
+
+def tracked_game(stream: int) -> str | None:
+    """The edit token of the game "Track this game" made of the setup numbered ``stream``; None before."""
+    return (
+        SetupProgress.objects.filter(stream=stream, game__isnull=False)
+        .values_list("game__edit_token", flat=True)
+        .first()
+    )
+
+
 def change_ticks(key: str, *, add: Iterable[str] = (), remove: Iterable[str] = ()) -> Ticks:
     """Tick ``add`` and untick ``remove`` in one transaction holding the row; returns every tick after it.
 
@@ -83,16 +110,8 @@ def change_ticks(key: str, *, add: Iterable[str] = (), remove: Iterable[str] = (
     setup's checklist first; an id both added and removed ends up ticked.
     """
     added, removed = frozenset(add), frozenset(remove) - frozenset(add)
-    if len(key) > KEY_MAX:
-        raise ValueError(f"a setup key has at most {KEY_MAX} characters")
     with transaction.atomic():
-        try:
-            row = SetupProgress.objects.select_for_update().get(key=key)
-        except SetupProgress.DoesNotExist:
-            # The first tick of this setup. Two first ticks at once: one inserts, the other's insert waits for it,
-            # fails on the unique key and reads its row (get_or_create), then both lock it in turn.
-            SetupProgress.objects.get_or_create(key=key, defaults={"stream": stream_of(key)})
-            row = SetupProgress.objects.select_for_update().get(key=key)
+        row = locked_progress(key)
         before = _done(row.done)
         after = (before | added) - removed
         if after != before:

@@ -78,9 +78,11 @@ def setup_sheet_pdf(setup: Setup, *, size: str = "a4", house: str = "") -> bytes
         story.insert(2, Paragraph(_p(house), body))
     section: Section | None = None
     for step in steps:
+        # A section's heading goes with its first step: never alone at the foot of the page before it.
+        head: list[Flowable] = []
         if step.section is not section:
             section = step.section
-            story.append(Paragraph(_p(section.label), heading))
+            head.append(Paragraph(_p(section.label), heading))
         block: list[Flowable] = [
             Paragraph(
                 f"☐ {_p(step.title)}" if regular != "Helvetica" else f"[ ] {_p(step.title)}", step_title
@@ -101,6 +103,6 @@ def setup_sheet_pdf(setup: Setup, *, size: str = "a4", house: str = "") -> bytes
                 ]
             )
         )
-        story.append(KeepTogether([table]))
+        story.append(KeepTogether([*head, table]))
     doc.build(story)
     return buffer.getvalue()

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_safe
 from companion.errors import UserError
 from companion.http import HtmxHttpRequest
 from companion.links import share_url
-from companion.models.setup_progress import stream_of, ticks_of
+from companion.models.setup_progress import change_ticks, stream_of, ticked, ticks_of, tracked_game
 from companion.setup_query import (
     game_url,
     house_query,
@@ -47,8 +47,10 @@ from setupgen import (
     SetupCode,
     applicable_parts,
     checklist,
+    generate,
     new_seed,
 )
+from setupgen.checklist import Step
 
 # --- the setup as a checklist ---------------------------------------------------------------------------------
 
@@ -81,14 +83,39 @@ def reroll_form(options: Options, setup: Setup, table: str, names: list[str]) ->
     }
 
 
+SHARE_AGAIN = "The other phones still show the old setup: share this page's link with them again."
+"""After a re-roll: the other phones' pages keep the code they opened, so the table needs the new link."""
+
+
 def drawn_line(part: str) -> str:
-    """What the page says after a part was drawn again: which part, never what a hidden part now holds."""
+    """What the page says after a part (or, ``all``, the whole setup) was drawn again: which part, never what a
+    hidden part now holds, and that the other phones need the new link."""
+    if part == "all":
+        return f"A new setup drawn. {SHARE_AGAIN}"
     found = PART_BY_KEY.get(part)
     if found is None:
         return ""
     if found.hidden:
-        return f"{found.label} drawn again, keeping every other part. They stay hidden: the game tracker reveals them when due."
-    return f"{found.label} drawn again, keeping every other part."
+        return f"{found.label} drawn again, keeping every other part. They stay hidden: the game tracker reveals them when due. {SHARE_AGAIN}"
+    return f"{found.label} drawn again, keeping every other part. {SHARE_AGAIN}"
+
+
+def carry_ticks(before: Setup, after: Setup, table: str) -> None:
+    """A re-roll on a table's page keeps the ticks of the steps it left as they were (the main board, the reserve,
+    a part not drawn again): the table does not tick again what it already set up. A step whose draws changed
+    starts unticked. A step is compared as the table reads it: its hidden draws are not on the page and change
+    nothing the table does."""
+    done = ticked(ticks_key(table, before))
+    if not done:
+        return
+
+    def shown(step: Step) -> tuple[str, ...]:
+        return (step.title, step.text, *step.details)
+
+    now = {step.id: shown(step) for step in checklist(after)}
+    same = {step.id for step in checklist(before) if step.id in done and now.get(step.id) == shown(step)}
+    if same:
+        change_ticks(ticks_key(table, after), add=same)
 
 
 @require_safe
@@ -114,8 +141,11 @@ def setup_game(request: HtmxHttpRequest) -> HttpResponse:
         # Draw one part again (or the whole setup with the same house rules): a new code, then its page.
         code = setup.code
         new = SetupCode(new_seed(), house=code.house) if reroll == "all" else code.rerolled(reroll)
-        drawn = {} if reroll == "all" else {"drawn": reroll}
-        table = table if is_table(table) else new_table()
+        drawn = {"drawn": reroll}
+        if is_table(table):
+            carry_ticks(setup, generate(options, str(new)), table)
+        else:
+            table = new_table()
         return HttpResponseRedirect(game_url(options, str(new), table=table, name=names, **drawn))
     watch = request.GET.get("watch", "")
     if given and watch and not table:
@@ -168,6 +198,8 @@ def _page(
         "score_url": score_url(options, setup.seed, names),
     }
     if table:
+        # Once a phone of the table made the game, "Track this game" opens that game (one game a table).
+        tracked = tracked_game(stream)
         context |= {
             "done": sorted(done),
             "ticks_url": ticks_url(options, setup.seed, table),
@@ -176,7 +208,11 @@ def _page(
             "qr_url": f"{reverse('setup-qr')}?{options_query(options, setup.seed, table=table)}",
             "reroll_url": game_url(options, setup.seed, table=table, reroll="all", name=names),
             "reroll_form": reroll_form(options, setup, table, names),
-            "track_url": track_url(options, setup.seed, table, names),
+            "track_url": reverse("game", args=[tracked])
+            if tracked
+            else track_url(options, setup.seed, table, names),
+            "track_label": "Open the tracked game" if tracked else "Track this game",
+            "tracked": bool(tracked),
         }
     response = page_or_partial(request, "setup_game.html", "setup", context)
     if request.htmx:

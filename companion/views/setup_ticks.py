@@ -21,7 +21,7 @@ from companion.errors import UserError
 from companion.live.engine import Answer, Pieces, held, is_live, mutation_id, once, pull_response
 from companion.live.kinds import key, setup_token
 from companion.live.query import pulled_version
-from companion.models.setup_progress import Ticks, change_ticks, stream_of, ticks_of, version_of
+from companion.models.setup_progress import Ticks, change_ticks, stream_of, ticks_of, tracked_game, version_of
 from companion.setup_query import (
     NO_TABLE,
     game_url,
@@ -63,15 +63,21 @@ def sections(steps: tuple[Step, ...], done: frozenset[str]) -> list[dict[str, An
     return [{"section": section, "steps": steps} for section, steps in groups.items()]
 
 
+TRACKED = "This setup's game is tracked: tick the steps in the game, where the whole table sees them."
+"""A tick saved on the setup page after "Track this game" made the table's game: the game does not see it."""
+
+
 def progress(
-    steps: tuple[Step, ...], done: frozenset[str], message: str = "", level: str = "ok"
+    steps: tuple[Step, ...], done: frozenset[str], message: str = "", level: str = "ok", game_url: str = ""
 ) -> dict[str, Any]:
-    """The tick count line (``#setup-progress``): how many steps are ticked, and what the last save did."""
+    """The tick count line (``#setup-progress``): how many steps are ticked, and what the last save did
+    (``game_url``: the table's tracked game, where the ticks now belong)."""
     return {
         "done_count": sum(1 for step in steps if step.id in done),
         "total": len(steps),
         "message": message,
         "level": level,
+        "game_url": game_url,
     }
 
 
@@ -167,8 +173,15 @@ def setup_ticks(request: HttpRequest) -> HttpResponse:
             message = f"Saved: “{titles[step_id]}” {'ticked' if step_id in ticks.done else 'unticked'}."
         else:
             message = "Ticks saved."
+        tracked = tracked_game(stream)
         if is_live(request):
-            return _answer(request, steps, ticks, progress(steps, ticks.done, message), named)
+            if tracked is None:
+                line = progress(steps, ticks.done, message)
+            else:
+                line = progress(
+                    steps, ticks.done, f"{message} {TRACKED}", "warning", reverse("game", args=[tracked])
+                )
+            return _answer(request, steps, ticks, line, named)
         extra = {} if step_id is not None else {"saved": "1"}
         anchor = f"#step-{step_id}" if step_id is not None else "#setup-progress"
         back = game_url(options, setup.seed, table=request.GET["table"], **extra) + anchor

@@ -58,6 +58,21 @@ def test_new_game_form_takes_the_setup_options_from_the_query(client: Client) ->
     assert client.get("/games/new/?akebono=maybe&seed=" + "x" * 500).status_code == 200
 
 
+def test_changing_the_players_of_a_tracked_setup_keeps_the_names(client: Client) -> None:
+    """ "Track this game" brought 3 names; the table wants a 4th player: "Change the players or options" goes back
+    to the setup's options with the 3 names typed, not an empty form."""
+    import re
+    from html import unescape
+
+    html = client.get("/games/new/?players=3&seed=K7MX2QPA&name=Aiko&name=Ben&name=Chie").content.decode()
+    change = re.search(r'href="([^"]+)">Change the players or options', html)
+    assert change is not None and change.group(1).startswith("/setup/?")
+    options = client.get(unescape(change.group(1))).content.decode()
+    assert [
+        f'id="name-{i}" name="name" value="{n}"' in options for i, n in ((1, "Aiko"), (2, "Ben"), (3, "Chie"))
+    ] == [True] * 3
+
+
 def test_create_a_game_stores_the_setup_and_opens_the_share_page(client: Client) -> None:
     form = {
         "name-0": " Anaïs ",
@@ -602,6 +617,57 @@ def test_a_game_made_from_a_setup_page_takes_its_ticks(client: Client) -> None:
     forged = client.post("/games/new/", {**players, "seed": "K7MX2QPA", "table": "A" * 30})
     assert forged.status_code == 302
     assert Game.objects.order_by("-pk").first().ticks == []  # type: ignore[union-attr]
+
+
+def test_a_second_phone_tracking_the_same_setup_page_joins_its_game(client: Client) -> None:
+    """Two phones of one table tap "Track this game" on the setup page: one game, not two (the table would be split
+    between two games, each with half the taps); the setup page then opens that game and says its steps are
+    ticked there."""
+    from companion.setup_query import new_table
+
+    table = new_table()
+    query = f"players=2&seed=K7MX2QPA&table={table}"
+    form = {"name-0": "Anaïs", "colour-0": "red", "name-1": "Ben", "colour-1": "blue", "seed": "K7MX2QPA"}
+    first = client.post("/games/new/", {**form, "table": table})
+    client.post(f"/setup/ticks?{query}", {"step": "general-board", "done": "general-board"})
+    second = client.post("/games/new/", {**form, "name-0": "Ben", "name-1": "Anaïs", "table": table})
+    game = Game.objects.get()
+    assert first.status_code == second.status_code == 302
+    assert first["Location"] == second["Location"] == f"/games/{game.edit_token}/share"
+    # A phone whose setup page was opened before the game was made follows its old "Track this game" link.
+    track = client.get(f"/games/new/?{query}&name=Ben&name=Ana%C3%AFs")
+    assert track.status_code == 302 and track["Location"] == f"/games/{game.edit_token}/"
+    page = client.get(f"/setup/game?{query}").content.decode()
+    assert f'href="/games/{game.edit_token}/"' in page and "/games/new/?" not in page
+    assert "This setup's game is tracked: tick the remaining steps there." in page
+    # Another table playing the same setup code makes its own game.
+    client.post("/games/new/", {**form, "table": new_table()})
+    assert Game.objects.count() == 2
+
+
+def test_a_tick_on_the_setup_page_after_tracking_points_to_the_game(client: Client) -> None:
+    """A phone still on the setup page ticks a step after another phone made the game: the tick is saved on the
+    setup page, and its answer says the game now holds the table's ticks, with the link to it."""
+    from html import unescape
+
+    from companion.setup_query import new_table
+
+    table = new_table()
+    query = f"players=2&seed=K7MX2QPA&table={table}"
+    form = {"name-0": "Anaïs", "colour-0": "red", "name-1": "Ben", "colour-1": "blue", "seed": "K7MX2QPA"}
+    before = client.post(
+        f"/setup/ticks?{query}", {"step": "general-board", "done": "general-board"}, HTTP_X_LIVE="1"
+    )
+    assert "tracked" not in before.content.decode()
+    client.post("/games/new/", {**form, "table": table})
+    game = Game.objects.get()
+    after = client.post(
+        f"/setup/ticks?{query}", {"step": "general-reserve", "done": "general-reserve"}, HTTP_X_LIVE="1"
+    )
+    said = unescape(after.content.decode())
+    assert after.status_code == 200
+    assert "Saved: “Reserve” ticked. This setup's game is tracked: tick the steps in the game" in said
+    assert f'<a href="/games/{game.edit_token}/">Open the tracked game</a>' in said
 
 
 # --- issue 20: a due reveal stays due; "Next" and "End the game" ask first -----------------------------------------

@@ -123,3 +123,35 @@ def test_a_long_bad_seed_message_fits_the_phone(live_server: Any, page: Any) -> 
     assert box is not None and box["x"] + box["width"] <= 390
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert page.evaluate("(el) => el.scrollWidth <= el.clientWidth", message.element_handle())
+
+
+def test_house_rules_fit_the_phone_with_large_text(live_server: Any, page: Any) -> None:
+    """A phone set to large text (150 %): each house-rule row's card name and its choice stay on the screen (the
+    choice goes under a long name), so the page never scrolls sideways and no choice is cut off."""
+    page.goto(live_server.url + "/setup/?players=2&akebono=1")
+    page.evaluate("document.documentElement.style.fontSize = '150%'")
+    page.locator("summary", has_text="House rules").click()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    box = page.locator("#house-choice-fire-watchtower").bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390 and box["height"] >= 44
+
+
+def test_the_setup_code_reads_on_one_line(live_server: Any, page: Any) -> None:
+    """The code a player reads aloud is not broken between its two halves at the end of a line ("Setup code
+    K7MX" on one line, "2QPA" on the next): it goes under its label whole."""
+    page.goto(live_server.url + f"/setup/game?players=4&seed=K7MX2QPA&table={TABLE}")
+    assert page.evaluate("document.getElementById('setup-code').getClientRects().length") == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_the_checklist_fits_the_phone_with_the_largest_text(live_server: Any, page: Any) -> None:
+    """A phone set to its largest text (200 %): a long word of a step ("firefighting", "(Urourubune):") wraps
+    inside the step, and the page never scrolls sideways."""
+    page.goto(live_server.url + f"/setup/game?players=2&akebono=1&grand_master=1&seed=K7MX2QPA&table={TABLE}")
+    page.evaluate("document.documentElement.style.fontSize = '200%'")
+    wider = page.evaluate(
+        "[...document.querySelectorAll('#setup-ticks *')].filter((e) => e.scrollWidth > e.clientWidth + 1)"
+        ".map((e) => e.id || e.className)"
+    )
+    assert wider == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390

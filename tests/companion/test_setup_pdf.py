@@ -119,3 +119,16 @@ def test_no_sheet_names_a_hidden_draw(query: str, seed: str) -> None:
     assert text.count("Hidden until due: the game tracker reveals") == sum(
         1 for _ in {item.id.rsplit("-", 1)[0] for item in hidden_items(setup)}
     )
+
+
+@pytest.mark.parametrize("query", [GM, "players=2&akebono=1", "players=4&akebono=1", "players=3"])
+@pytest.mark.parametrize("size", ["a4", "letter"])
+def test_no_page_ends_with_a_section_heading(query: str, size: str) -> None:
+    """A section's heading ("Two-player setup") is printed on the page of its first step, never alone at the foot
+    of the page before it."""
+    from setupgen.checklist import Section
+
+    content = Client().get(f"/setup/sheet.pdf?{query}&seed=K7MX2QPA&size={size}").content
+    reader, _ = pdf_text(content)
+    last_lines = [page.extract_text().strip().splitlines()[-1].strip() for page in reader.pages[:-1]]
+    assert not set(last_lines) & {section.label for section in Section}

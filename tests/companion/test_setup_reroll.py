@@ -67,6 +67,34 @@ def test_each_re_roll_keeps_every_other_part_and_says_which(options: Options) ->
         assert named_hidden_draws(page, after) == [], part
 
 
+@pytest.mark.parametrize("part", ["buildings", "first-player", "all"])
+def test_a_re_roll_keeps_the_ticks_of_the_steps_it_left_alone(client: Client, part: str) -> None:
+    """The table set up the board and the buildings, then drew one part again: the steps that read the same keep
+    their ticks (the main board is still on the table); a step whose draws changed starts unticked."""
+    from setupgen.checklist import checklist
+
+    options, table = Options(4, akebono=True), new_table()
+    ticked = ["general-board", "akebono-buildings", "player-first-player", "akebono-new-characters"]
+    client.post(f"/setup/ticks?{query_of(options, seed=SEED, table=table)}", {"done": ticked})
+    moved = client.get(f"/setup/game?{query_of(options, seed=SEED, table=table, reroll=part)}")
+    assert moved.status_code == 302 and params(moved["Location"])["table"] == [table]
+    code = params(moved["Location"])["seed"][0]
+    page = client.get(moved["Location"]).content.decode()
+    kept = set(re.findall(r'id="tick-([\w-]+)"[^>]* checked', page))
+
+    def shown(options: Options, code: str) -> dict[str, tuple[str, ...]]:
+        return {s.id: (s.title, s.text, *s.details) for s in checklist(generate(options, code))}
+
+    before, after = shown(options, SEED), shown(options, code)
+    assert kept == {step for step in ticked if before[step] == after[step]}
+    assert {"general-board", "akebono-new-characters"} <= kept  # never drawn again by these re-rolls
+    # The other phones still show the old code: the page says the table needs its link again.
+    said = re.search(r'id="drawn-line">([^<]+)<', page)
+    assert said is not None and unescape(said.group(1)).endswith(
+        "The other phones still show the old setup: share this page's link with them again."
+    )
+
+
 def test_re_roll_all_keeps_the_house_rules_and_an_unknown_part_is_refused() -> None:
     client = Client()
     code = "K7MX2QPA.XF"  # the Pub banned
@@ -163,7 +191,7 @@ def test_names_and_the_code_travel_into_the_tracker_and_the_score() -> None:
     options = Options(4, akebono=True)
     start = client.get(f"/setup/game?{query_of(options, house=['ban:pub-izakaya'], name=NAMES)}", follow=True)
     page = start.content.decode()
-    assert "Players: Aiko, Bunta, Chiyo, Daisuke" in page
+    assert "Seats, clockwise: 1 Aiko, 2 Bunta, 3 Chiyo, 4 Daisuke" in page
     code = params(start.redirect_chain[-1][0])["seed"][0]
     track = unescape(re.search(r'href="(/games/new/\?[^"]+)">Track this game', page).group(1))  # type: ignore[union-attr]
     form_page = client.get(track).content.decode()
@@ -196,12 +224,14 @@ def test_names_and_the_code_travel_into_the_tracker_and_the_score() -> None:
 
 def test_the_names_line_holds_the_seats_names_only() -> None:
     """The options form sends its four name fields, blank ones too: "Players: Aiko, Bunta, Chiyo, " had a
-    trailing comma, and a 2-player setup listed four names where the tracker then seats two."""
+    trailing comma, and a 2-player setup listed four names where the tracker then seats two. Each name stands
+    with its seat number: the steps say "Seat 2 is the first player", and the tracker seats the names in this
+    order, so the table sits down as the line says."""
     client = Client()
     three = client.get(f"/setup/game?{query_of(Options(3), name=[*NAMES[:3], ''])}", follow=True)
-    assert "Players: Aiko, Bunta, Chiyo<" in three.content.decode()
+    assert "Seats, clockwise: 1 Aiko, 2 Bunta, 3 Chiyo<" in three.content.decode()
     two = client.get(f"/setup/game?{query_of(Options(2), name=NAMES)}", follow=True).content.decode()
-    assert "Players: Aiko, Bunta<" in two
+    assert "Seats, clockwise: 1 Aiko, 2 Bunta<" in two
     track = unescape(re.search(r'href="(/games/new/\?[^"]+)">Track this game', two).group(1))  # type: ignore[union-attr]
     assert params(track)["name"] == ["Aiko", "Bunta"]
 

@@ -58,7 +58,7 @@ def test_ban_reroll_share_scan_and_track(live_server: Any, lan_browser: Any, scr
     options = Options(4, akebono=True)
     first = code_of(page.url)
     assert "House rules: no Pub (Izakaya)" in page.locator("#house-line").inner_text()
-    assert "Aiko, Bunta, Chiyo, Daisuke" in page.locator("#names-line").inner_text()
+    assert "1 Aiko, 2 Bunta, 3 Chiyo, 4 Daisuke" in page.locator("#names-line").inner_text()
 
     # Re-roll the buildings: a new code, every other part kept, the page says which part was drawn again.
     button = page.locator("#rerolls").get_by_role("button", name="Buildings")

@@ -4,6 +4,7 @@ valid and invalid input (issue 3)."""
 from __future__ import annotations
 
 import re
+from html import unescape
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
@@ -332,3 +333,23 @@ def test_nothing_a_setup_phone_gets_names_a_hidden_draw(
         assert named_hidden_draws(text, setup) == [], name
         assert not re.search(r"Nagaya [1-4]|Blocking tile [1-4]", text), name
         assert "/api/" not in text and ".json" not in text, name
+
+
+def test_a_share_link_pasted_as_the_code_says_to_open_it(client: Client) -> None:
+    """A player pastes the link a friend shared into the setup code field (which keeps 64 characters of it): the
+    page says it is a link to open, not which characters a code never uses."""
+    pasted = "http://192.168.178.23:8000/setup/game?players=3&akebono=1&seed=K7MX2QPA&table=x"[:64]
+    response = client.get("/setup/game", {"players": "4", "seed": pasted})
+    assert response.status_code == 400
+    said = re.search(r'id="setup-error">([^<]+)<', response.content.decode())
+    assert said is not None and unescape(said.group(1)).startswith(
+        "That is a link, not a setup code: open the link itself"
+    )
+
+
+def test_the_code_field_says_a_code_needs_the_same_options(client: Client) -> None:
+    """A code read aloud by a friend who played 3 players with Akebono gives another setup with 4 base players:
+    the field's hint says so before the table sets up the wrong one."""
+    hint = re.search(r'id="seed-hint"[^>]*>([^<]+)<', client.get("/setup/").content.decode())
+    assert hint is not None
+    assert "same setup only with the same players, Akebono and variant" in hint.group(1)

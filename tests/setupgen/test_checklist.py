@@ -112,6 +112,8 @@ def test_each_step_with_hidden_draws_says_the_tracker_reveals_them(options: Opti
         assert bool(step.tracker_note) == bool(step.hidden)
         if step.hidden:
             assert step.tracker_note.startswith("Hidden until due: the game tracker reveals ")
+            # "the Summer, Autumn and Winter Personalities when it is due": no "it" for a plural
+            assert step.tracker_note.endswith(f"reveals {step.hidden_note} when due.")
             assert "here" not in step.text  # the page reveals nothing: no step says "reveal ... here"
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from django.db import models, transaction
 
 from companion.models.games import Change, Game, Seat
+from companion.models.setup_progress import locked_progress
 from scoring.calendar import (
     NEW_YEAR,
     CalendarOptions,
@@ -35,12 +36,21 @@ def create_game(
     setup: Mapping[str, Any],
     who: str,
     ticks: Sequence[str] = (),
+    setup_key: str = "",
 ) -> Game:
     """A new game at month 1, phase A: markers stacked as the base "PLAYER SETUP" says (first player on top).
-    ``ticks``: the setup checklist's steps already ticked on the setup page of this table."""
+    ``ticks``: the setup checklist's steps already ticked; ``setup_key``: the setup page's ticks
+    (companion.setup_query.ticks_key) whose game this is, its ticks taken with it. One game a setup page: when
+    "Track this game" already made one of ``setup_key`` (another phone of the table), that game is returned and
+    none is made, so the table is never split in two games."""
     n = len(players)
     options = CalendarOptions(players=n, akebono=akebono, grand_master=grand_master)
     with transaction.atomic():
+        progress = locked_progress(setup_key) if setup_key else None
+        if progress is not None and progress.game is not None:
+            return progress.game
+        if progress is not None:
+            ticks = [*ticks, *progress.done]
         game = Game.objects.create(
             players=options.players,
             akebono=akebono,
@@ -55,6 +65,9 @@ def create_game(
             for i, p in enumerate(players)
         )
         Change.objects.create(game=game, version=game.version, who=who, op="create", summary="Game created")
+        if progress is not None:
+            progress.game = game
+            progress.save(update_fields=["game"])
     return game
 
 

@@ -16,7 +16,7 @@ from companion.errors import UserError
 from companion.forms import NewGameForm, whole_number
 from companion.http import HtmxHttpRequest
 from companion.models.scoresheets import NAME_MAX
-from companion.models.setup_progress import ticked
+from companion.models.setup_progress import stream_of, tracked_game
 from companion.services.tracker.games import (
     NewPlayer,
     create_game,
@@ -47,6 +47,18 @@ def _table_code(request: HttpRequest) -> str:
     return table if is_table(table) else ""
 
 
+def _tracked(request: HttpRequest, options: Options, seed: str) -> str | None:
+    """The edit token of the game "Track this game" already made of this setup page (its ``table=``), or None."""
+    table = _table_code(request)
+    if not table:
+        return None
+    try:
+        setup = generate(options, seed)
+    except OptionsError:
+        return None
+    return tracked_game(stream_of(ticks_key(table, setup)))
+
+
 def _fixed_setup(form: NewGameForm, players: int | None) -> dict[str, Any] | None:
     """The setup a "Track this game" link brought (``players`` is the number it was made for), as the form shows it
     (the seed, the options, a link to change them); None for the plain form or options no game is set up with."""
@@ -66,6 +78,7 @@ def _fixed_setup(form: NewGameForm, players: int | None) -> dict[str, Any] | Non
     except SeedError:
         rules = HouseRules()
     house = house_summary(rules)
+    names = [typed for _, name, _ in form.rows() if (typed := str(name.value() or "").strip())]
     return {
         "players": players,
         "seed": seed,
@@ -74,7 +87,8 @@ def _fixed_setup(form: NewGameForm, players: int | None) -> dict[str, Any] | Non
         "house_line": house,
         "akebono": options.akebono,
         "grand_master": options.grand_master,
-        "change_url": f"{reverse('setup-options')}?{options_query(options, None, **house_query(rules))}",
+        # The names typed so far go with it: changing the number of players keeps them.
+        "change_url": f"{reverse('setup-options')}?{options_query(options, None, **house_query(rules), name=names)}",
     }
 
 
@@ -134,6 +148,10 @@ def games_new(request: HtmxHttpRequest) -> HttpResponse:
         except (UserError, SeedError) as exc:
             message = f"This link to a setup cannot be used: {sentence(str(exc))} Fill in the game below."
             return _new_form(request, NewGameForm(initial=initial), status=400, error=message)
+        tracked = _tracked(request, options, seed)
+        if tracked is not None:
+            # Another phone of the table made this setup's game: this phone joins it.
+            return redirect("game", tracked)
         initial.update(
             seed=seed,
             akebono=options.akebono,
@@ -160,14 +178,13 @@ def games_new(request: HtmxHttpRequest) -> HttpResponse:
         return _new_form(request, form, status=400, fixed=made_for)
     who = players[0].name
     table = _table_code(request)
-    ticks = ticked(ticks_key(table, generated)) if table else frozenset()
     game = create_game(
         players=players,
         akebono=data["akebono"],
         grand_master=data["grand_master"],
         setup=setup,
         who=who,
-        ticks=sorted(ticks),
+        setup_key=ticks_key(table, generated) if table else "",
     )
     if request.htmx:
         response = HttpResponse(status=204)
