@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('companion', '0014_results_rescored'),
+        ('companion', '0015_scoresheet_group'),
     ]
 
     operations = [

@@ -210,7 +210,7 @@ def test_names_and_the_code_travel_into_the_tracker_and_the_score() -> None:
     game = Game.objects.get()
     assert game.setup == generate(options, code).to_json()
     assert "pub-izakaya" not in game.setup["buildings"]
-    score = unescape(re.search(r'href="(/score/\?[^"]+)">Score it', page).group(1))  # type: ignore[union-attr]
+    score = unescape(re.search(r'href="(/score/\?[^"]+)">Score the end of the game', page).group(1))  # type: ignore[union-attr]
     score_page = client.get(score).content.decode()
     assert f'value="{code}"' in score_page
     for i, name in enumerate(NAMES):

@@ -51,7 +51,7 @@ def _start_page(request: HttpRequest, form: ScoreStartForm, status: int = 200) -
 
 
 def _from_setup(query: QueryDict) -> dict[str, Any]:
-    """What the setup page's "Score it" link fills in (issue 26): ``name=`` (the table's names, in seating
+    """What the setup page's "Score the end of the game" link fills in (issue 26): ``name=`` (the table's names, in seating
     order), ``seed=`` (the setup code), ``edition`` and ``grand_master``; anything else is left as the form has it."""
     initial: dict[str, Any] = {f"name-{i}": name for i, name in enumerate(setup_names(query))}
     code = query.get("seed", "").strip()[:CODE_MAX]
