@@ -205,6 +205,48 @@ def test_an_unanswered_conflict_holds_no_later_tap(table: Table, new_context: An
     assert _game_row(table, edit)[:2] == (1, "C")
 
 
+def test_conflicts_left_unanswered_show_one_at_a_time_over_the_page(
+    table: Table, new_context: Any, screenshot: Any
+) -> None:
+    """Two scores set offline while another phone changes both: two conflicts, left unanswered while the player
+    goes on. Stacked, the notes grew down over the first rows, and a tap meant for Ann's +1 landed on "Set it
+    anyway". The newest shows, saying how many wait; the other shows once it is answered."""
+    edit, _ = new_game(table)
+    context = new_context()
+    page = context.new_page()
+    _open(page, table, edit)
+    context.set_offline(True)
+    for seat in (1, 2):
+        page.click(f"#exact-{seat} summary")
+        page.fill(f"#set-score-{seat}", str(10 + seat))
+        page.click(f"#set-score-go-{seat}")  # made against a score of 0...
+    other = table.client()  # ...while another phone gives both +2
+    other.request("GET", f"/games/{edit}/")
+    for seat in (1, 2):
+        form = {"op": "score-add", "seat": seat, "value": 2}
+        assert other.request("POST", f"/games/{edit}/change", form)[0] == 302
+    context.set_offline(False)
+    notes = page.locator(".live-note")
+    expect(notes).to_have_count(2)
+    expect(page.locator(".live-note:visible")).to_have_count(1)
+    expect(page.locator(".live-note:visible")).to_contain_text("Set Ben's score was not saved")
+    said = "getComputedStyle(document.querySelector('.live-note:last-child'), '::before').content"
+    assert "to answer" in page.evaluate(said)  # "1 of 2 to answer:"
+    page.evaluate("window.scrollTo(0, 0)")
+    plus = page.locator("#add-1-1").bounding_box()
+    at = (plus["x"] + plus["width"] / 2, plus["y"] + plus["height"] / 2)
+    assert (
+        page.evaluate("([x, y]) => document.elementFromPoint(x, y).id", at) == "add-1-1"
+    )  # the bar is not over it
+    screenshot(page, "live-tracker-conflicts")
+    page.get_by_role("button", name="Set it anyway").click()  # the one that shows: Ben's
+    expect(page.locator("#score-2")).to_have_text("12")
+    expect(page.locator(".live-note:visible")).to_contain_text("Set Ann's score was not saved")
+    page.get_by_role("button", name="Drop it").click()
+    expect(notes).to_have_count(0)
+    assert (_score(table, edit, 1), _score(table, edit, 2)) == (2, 12)
+
+
 def test_with_the_stream_blocked_the_page_polls(table: Table, new_context: Any) -> None:
     edit, view = new_game(table)
     ann, look = new_context().new_page(), new_context().new_page()
