@@ -168,6 +168,31 @@ def test_one_games_waiting_taps_never_show_on_another(table: Table, new_context:
     assert _score(table, first, 1) == 2
 
 
+def test_taps_waiting_in_two_tabs_of_one_game_are_all_kept(table: Table, new_context: Any) -> None:
+    """One phone, two tabs of the same game (its link opened twice), offline: a tap in the second tab wrote its
+    outbox over the first tab's waiting taps, which were lost with that tab (closed, or dropped by the phone)."""
+    edit, _ = new_game(table)
+    context = new_context()
+    first, second = context.new_page(), context.new_page()
+    _open(first, table, edit)
+    _open(second, table, edit)
+    context.set_offline(True)
+    _add(first, 1, 3)
+    _add(first, 1, 5)
+    _add(second, 2, 1)
+    expect(second.locator(".live-status")).to_have_text("Not saved yet: 1 waiting.")
+    first.close()
+    context.set_offline(False)
+    again = context.new_page()
+    _open(again, table, edit)
+    expect(again.locator("#score-1")).to_have_text("8")
+    expect(again.locator("#score-2")).to_have_text("1")
+    expect(again.locator(".live-status")).to_be_hidden()
+    expect(second.locator(".live-status")).to_be_hidden()
+    assert (_score(table, edit, 1), _score(table, edit, 2)) == (8, 1)
+    assert _writes(table) == 3
+
+
 def test_storage_that_throws_is_said_and_the_tap_still_sent(table: Table, page: Any) -> None:
     edit, _ = new_game(table)
     page.add_init_script(
