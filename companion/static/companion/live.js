@@ -49,7 +49,12 @@
     box.setAttribute("role", "alert");
     box.append(make("p", { textContent: text }));
     for (const [label, act] of buttons) {
-      const onclick = () => { box.remove(); act(); };
+      const onclick = () => { // it fades, but takes a second tap for a moment: a double tap never reaches what it hid
+        box.classList.add("live-note-gone");
+        box.setAttribute("aria-hidden", "true");
+        setTimeout(() => box.remove(), 500);
+        act();
+      };
       box.append(make("button", { type: "button", textContent: label, onclick }), " ");
     }
     bar.append(box);

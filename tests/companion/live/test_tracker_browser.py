@@ -266,10 +266,59 @@ def test_conflicts_left_unanswered_show_one_at_a_time_over_the_page(
     screenshot(page, "live-tracker-conflicts")
     page.get_by_role("button", name="Set it anyway").click()  # the one that shows: Ben's
     expect(page.locator("#score-2")).to_have_text("12")
-    expect(page.locator(".live-note:visible")).to_contain_text("Set Ann's score was not saved")
+    expect(page.locator(".live-note:visible:not([aria-hidden])")).to_contain_text(
+        "Set Ann's score was not saved"
+    )
     page.get_by_role("button", name="Drop it").click()
     expect(notes).to_have_count(0)
     assert (_score(table, edit, 1), _score(table, edit, 2)) == (2, 12)
+
+
+def test_a_double_tap_on_a_notes_button_never_reaches_what_it_covered(table: Table, new_context: Any) -> None:
+    """The note goes at the first tap of "Drop it"; the second tap of a double tap landed on the control it had
+    covered (Ann's F+1, a fire recorded that nobody meant)."""
+    edit, _ = new_game(table)
+    context = new_context()
+    page = context.new_page()
+    _open(page, table, edit)
+    context.set_offline(True)
+    page.click("#exact-1 summary")
+    page.fill("#set-score-1", "11")
+    page.click("#set-score-go-1")  # made against a score of 0...
+    other = table.client()  # ...while another phone gives Ann +2
+    other.request("GET", f"/games/{edit}/")
+    assert (
+        other.request("POST", f"/games/{edit}/change", {"op": "score-add", "seat": 1, "value": 2})[0] == 302
+    )
+    context.set_offline(False)
+    drop = page.get_by_role("button", name="Drop it")
+    expect(drop).to_be_visible()
+    page.evaluate("window.scrollTo(0, 0)")
+    box = drop.bounding_box()
+    # Ann's F+1 brought under "Drop it": the thumb rests on both.
+    fire = page.locator("#fire-add-1").bounding_box()
+    y = box["y"] + box["height"] / 2
+    page.evaluate("(by) => window.scrollBy(0, by)", fire["y"] + fire["height"] / 2 - y)
+    x = fire["x"] + fire["width"] / 2
+    assert box["x"] < x < box["x"] + box["width"]
+    under = "([x, y]) => document.elementsFromPoint(x, y).map((e) => e.id).filter(Boolean)"
+    assert page.evaluate(under, [x, y])[:1] == ["fire-add-1"]  # the note's button is over Ann's F+1
+    page.touchscreen.tap(x, y)
+    page.touchscreen.tap(x, y)  # a double tap
+    expect(page.locator(".live-note")).to_have_count(0)
+    assert page.locator("#fire-1").inner_text() == "0"  # no F+1 shown at once
+    page.click("#add-2-1")  # writes go in order: once this one is saved, a tap under the note would be too
+    expect(page.locator("#score-2")).to_have_text("1")
+    expect(page.locator("#part-row-2")).to_have_class("row")
+    tracks = [
+        [_score(table, edit, seat, track) for track in ("score", "firefighting", "trade")]
+        for seat in (1, 2, 3)
+    ]
+    assert tracks == [
+        [2, 0, 0],
+        [1, 0, 0],
+        [0, 0, 0],
+    ]  # Ann's +2 from the other phone, Ben's +1: nothing else
 
 
 def test_with_the_stream_blocked_the_page_polls(table: Table, new_context: Any) -> None:
