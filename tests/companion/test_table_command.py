@@ -18,6 +18,7 @@ import socket
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -244,3 +245,27 @@ def test_it_prints_a_lan_address_and_serves_the_home_page_on_it(tmp_path: Path) 
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     assert seen["url"] == "http://10.77.0.5:8000/"
     assert seen["status"] == 200 and seen["home"]
+
+
+def test_a_master_killed_hard_leaves_no_worker_serving_and_it_starts_again(tmp_path: Path) -> None:
+    """gunicorn's master killed with SIGKILL (as by the out-of-memory killer): its uvicorn worker went on serving
+    the port alone, and ``manage.py table`` started again could not listen. The worker stops at its next tick
+    (every ``--timeout`` seconds: 1 here) and the table starts again on the same port."""
+    port = free_port()
+    env = _env(tmp_path) | {"GUNICORN_CMD_ARGS": "--timeout 1"}
+    args = ["--bind", "127.0.0.1", "--port", str(port)]
+    with _table(args, env) as process:
+        _ready("127.0.0.1", port, process)
+        os.kill(process.pid, signal.SIGKILL)  # the master (manage.py became gunicorn)
+        process.wait(timeout=20)
+        for _ in range(300):  # the worker goes within a tick or two: the port is let go
+            try:
+                _get("127.0.0.1", port, "/healthz")
+            except ConnectionRefusedError:
+                break
+            time.sleep(0.1)  # a poll, bounded
+        else:
+            pytest.fail("the worker went on serving without its master")
+    with _table(args, _env(tmp_path)) as again:
+        _ready("127.0.0.1", port, again)
+        assert _get("127.0.0.1", port, "/healthz")[0] == 200

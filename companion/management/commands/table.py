@@ -30,7 +30,7 @@ from companion.links import (
     origin,
 )
 
-WORKER = "uvicorn_worker.UvicornWorker"
+WORKER = "companion.worker.TableWorker"
 
 
 def default_workers() -> int:

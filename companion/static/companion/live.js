@@ -26,6 +26,8 @@
   // newest: the newest version whose pieces the page shows (a write's answer's); a pull answered older is not applied.
   let heard = 0, newest = 0, outbox = [];
   try { outbox = JSON.parse(localStorage.getItem(KEY) || "[]"); } catch (e) { kept = false; }
+  // The writes this page has held (loaded or made): another tab's of the same thing stay in storage, its to send.
+  const tapId = (o) => `${o.lc}:${o.n}`, ours = new Set(outbox.map(tapId));
 
   // --- the bar: waiting taps, conflicts, notes (fixed: it never moves the page) -------------------------------
   document.body.insertAdjacentHTML("beforeend",
@@ -47,7 +49,12 @@
     box.setAttribute("role", "alert");
     box.append(make("p", { textContent: text }));
     for (const [label, act] of buttons) {
-      const onclick = () => { box.remove(); act(); };
+      const onclick = () => { // it fades, but takes a second tap for a moment: a double tap never reaches what it hid
+        box.classList.add("live-note-gone");
+        box.setAttribute("aria-hidden", "true");
+        setTimeout(() => box.remove(), 500);
+        act();
+      };
       box.append(make("button", { type: "button", textContent: label, onclick }), " ");
     }
     bar.append(box);
@@ -60,7 +67,9 @@
     clearTimeout(storing);
     storing = later ? setTimeout(persist) : 0;
     if (later) return;
-    try { localStorage.setItem(KEY, JSON.stringify(outbox)); } catch (e) { kept = false; }
+    let others = [];
+    try { others = JSON.parse(localStorage.getItem(KEY) || "[]").filter((o) => !ours.has(tapId(o))); } catch (e) {}
+    try { localStorage.setItem(KEY, JSON.stringify([...others, ...outbox])); } catch (e) { kept = false; }
     show();
   }
 
@@ -227,6 +236,7 @@
     if (params.has("cid")) params.set("cid", `${client}-${counter}`);
     const body = new URLSearchParams(params).toString();
     outbox.push({ ...item, n: counter, lc: client, at: Date.now(), body });
+    ours.add(`${client}:${counter}`);
     flush(); // its request leaves first, then it is kept
     persist();
   }

@@ -168,6 +168,31 @@ def test_one_games_waiting_taps_never_show_on_another(table: Table, new_context:
     assert _score(table, first, 1) == 2
 
 
+def test_taps_waiting_in_two_tabs_of_one_game_are_all_kept(table: Table, new_context: Any) -> None:
+    """One phone, two tabs of the same game (its link opened twice), offline: a tap in the second tab wrote its
+    outbox over the first tab's waiting taps, which were lost with that tab (closed, or dropped by the phone)."""
+    edit, _ = new_game(table)
+    context = new_context()
+    first, second = context.new_page(), context.new_page()
+    _open(first, table, edit)
+    _open(second, table, edit)
+    context.set_offline(True)
+    _add(first, 1, 3)
+    _add(first, 1, 5)
+    _add(second, 2, 1)
+    expect(second.locator(".live-status")).to_have_text("Not saved yet: 1 waiting.")
+    first.close()
+    context.set_offline(False)
+    again = context.new_page()
+    _open(again, table, edit)
+    expect(again.locator("#score-1")).to_have_text("8")
+    expect(again.locator("#score-2")).to_have_text("1")
+    expect(again.locator(".live-status")).to_be_hidden()
+    expect(second.locator(".live-status")).to_be_hidden()
+    assert (_score(table, edit, 1), _score(table, edit, 2)) == (8, 1)
+    assert _writes(table) == 3
+
+
 def test_storage_that_throws_is_said_and_the_tap_still_sent(table: Table, page: Any) -> None:
     edit, _ = new_game(table)
     page.add_init_script(
@@ -203,6 +228,97 @@ def test_an_unanswered_conflict_holds_no_later_tap(table: Table, new_context: An
     apply.click()
     expect(page.locator("#month-title")).to_contain_text("phase C")
     assert _game_row(table, edit)[:2] == (1, "C")
+
+
+def test_conflicts_left_unanswered_show_one_at_a_time_over_the_page(
+    table: Table, new_context: Any, screenshot: Any
+) -> None:
+    """Two scores set offline while another phone changes both: two conflicts, left unanswered while the player
+    goes on. Stacked, the notes grew down over the first rows, and a tap meant for Ann's +1 landed on "Set it
+    anyway". The newest shows, saying how many wait; the other shows once it is answered."""
+    edit, _ = new_game(table)
+    context = new_context()
+    page = context.new_page()
+    _open(page, table, edit)
+    context.set_offline(True)
+    for seat in (1, 2):
+        page.click(f"#exact-{seat} summary")
+        page.fill(f"#set-score-{seat}", str(10 + seat))
+        page.click(f"#set-score-go-{seat}")  # made against a score of 0...
+    other = table.client()  # ...while another phone gives both +2
+    other.request("GET", f"/games/{edit}/")
+    for seat in (1, 2):
+        form = {"op": "score-add", "seat": seat, "value": 2}
+        assert other.request("POST", f"/games/{edit}/change", form)[0] == 302
+    context.set_offline(False)
+    notes = page.locator(".live-note")
+    expect(notes).to_have_count(2)
+    expect(page.locator(".live-note:visible")).to_have_count(1)
+    expect(page.locator(".live-note:visible")).to_contain_text("Set Ben's score was not saved")
+    said = "getComputedStyle(document.querySelector('.live-note:last-child'), '::before').content"
+    assert "to answer" in page.evaluate(said)  # "1 of 2 to answer:"
+    page.evaluate("window.scrollTo(0, 0)")
+    plus = page.locator("#add-1-1").bounding_box()
+    at = (plus["x"] + plus["width"] / 2, plus["y"] + plus["height"] / 2)
+    assert (
+        page.evaluate("([x, y]) => document.elementFromPoint(x, y).id", at) == "add-1-1"
+    )  # the bar is not over it
+    screenshot(page, "live-tracker-conflicts")
+    page.get_by_role("button", name="Set it anyway").click()  # the one that shows: Ben's
+    expect(page.locator("#score-2")).to_have_text("12")
+    expect(page.locator(".live-note:visible:not([aria-hidden])")).to_contain_text(
+        "Set Ann's score was not saved"
+    )
+    page.get_by_role("button", name="Drop it").click()
+    expect(notes).to_have_count(0)
+    assert (_score(table, edit, 1), _score(table, edit, 2)) == (2, 12)
+
+
+def test_a_double_tap_on_a_notes_button_never_reaches_what_it_covered(table: Table, new_context: Any) -> None:
+    """The note goes at the first tap of "Drop it"; the second tap of a double tap landed on the control it had
+    covered (Ann's F+1, a fire recorded that nobody meant)."""
+    edit, _ = new_game(table)
+    context = new_context()
+    page = context.new_page()
+    _open(page, table, edit)
+    context.set_offline(True)
+    page.click("#exact-1 summary")
+    page.fill("#set-score-1", "11")
+    page.click("#set-score-go-1")  # made against a score of 0...
+    other = table.client()  # ...while another phone gives Ann +2
+    other.request("GET", f"/games/{edit}/")
+    assert (
+        other.request("POST", f"/games/{edit}/change", {"op": "score-add", "seat": 1, "value": 2})[0] == 302
+    )
+    context.set_offline(False)
+    drop = page.get_by_role("button", name="Drop it")
+    expect(drop).to_be_visible()
+    page.evaluate("window.scrollTo(0, 0)")
+    box = drop.bounding_box()
+    # Ann's F+1 brought under "Drop it": the thumb rests on both.
+    fire = page.locator("#fire-add-1").bounding_box()
+    y = box["y"] + box["height"] / 2
+    page.evaluate("(by) => window.scrollBy(0, by)", fire["y"] + fire["height"] / 2 - y)
+    x = fire["x"] + fire["width"] / 2
+    assert box["x"] < x < box["x"] + box["width"]
+    under = "([x, y]) => document.elementsFromPoint(x, y).map((e) => e.id).filter(Boolean)"
+    assert page.evaluate(under, [x, y])[:1] == ["fire-add-1"]  # the note's button is over Ann's F+1
+    page.touchscreen.tap(x, y)
+    page.touchscreen.tap(x, y)  # a double tap
+    expect(page.locator(".live-note")).to_have_count(0)
+    assert page.locator("#fire-1").inner_text() == "0"  # no F+1 shown at once
+    page.click("#add-2-1")  # writes go in order: once this one is saved, a tap under the note would be too
+    expect(page.locator("#score-2")).to_have_text("1")
+    expect(page.locator("#part-row-2")).to_have_class("row")
+    tracks = [
+        [_score(table, edit, seat, track) for track in ("score", "firefighting", "trade")]
+        for seat in (1, 2, 3)
+    ]
+    assert tracks == [
+        [2, 0, 0],
+        [1, 0, 0],
+        [0, 0, 0],
+    ]  # Ann's +2 from the other phone, Ben's +1: nothing else
 
 
 def test_with_the_stream_blocked_the_page_polls(table: Table, new_context: Any) -> None:
