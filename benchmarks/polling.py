@@ -92,7 +92,7 @@ def served(
                 "--workers",
                 str(workers),
                 "--worker-class",
-                "uvicorn_worker.UvicornWorker",
+                "companion.worker.TableWorker",
                 "--keep-alive",
                 "30",
                 "--log-level",

@@ -137,7 +137,7 @@ def _stack(tmp: Path, database_url: str) -> Iterator[Stack]:
             logs.append(log)
             processes.append(subprocess.Popen(
                 [sys.executable, "-m", "gunicorn", "companion.asgi:application", "--worker-class",
-                 "uvicorn_worker.UvicornWorker", "--workers", "1", "--bind", f"127.0.0.1:{port}", "--no-control-socket"],
+                 "companion.worker.TableWorker", "--workers", "1", "--bind", f"127.0.0.1:{port}", "--no-control-socket"],
                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
             ))  # fmt: skip
         options = "\n".join(

@@ -57,7 +57,7 @@ class Server:
     def start(self) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "companion.asgi:application", "--bind", f"127.0.0.1:{self.port}",
-             "--workers", "1", "--worker-class", "uvicorn_worker.UvicornWorker", "--log-level", "warning"],
+             "--workers", "1", "--worker-class", "companion.worker.TableWorker", "--log-level", "warning"],
             cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=self.log,
         )  # fmt: skip
         _wait_ready(self.port, self.process, self.log)
