@@ -25,7 +25,10 @@
   // heard: the newest version a poke announced while a write was on its way; pull only if its answer did not get there.
   // newest: the newest version whose pieces the page shows (a write's answer's); a pull answered older is not applied.
   let heard = 0, newest = 0, outbox = [];
-  try { outbox = JSON.parse(localStorage.getItem(KEY) || "[]"); } catch (e) { kept = false; }
+  // A view-only page (data-live-read-only) writes nothing: the taps the edit link's page left waiting on this
+  // phone are not its to send.
+  const reads = "liveReadOnly" in live.dataset;
+  try { if (!reads) outbox = JSON.parse(localStorage.getItem(KEY) || "[]"); } catch (e) { kept = false; }
   // The writes this page has held (loaded or made): another tab's of the same thing stay in storage, its to send.
   const tapId = (o) => `${o.lc}:${o.n}`, ours = new Set(outbox.map(tapId));
 
@@ -280,6 +283,8 @@
         for (const twin of document.querySelectorAll(`[name="${name}"]`)) twin.value = was;
       }
       if (!known) note("That tap was not saved: this link cannot change it.", [["OK", () => {}]]);
+    } else if (!fresh && !item.done && v && v <= version()) {
+      item.bump.forEach(([id, by]) => bumpOne(id, -by)); // landed before: the page shows it already (a reload)
     }
     settle(item);
     if (!fresh || v !== version() + 1) pull();
@@ -327,6 +332,7 @@
     const last = Object.fromEntries(header.split(",").filter(Boolean).map((p) => p.split(":")));
     const gone = outbox.filter((o) => o.n <= int(last[o.lc]));
     if (!gone.length) return;
+    gone.forEach((o) => { o.done = true; }); // its bump is no longer put on top of what the pull brings
     outbox = outbox.filter((o) => !gone.includes(o));
     persist();
     gone.forEach(settle);

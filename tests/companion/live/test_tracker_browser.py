@@ -531,3 +531,63 @@ def test_the_tab_title_follows_the_month_another_phone_moves_to(table: Table, ne
     expect(ann.locator("#month-title")).to_contain_text("Month 2")
     expect(ann).to_have_title("Month 2 · IKI game")
     expect(screen).to_have_title("Table screen · Month 2 · IKI game")
+
+
+def test_the_view_link_never_sends_the_edit_link_s_waiting_taps(table: Table, new_context: Any) -> None:
+    """A phone with both links of a game (the edit link's page and the view-only link's share its storage): taps
+    left waiting by the edit page are the edit page's to send. The view-only page sent them, so a view link led to
+    a write. They wait, and land once when the edit page is back (the server may have had the tap already: offline
+    came as it was sent, and its answer was lost)."""
+    edit, view = new_game(table)
+    context = new_context()
+    page = context.new_page()
+    _open(page, table, edit)
+    context.set_offline(True)
+    _add(page, 1, 3)
+    expect(page.locator(".live-status")).to_have_text("Not saved yet: 1 waiting.")
+    page.close()
+    context.set_offline(False)
+    watcher = context.new_page()
+    sent: list[str] = []
+    watcher.on("request", lambda r: sent.append(f"{r.method} {r.url}"))
+    _open(watcher, table, view)  # its script has run: the stream answered
+    watcher.evaluate("() => fetch('/healthz')")  # asked after anything its script sent at its start
+    assert any(s.endswith("/healthz") for s in sent)
+    assert not [s for s in sent if s.startswith("POST")], sent
+    expect(watcher.locator(".live-status")).to_be_hidden()
+    again = context.new_page()
+    _open(again, table, edit)
+    expect(again.locator("#score-1")).to_have_text("3")
+    assert _writes(table) == 1 and _score(table, edit, 1) == 3
+
+
+def test_a_tap_that_landed_before_a_reload_is_not_counted_twice(table: Table, new_context: Any) -> None:
+    """A +5 reached the server, its answer was lost and so was every retry; the phone reloaded. The new page showed
+    the saved 5 and, on top, the +5 still waiting (10); its retry was answered as already applied, and the page kept
+    10 until the next change. It now shows 5."""
+    edit, _ = new_game(table)
+    context = new_context()
+    page = context.new_page()
+    _open(page, table, edit)
+    landed: list[int] = []
+
+    def lose(route: Any) -> None:
+        if route.request.method == "POST" and not landed:
+            route.fetch()  # the server writes...
+            landed.append(1)
+        if route.request.method == "POST":
+            route.abort()  # ...and no answer, to it or to a retry, reaches the phone
+        else:
+            route.continue_()
+
+    page.route("**/change", lose)
+    _add(page, 2, 5)
+    expect(page.locator(".live-status")).to_have_text("Not saved yet: 1 waiting.")
+    assert landed == [1] and _score(table, edit, 2) == 5
+    page.close()
+    again = context.new_page()
+    _open(again, table, edit)
+    expect(again.locator(".live-status")).to_be_hidden()  # sent again, answered as applied once
+    expect(again.locator("#score-2")).to_have_text("5")
+    expect(again.locator("#part-row-2")).to_have_class("row")
+    assert _writes(table) == 1 and _score(table, edit, 2) == 5
