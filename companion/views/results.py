@@ -143,6 +143,8 @@ def file_under_group(request: HttpRequest, token: str) -> HttpResponse:
         raise UserError("That is a group's view-only link: paste its edit link to file results.", status=403)
     if found is None and ("/" in text or TOKEN_RE.fullmatch(text)):
         raise UserError(NO_GROUP, status=404)
+    if found is None and result.group is not None and result.group.name == text[:GROUP_NAME_MAX]:
+        return _back_to(result)  # "File it" tapped twice: the first tap made this group and filed the game
     group = found[0] if found is not None else create_group(name=text[:GROUP_NAME_MAX])
     file_result(result=result, group=group)
     return _back_to(result)

@@ -216,6 +216,9 @@ def test_a_result_is_filed_under_a_new_group_then_an_existing_one(client: Client
     assert client.post(f"/results/{second.token}/group", {"group": link}).status_code == 302
     assert Group.objects.count() == 1
     assert group.results.count() == 2
+    # "File it" tapped twice with a new name: the second tap finds the game filed there, and makes no group
+    assert client.post(f"/results/{first.token}/group", {"group": "Thursday table"}).status_code == 302
+    assert Group.objects.count() == 1 and group.results.count() == 2
     html = visit_result(client, first)
     assert "Thursday table" in html and "Take it out of the group" in html
     asked = client.post(f"/results/{first.token}/ungroup", {"ask": "1"})  # the page's button asks once
