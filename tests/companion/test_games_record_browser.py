@@ -13,6 +13,7 @@ import pytest
 
 from companion.models.games import Game
 from companion.services.tracker.games import NewPlayer, create_game
+from tests.factories import play_to
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -51,7 +52,7 @@ def _screens(page: Any, screenshot: Any, name: str) -> None:
 
 
 def test_recording_a_pub_asks_which_fish_paid(live_server: Any, new_context: Any, screenshot: Any) -> None:
-    game = _game()
+    game = play_to(_game(), 4)  # summer: its bonus fish is on offer (the pickers offer no season not reached)
     one, two = new_context().new_page(), new_context().new_page()
     one.goto(live_server.url + game.edit_url())
     two.goto(live_server.url + game.edit_url())
