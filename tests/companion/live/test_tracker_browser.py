@@ -557,6 +557,8 @@ def test_the_view_link_never_sends_the_edit_link_s_waiting_taps(table: Table, ne
     expect(watcher.locator(".live-status")).to_be_hidden()
     again = context.new_page()
     _open(again, table, edit)
+    expect(again.locator(".live-status")).to_be_hidden()  # sent from the edit page, answered
+    expect(again.locator("#part-row-1")).to_have_class("row")
     expect(again.locator("#score-1")).to_have_text("3")
     assert _writes(table) == 1 and _score(table, edit, 1) == 3
 
@@ -581,7 +583,9 @@ def test_a_tap_that_landed_before_a_reload_is_not_counted_twice(table: Table, ne
             route.continue_()
 
     page.route("**/change", lose)
-    page.route(lambda url: "/state" in url, lambda route: route.abort())  # nor a pull, which would say it landed
+    page.route(
+        lambda url: "/state" in url, lambda route: route.abort()
+    )  # nor a pull, which would say it landed
     _add(page, 2, 5)
     expect(page.locator(".live-status")).to_have_text("Not saved yet: 1 waiting.")
     assert landed == [1] and _score(table, edit, 2) == 5
