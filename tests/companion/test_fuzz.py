@@ -16,6 +16,7 @@ import sys
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from html import unescape
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -41,6 +42,7 @@ from scoring.examples import WORKED_EXAMPLE
 from scoring.osaka.examples import CONTRACT_PAYDAY, RANKING
 from scoring.reading import MAX_NUMBER
 from tests.companion.osaka.test_calculator import CONTRACT as OSAKA_CALCULATOR
+from tests.companion.osaka.test_games import _begin
 from tests.companion.test_urls import _addresses
 from tests.conftest import DATABASE_ONLY
 from tests.factories import db_snapshot, make_game, stored_rows
@@ -103,12 +105,17 @@ class Target:
     form: dict[str, Any]
 
 
-def _replace(form: dict[str, Any], field: str, value: object, part: int | None) -> dict[str, Any]:
+def _replace(
+    form: dict[str, Any], field: str, value: object, part: int | None, twice: bool = False
+) -> dict[str, Any]:
     """``form`` with ``field`` replaced by ``value`` (or left out); with ``part``, only that ``|``-separated part
-    of a button's op (``add|0|characters|monk``) is replaced."""
+    of a button's op (``add|0|characters|monk``) is replaced; ``twice``: the field sent twice, its valid value and
+    then ``value`` (a form read by ``get`` takes the last, one read by ``getlist`` both)."""
     sent = dict(form)
     if value is MISSING:
         sent.pop(field, None)
+    elif twice:
+        sent[field] = [form[field], value]
     elif part is not None and "|" in str(form[field]):
         parts = str(form[field]).split("|")
         parts[part % len(parts)] = str(value)
@@ -127,9 +134,28 @@ def _send(client: Client, url: str, form: dict[str, Any]) -> None:
         assert response.status_code < 500, (url, form, response.status_code)
         if 400 <= response.status_code < 500:
             assert db_snapshot() == before, (url, form, response.status_code)
+            assert said(response), (url, form, response.status_code)
         else:  # what was stored holds nothing a page cannot show (PostgreSQL refuses a NUL with a 500)
             assert not _hidden_characters(), (url, form)
             before = None
+
+
+#: Where a page says what went wrong: the error page's and the forms' messages (``message error``, ``errorlist``),
+#: the answer beside the control tapped (``answer``) and every ``role="alert"``.
+_SAID = re.compile(
+    r"<(\w+)\b[^>]*?(?:class=\"[^\"]*\b(?:message|errorlist|answer)\b[^\"]*\"|role=\"alert\")[^>]*>(.*?)</\1>",
+    re.S,
+)
+
+
+def said(response: Any) -> str:
+    """The words a refused request's answer gives the person: the API's ``error.message``, or the text of the
+    page's (or the partial's) messages; empty when it says nothing."""
+    if response["Content-Type"].startswith("application/json"):
+        return str(response.json().get("error", {}).get("message", "")).strip()
+    html = response.content.decode(errors="replace")
+    words = " ".join(re.sub(r"<[^>]+>", " ", inner) for _, inner in _SAID.findall(html))
+    return " ".join(unescape(words).split())
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -162,7 +188,7 @@ def _hidden_characters() -> list[str]:
 
 def test_the_measures_find_what_they_look_for() -> None:
     """A change to one column, and a control character or a bidi override stored as text or inside a JSON value
-    (stored escaped), are each seen."""
+    (stored escaped), are each seen; a refusal's words are found, and none on a page that refuses nothing."""
     game = _game()
     before = db_snapshot()
     assert not _hidden_characters() and db_snapshot() == before
@@ -173,6 +199,12 @@ def test_the_measures_find_what_they_look_for() -> None:
     Group.objects.all().delete()
     Game.objects.filter(pk=game.pk).update(revealed=["fire-1\u202e"])
     assert _hidden_characters() == ["Game: 'fire-1\\u202e'"]
+    page = Client().get(f"/games/{game.edit_token}/")
+    refused = Client().post(
+        f"/games/{game.edit_token}/change", {"op": "score-add", "seat": "9", "value": "1"}
+    )
+    assert page.status_code == 200 and not said(page)
+    assert refused.status_code == 400 and said(refused) == "Choose one of the game's players."
 
 
 def _game(finished: bool = False) -> Game:
@@ -384,9 +416,14 @@ def _fuzz_fields(client: Client, target: Target, values: st.SearchStrategy[Any],
     """One field of ``target``'s form (or one part of a button's op) replaced by each of ``values``."""
 
     @runs
-    @given(field=st.sampled_from(sorted(target.form)), value=values, part=st.none() | st.integers(0, 3))
-    def run(field: str, value: object, part: int | None) -> None:
-        _send(client, target.url, _replace(target.form, field, value, part))
+    @given(
+        field=st.sampled_from(sorted(target.form)),
+        value=values,
+        part=st.none() | st.integers(0, 3),
+        twice=st.booleans(),
+    )
+    def run(field: str, value: object, part: int | None, twice: bool) -> None:
+        _send(client, target.url, _replace(target.form, field, value, part, twice))
 
     run()
 
@@ -518,21 +555,24 @@ def _osaka_targets() -> Iterator[tuple[str, Callable[[], Target]]]:
         return create_osaka_game(players=players)
 
     def token() -> Target:
-        form = {"op": "token", "seat": "1", "colour": "red", "delta": "1", "cid": "c1"}
+        form = {"op": "token", "seat": "1", "colour": "red", "delta": "1", "cid": "cid-0001"}
         return Target(f"/osaka/games/{osaka_game().edit_token}/change", form)
 
     def undo() -> Target:
-        game = osaka_game()
-        return Target(f"/osaka/games/{game.edit_token}/change", {"op": "undo", "target": "2", "cid": "c2"})
+        game = _begin(osaka_game())
+        last = game.events.order_by("-version").first()
+        assert last is not None
+        form = {"op": "undo", "target": str(last.version), "cid": "cid-0002"}
+        return Target(f"/osaka/games/{game.edit_token}/change", form)
 
     def payday() -> Target:
-        game = osaka_game()
+        game = _begin(osaka_game())  # no payday before the start (RULINGS O7)
         form = {
             "v": str(game.version),
             "edo1": "red",
             "p0-goods_red_5": "3",
             "p1-goods_red_2": "1",
-            "cid": "c3",
+            "cid": "cid-0003",
         }
         return Target(f"/osaka/games/{game.edit_token}/payday", form)
 

@@ -186,6 +186,26 @@ def test_a_wrong_rank_says_the_tie_break() -> None:
     assert problem.message.startswith("Anaïs is placed 1, not 2: Anaïs and David tie on 50 IKI; broken by")
 
 
+def test_a_place_outside_the_range_a_tie_leaves_open_is_wrong() -> None:
+    """RULINGS R12, R21: four players on 100, Hana's firefighting position blank. Anaïs and David (space 7) are
+    surely above Ben (space 5), so Ben holds 3rd or 4th whatever Hana's position: written 1st is an error naming
+    that range (while the places the tie leaves open, 1-3 for Anaïs, are legal)."""
+    spaces = {"Anaïs": 7, "David": 7, "Ben": 5, "Hana": None}
+    ranks = {"Anaïs": 2, "David": 3, "Ben": 1, "Hana": 4}
+    pad = Pad(
+        players=tuple(
+            PadPlayer(name=name, lines={"score_track": 100}, total=100, rank=ranks[name], firefighting=space)
+            for name, space in spaces.items()
+        )
+    )
+    check = check_pad(pad)
+    wrong = [p for p in check.errors if p.code is PadCode.RANK]
+    assert [(p.player, p.message) for p in wrong] == [
+        ("Ben", "Ben cannot be placed 1: with 100 IKI the place is 3 to 4.")
+    ]
+    assert {p.name: p.place for p in check.players}["Ben"] == "3\u20134"
+
+
 def test_a_score_track_over_150_is_a_warning() -> None:
     check = check_pad(Pad(players=(PadPlayer(name="A", lines={"score_track": 151}), PadPlayer(name="B"))))
     assert check.ok

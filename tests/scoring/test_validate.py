@@ -173,6 +173,12 @@ CASES: list[tuple[str, Callable[[Table], None] | OnRead, Code, str | None, str]]
     ("trade track in a base game", then(base_game, player(1, trade=2)), Code.NOT_IN_GAME, "David", "players[1].trade"),
     ("boat in a base game", then(base_game, add(1, "boats", "taxi-boat")), Code.NOT_IN_GAME, "David",
      "players[1].boats[0]"),
+    # RULINGS R13 "a component not in the selected edition/expansions": the setup's own components too
+    ("an Akebono building in a base game's setup", then(base_game, top(setup={"buildings": ["inn", "restaurant",
+     "farmhouse", "temple", "kimono-shop", "well"]})), Code.NOT_IN_GAME, None, "setup.buildings[3]"),
+    ("an Akebono personality in a base game's setup", then(base_game, top(setup={"personalities": ["sanyo-rai",
+     "nezumi-kozo", "hiroshige-utagawa", "saiko-ema", "ryokan", "tadataka-ino", "kokan-shiba", "gennai-hiraga"]})),
+     Code.NOT_IN_GAME, None, "setup.personalities[0]"),
     ("a card held by two players", add(2, "characters", "monk"), Code.DUPLICATE_COMPONENT, "Dominique",
      "players[2].characters[1]"),
     ("a card listed twice", add(0, "characters", "dice-maker"), Code.DUPLICATE_COMPONENT, "Anaïs",
@@ -264,6 +270,9 @@ CASES: list[tuple[str, Callable[[Table], None] | OnRead, Code, str | None, str]]
      "firefighting_order"),
     ("order naming a stranger", top(firefighting_order=["Anaïs", "Dominique", "Zoé"]), Code.FIREFIGHTING_ORDER, None,
      "firefighting_order"),
+    # RULINGS R12 "all players by position": each once
+    ("order listing a player twice", top(firefighting_order=["Anaïs", "David", "Dominique", "David"]),
+     Code.FIREFIGHTING_ORDER, None, "firefighting_order"),
     # issue 10 item 6: RULINGS R12 stacks, space by space
     ("a stack naming a player of another space", top(stacks={"4": ["Anaïs"]}), Code.STACK_ORDER, "Anaïs",
      "stacks.4[0]"),
@@ -272,6 +281,9 @@ CASES: list[tuple[str, Callable[[Table], None] | OnRead, Code, str | None, str]]
     ("a stack against the firefighting order", then(player(2, firefighting=2), top(
      firefighting_order=["Anaïs", "David", "Dominique"], stacks={"2": ["Dominique", "David"]})), Code.STACK_ORDER,
      None, "stacks.2"),
+    # RULINGS R12/R13: a marker has one place in one stack
+    ("a player twice in one stack", then(player(2, firefighting=2), top(stacks={"2": ["David", "Dominique",
+     "David"]})), Code.STACK_ORDER, "David", "stacks.2[2]"),
     ("two markers in one place of a stack", ranks(player(2, firefighting=2), David=0, Dominique=0),
      Code.STACK_PLACE_TAKEN, "Dominique", "stacks.2[1]"),
     # RULINGS R13 as amended: incomplete, not impossible (warnings; the table is scored)
@@ -314,6 +326,23 @@ def test_each_rule_broken_once(
     assert found[0].message and found[0].message[-1] in ".)"
     others = [p.code for p in report.errors if p.code is not code and p.code not in COMES_WITH.get(code, ())]
     assert not others, f"breaking one rule reported others too: {others}"
+
+
+@pytest.mark.parametrize(
+    ("case", "words"),
+    [
+        ("order listing a player twice", "must list every player once: a player is listed twice."),
+        ("a player twice in one stack", "David is given two places in the stacks; a marker has one."),
+    ],
+)
+def test_a_repetition_is_said_as_one(case: str, words: str) -> None:
+    """RULINGS R12: the order and the stacks name each player once. A repetition is its own check, beside a
+    stranger's or a missing player's, and says so (the rows of CASES above break it)."""
+    (change,) = [c[1] for c in CASES if c[0] == case]
+    table = valid_table()
+    assert callable(change)
+    change(table)
+    assert validate(read_table(table)).errors[0].message.endswith(words)
 
 
 def test_every_code_is_tested() -> None:
