@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from scoring import evaluate
 from scoring.examples import WORKED_EXAMPLE
+from tests.phones import select_room
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -211,13 +212,7 @@ def test_each_colour_is_read_whole_on_the_start_form(live_server: Any, page: Any
     """The players' colours sit in a card inside the page's card: each colour's name still shows whole beside
     the drop-down arrow (20 px), not "Greer" for Green."""
     page.goto(live_server.url + url)
-    room = page.evaluate(
-        """() => [...document.querySelectorAll('.player-row select')].map(s => {
-             const pen = document.createElement('canvas').getContext('2d'), style = getComputedStyle(s);
-             pen.font = style.font;
-             const text = Math.max(...[...s.options].map(o => pen.measureText(o.text).width));
-             return s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20 - text; })"""
-    )
+    room = select_room(page, ".player-row select")
     assert len(room) == 4 and min(room) >= 0, room
 
 
