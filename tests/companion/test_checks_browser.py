@@ -234,3 +234,18 @@ def test_a_live_check_the_server_cannot_answer_keeps_what_was_typed(live_server:
     expect(page.locator("#p0")).to_be_visible()
     _type(page, 0, {"fish": 3})
     expect(page).to_have_url(re.compile(r"p0-variety=9"))  # checked again, the pad kept in the address
+
+
+@pytest.mark.parametrize("text", ["100%", "200%"])
+def test_the_players_tabs_stick_right_under_the_top_bar(live_server: Any, page: Any, text: str) -> None:
+    """Scrolled down a player's lines, the players' tabs stay right under the top bar: no strip of the page
+    showing between them (the bar is one row at any text size, tests/companion/test_phone_browser.py)."""
+    _start(page, live_server.url)
+    if text == "200%":
+        page.evaluate("document.documentElement.style.fontSize = '200%'")
+    page.locator("#p0-rank").scroll_into_view_if_needed()
+    page.mouse.wheel(0, 300)
+    page.wait_for_function("() => window.scrollY > 300")
+    bar = page.evaluate("document.querySelector('.topbar').getBoundingClientRect().bottom")
+    tabs = page.evaluate("document.querySelector('.ck-tabs').getBoundingClientRect().top")
+    assert abs(tabs - bar) <= 1, (bar, tabs)
