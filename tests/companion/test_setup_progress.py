@@ -680,6 +680,7 @@ def test_save_ticks_without_javascript(live_server: Any, new_context: Any, scree
     expect(
         page.get_by_label("Trade track", exact=True)
     ).to_be_in_viewport()  # where the player was, not the top
+    expect(page.locator(".setup-saved")).to_be_in_viewport()  # and said so there, beside the button
     assert page.evaluate("window.scrollY") > 0
     assert page.get_by_label("Main board", exact=True).is_checked()
     assert page.get_by_label("Trade track", exact=True).is_checked()
