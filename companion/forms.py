@@ -135,6 +135,7 @@ class PlayersForm(forms.Form):
         kwargs.setdefault("auto_id", "%s")  # ids are the field names: name-0, colour-0
         super().__init__(*args, **kwargs)
         self.row_count = rows
+        self.typed = 0  # the rows with a name (once cleaned): the players the table means, refused names too
         for i in range(rows):
             self.fields[f"name-{i}"] = NameField(required=False, label=f"Player {i + 1}")
             self.fields[f"colour-{i}"] = ChoiceField(
@@ -162,29 +163,40 @@ class PlayersForm(forms.Form):
         super().add_error(field, error)
 
     def clean(self) -> dict[str, Any]:
+        """Every problem of the players at once (a page without JavaScript shows them together): a row's own,
+        then the count, the names and the colours among the rows that have no problem of their own."""
         data = super().clean() or {}
         players = []
+        typed = 0  # the rows with a name, a refused one too: the count of players the table means
         for i in range(self.row_count):
             name = data.get(f"name-{i}") or ""
+            typed += bool(name) or f"name-{i}" in self.errors
             if not name:
                 continue
             colour = data.get(f"colour-{i}") or ""
             if not colour and f"colour-{i}" not in self.errors:
                 self.add_error(f"colour-{i}", ValidationError("choose a colour from the list"))
             players.append((name, colour))
-        if self.errors:
-            return data
-        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-            raise ValidationError(
+        coloured = [colour for _, colour in players if colour]
+        for wrong, code, message in (
+            (
+                not MIN_PLAYERS <= typed <= MAX_PLAYERS,
+                "player-count",
                 f"IKI is played by {MIN_PLAYERS} to {MAX_PLAYERS} players: fill in {MIN_PLAYERS} to "
-                f"{MAX_PLAYERS} names (you gave {len(players)}).",
-                code="player-count",
-            )
-        if len({name_key(name) for name, _ in players}) != len(players):
-            raise ValidationError("Give each player a different name.", code="same-name")
-        if len({colour for _, colour in players}) != len(players):
-            raise ValidationError("Give each player a different colour.", code="same-colour")
-        data["players"] = players
+                f"{MAX_PLAYERS} names (you gave {typed}).",
+            ),
+            (
+                len({name_key(name) for name, _ in players}) != len(players),
+                "same-name",
+                "Give each player a different name.",
+            ),
+            (len(set(coloured)) != len(coloured), "same-colour", "Give each player a different colour."),
+        ):
+            if wrong:
+                self.add_error(None, ValidationError(message, code=code))
+        self.typed = typed
+        if not self.errors:
+            data["players"] = players
         return data
 
     @property

@@ -937,6 +937,9 @@ def check_pad(pad: Pad, edition: Edition | None = None) -> PadCheck:
     places = rank_totals(table, sums)
     roots = {p.name: _in_doubt(problems, p.name, edition.words) for p in pad.players if p.name in sums}
     checks = []
+    certain: dict[
+        str, tuple[int, int, str]
+    ] = {}  # a wrong place whose right one is sure: (right, written, why)
     for p in pad.players:
         rank, words = places.get(p.name, (0, None))
         if any(q.code is PadCode.TIE_NEEDS_FIREFIGHTING and q.player == p.name for q in tie_problems):
@@ -955,6 +958,8 @@ def check_pad(pad: Pad, edition: Edition | None = None) -> PadCheck:
             if root:
                 message += f" It follows from {root}."
             problems.append(PadProblem(PadCode.RANK, p.name, "rank", message, root))
+            if low == high and not root:
+                certain[p.name] = (low, p.rank, words or f"{p.name} has {sums[p.name]} IKI")
         typed_sum = sum(v for line, v in p.lines.items() if line in lines_of(pad))
         known = p.name in sums
         checks.append(
@@ -963,7 +968,32 @@ def check_pad(pad: Pad, edition: Edition | None = None) -> PadCheck:
             )
         )
     typed = any(p.lines or p.total is not None or p.rank is not None for p in pad.players)
-    return PadCheck(tuple(checks), tuple(problems), typed)
+    return PadCheck(tuple(checks), tuple(_swapped(problems, certain)), typed)
+
+
+def _swapped(problems: list[PadProblem], certain: Mapping[str, tuple[int, int, str]]) -> list[PadProblem]:
+    """Two players whose written places are each other's (a tie written the wrong way round, RULINGS R12, R21)
+    are one mistake: said once on the first, the second's place named as following from it."""
+    names = list(certain)
+    pairs = {}
+    for a, b in itertools.combinations(names, 2):
+        (right_a, wrote_a, why_a), (right_b, wrote_b, why_b) = certain[a], certain[b]
+        if a not in pairs and b not in pairs and (wrote_a, wrote_b) == (right_b, right_a):
+            why = why_a if why_a == why_b else f"{why_a}, {why_b}"  # a tie's words name both
+            pairs[a] = pairs[b] = (a, b, right_a, right_b, why)
+    out = []
+    for p in problems:
+        if p.code is not PadCode.RANK or p.player not in pairs:
+            out.append(p)
+            continue
+        a, b, right_a, right_b, why = pairs[p.player]
+        if p.player == a:
+            message = f"{a}'s and {b}'s places are the wrong way round: {a} is placed {right_a} and {b} {right_b}. {why}."
+            out.append(PadProblem(PadCode.RANK, a, "rank", message))
+        else:
+            message = f"{b} is placed {right_b}, not {right_a}: the wrong way round with {a}."
+            out.append(PadProblem(PadCode.RANK, b, "rank", message, f"{a}'s place"))
+    return out
 
 
 #: The 2022 pad (RULINGS R3-R14, R20-R23): the catalogue's values, narrowed by each column's facts.

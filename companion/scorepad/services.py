@@ -221,13 +221,7 @@ def start_sheet(
         space = {n: data["players"][index[n]].get("firefighting", 0) for n in clean}
         for n in firefighting_order:
             stack[n] = sum(1 for m in stack if space[m] == space[n])
-    try:
-        table = read_table(data)
-    except ValueError as exc:  # InputError: an unknown id or a value of the wrong type
-        raise SheetError("setup", str(exc)) from None
-    setup_errors = [p for p in validate(table).errors if p.field.startswith("setup")]
-    if setup_errors:
-        raise SheetError("setup", " ".join(p.message for p in setup_errors))
+    _check_setup(data)
     sheet = ScoreSheet(
         table=data,
         colours=list(colours),
@@ -239,6 +233,25 @@ def start_sheet(
     _derive(sheet)
     sheet.save()
     return sheet
+
+
+def _check_setup(data: Mapping[str, Any]) -> None:
+    """A table's setup the rules refuse (RULINGS R15/R18), or an unknown id in it: :class:`SheetError`."""
+    try:
+        table = read_table(data)
+    except ValueError as exc:  # InputError: an unknown id or a value of the wrong type
+        raise SheetError("setup", str(exc)) from None
+    setup_errors = [p for p in validate(table).errors if p.field.startswith("setup")]
+    if setup_errors:
+        raise SheetError("setup", " ".join(p.message for p in setup_errors))
+
+
+def check_setup(*, setup: Mapping[str, Any], akebono: bool, players: int) -> None:
+    """What :func:`start_sheet` says of ``setup`` for a table of ``players``, before the names are all right:
+    the start page shows it beside the form's other problems."""
+    names = [f"Player {i + 1}" for i in range(players)]
+    _check_setup({"expansions": ["akebono"] if akebono else [], "players": [_player_json(n) for n in names],
+                  "setup": dict(setup)})  # fmt: skip
 
 
 def sheet_from_seed(

@@ -188,6 +188,8 @@ def _page(
         "hidden_count": sum(1 for step in steps if step.hidden),
         "not_here": NOT_HERE if request.GET.get("show") or request.GET.get("hide") else "",
         "progress": progress(steps, done, "Ticks saved." if request.GET.get("saved") == "1" else ""),
+        # said beside "Save ticks" too: the page comes back at the last step changed, not at the count
+        "saved_note": request.GET.get("saved") == "1",
         "live": live_root(options, setup, stream, saved, **link),
         "share_url": share_url(request, game_url(options, setup.seed, **link)),
         "options_url": f"{reverse('setup-options')}?{options_query(options, None, **house_query(house), name=names)}",

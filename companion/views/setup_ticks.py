@@ -144,8 +144,8 @@ def setup_ticks(request: HttpRequest) -> HttpResponse:
     the answer is the pieces that changed (the box, the count and its message). Without ``step`` (the
     no-JavaScript "Save ticks" form): ``done`` lists the ticked boxes and ``seen`` the ticks the page showed, so
     only what this phone changed is saved and another phone's ticks made meanwhile stay; then 303 back to the
-    page. Bad options, a bad seed or no table token: 400/403, nothing saved; an unknown step id: 400 (the live
-    script gets the count line with the message).
+    page, at the last step it changed. Bad options, a bad seed or no table token: 400/403, nothing saved; an
+    unknown step id: 400 (the live script gets the count line with the message).
     """
     options, setup, stream, _ = _table_setup(request, "Nothing was saved.")
     ticks_of_key = ticks_key(request.GET["table"], setup)
@@ -183,7 +183,10 @@ def setup_ticks(request: HttpRequest) -> HttpResponse:
                 )
             return _answer(request, steps, ticks, line, named)
         extra = {} if step_id is not None else {"saved": "1"}
-        anchor = f"#step-{step_id}" if step_id is not None else "#setup-progress"
+        # back where the player was: the step tapped, or the last box the form changed (the list is long)
+        changed = [step.id for step in steps if step.id in add | remove]
+        where = step_id if step_id is not None else (changed[-1] if changed else None)
+        anchor = f"#step-{where}" if where is not None else "#setup-progress"
         back = game_url(options, setup.seed, table=request.GET["table"], **extra) + anchor
         return Answer.of(HttpResponseRedirect(back, status=303), ticks.version)
 

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from scoring import evaluate
 from scoring.examples import WORKED_EXAMPLE
+from tests.phones import select_room
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -211,13 +212,7 @@ def test_each_colour_is_read_whole_on_the_start_form(live_server: Any, page: Any
     """The players' colours sit in a card inside the page's card: each colour's name still shows whole beside
     the drop-down arrow (20 px), not "Greer" for Green."""
     page.goto(live_server.url + url)
-    room = page.evaluate(
-        """() => [...document.querySelectorAll('.player-row select')].map(s => {
-             const pen = document.createElement('canvas').getContext('2d'), style = getComputedStyle(s);
-             pen.font = style.font;
-             const text = Math.max(...[...s.options].map(o => pen.measureText(o.text).width));
-             return s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20 - text; })"""
-    )
+    room = select_room(page, ".player-row select")
     assert len(room) == 4 and min(room) >= 0, room
 
 
@@ -239,3 +234,18 @@ def test_a_live_check_the_server_cannot_answer_keeps_what_was_typed(live_server:
     expect(page.locator("#p0")).to_be_visible()
     _type(page, 0, {"fish": 3})
     expect(page).to_have_url(re.compile(r"p0-variety=9"))  # checked again, the pad kept in the address
+
+
+@pytest.mark.parametrize("text", ["100%", "200%"])
+def test_the_players_tabs_stick_right_under_the_top_bar(live_server: Any, page: Any, text: str) -> None:
+    """Scrolled down a player's lines, the players' tabs stay right under the top bar: no strip of the page
+    showing between them (the bar is one row at any text size, tests/companion/test_phone_browser.py)."""
+    _start(page, live_server.url)
+    if text == "200%":
+        page.evaluate("document.documentElement.style.fontSize = '200%'")
+    page.locator("#p0-rank").scroll_into_view_if_needed()
+    page.mouse.wheel(0, 300)
+    page.wait_for_function("() => window.scrollY > 300")
+    bar = page.evaluate("document.querySelector('.topbar').getBoundingClientRect().bottom")
+    tabs = page.evaluate("document.querySelector('.ck-tabs').getBoundingClientRect().top")
+    assert abs(tabs - bar) <= 1, (bar, tabs)

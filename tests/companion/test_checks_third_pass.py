@@ -167,3 +167,22 @@ def test_the_page_says_what_is_checked_and_what_is_only_warned(client: Client) -
         assert 'id="check-help"' in html
         assert "Cannot be right" in html and "Worth a second look" in html
         assert "RULINGS" not in html  # no ruling numbers in what a player reads
+
+
+@pytest.mark.parametrize("headers", [{}, HTMX])
+def test_a_tie_written_the_wrong_way_round_is_one_mistake(client: Client, headers: dict[str, str]) -> None:
+    """RULINGS R12, R21: 50 and 50, Anaïs higher on the firefighting track, written 2 and 1: one swap, one
+    mistake ("2 numbers cannot be right" before), the other place listed as following from it."""
+    swapped = {
+        **PLAYERS, "p0-total": "50", "p0-rank": "2", "p0-firefighting": "6",
+        "p1-total": "50", "p1-rank": "1", "p1-firefighting": "3",
+    }  # fmt: skip
+    status, html = get(client, swapped, **headers)
+    assert status == 200
+    assert "1 number cannot be right" in html
+    assert "places are the wrong way round: Anaïs is placed 1 and David 2" in html
+    assert "Numbers that follow from those" in html
+    assert html.count('name="line"') == 1  # one walk-through button
+    # the same places written the right way: no mistake at all
+    _, right = get(client, {**swapped, "p0-rank": "1", "p1-rank": "2"}, **headers)
+    assert "Every number can be right" in right

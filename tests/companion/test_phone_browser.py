@@ -248,3 +248,26 @@ def test_a_minified_stylesheet_has_the_same_rules(page: Any, name: str) -> None:
     )
     assert len(written) > 10 and served == written
     assert len(minified(css)) < len(css) * 0.9
+
+
+@pytest.mark.parametrize("way", ["setting", "root"])
+def test_the_top_bar_stays_one_row_at_200_percent_text(live_server: Any, page: Any, way: str) -> None:
+    """At 200 % text (the phone's text size setting, or a larger root font) the top bar wrapped into three rows,
+    a third of the 844 px screen: it stays one row, its links still 44 px targets."""
+    if way == "setting":
+        page.context.new_cdp_session(page).send(
+            "Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 26}}
+        )
+    for url in ("/", "/check/", "/osaka/payday/"):  # the current section's link is bold, so wider
+        page.goto(f"{live_server.url}{url}")
+        if way == "root":
+            page.evaluate("document.documentElement.style.fontSize = '200%'")
+        expect(page.locator("main")).to_be_visible()
+        assert page.evaluate("parseFloat(getComputedStyle(document.querySelector('main p')).fontSize)") >= 32
+        bar = page.evaluate("document.querySelector('.topbar').getBoundingClientRect().height")
+        assert bar <= 844 / 12, (url, bar)
+        links = page.evaluate(
+            "[...document.querySelectorAll('.topbar a')].map(a => a.getBoundingClientRect())"
+        )
+        assert len({round(r["top"]) for r in links[1:]}) == 1, url  # the section links on one row
+        assert min(min(r["height"], r["width"]) for r in links) >= 44, url

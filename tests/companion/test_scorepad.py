@@ -1195,3 +1195,24 @@ def test_tabs_and_totals_show_short_unique_labels_and_whole_names_to_screen_read
         )
         assert shown in page  # the totals bar
     assert re.search(r'<strong[^>]* id="total-p3"[^>]*>108</strong>', page)
+
+
+@pytest.mark.parametrize(
+    ("form", "messages"),
+    [
+        ({"name-0": "Aya", "name-1": "aya", "colour-1": "red", "setup_kind": "seed", "seed": "0OIL"},
+         ["different name", "different colour", "setup code"]),
+        ({"name-0": "Solo", "setup_kind": "pick"}, ["2 to 4 players", "Tick the buildings"]),
+        ({"name-0": "A" * 40, "name-1": "B", "name-2": "C", "colour-2": "blue", "setup_kind": "pick",
+          "buildings": ["inn", "well"]}, ["24 characters", "different colour", "6 different buildings"]),
+    ],
+)  # fmt: skip
+def test_start_shows_every_problem_at_once(client: Client, form: dict[str, Any], messages: list[str]) -> None:
+    """Without JavaScript each problem came after the one before was fixed (a same name hid a same colour, and
+    both hid the setup code's): the page shows them all, and nothing is made."""
+    data = {"colour-0": "red", "colour-1": "blue", "edition": "base", "setup_kind": "none", **form}
+    r = client.post("/score/", data)
+    assert r.status_code == 400
+    page = text(r)
+    assert [m for m in messages if m.lower() not in page.lower()] == []
+    assert ScoreSheet.objects.count() == 0

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from playwright.sync_api import expect
 
 from benchmarks.polling import Browserless, served
 from companion.models.live import Mutation
@@ -422,7 +423,7 @@ def test_a_view_only_link_never_writes(client: Client) -> None:
 def test_no_javascript_form_saves_and_redirects_back(client: Client) -> None:
     response = client.post(TICKS, {"done": ["general-board", "general-calendar"]})
     assert response.status_code == 303
-    assert response["Location"] == f"{PAGE}&saved=1#setup-progress"
+    assert response["Location"] == f"{PAGE}&saved=1#step-general-calendar"  # the last box ticked, not the top
     assert ticked(GM_KEY) == {"general-board", "general-calendar"}
     page = html(client.get(response["Location"]))
     assert checked(page) == {"general-board", "general-calendar"}
@@ -448,7 +449,7 @@ def test_no_javascript_save_ignores_an_old_show_field(client: Client) -> None:
     """A page from when this page revealed items posts ``show``: the ticks are saved, nothing is revealed."""
     response = client.post(TICKS, {"done": ["general-fire"], "show": "fire-8"})
     assert response.status_code == 303
-    assert response["Location"] == f"{PAGE}&saved=1#setup-progress"
+    assert response["Location"] == f"{PAGE}&saved=1#step-general-fire"
     page = html(client.get(response["Location"]))
     assert checked(page) == {"general-fire"}
     assert named_hidden_draws(page, GM_SETUP) == []
@@ -469,7 +470,7 @@ def test_no_javascript_form_sent_twice_counts_once(client: Client) -> None:
     form = {"done": ["general-board"], "lc": found.group(1), "ln": "1"}
     first, again = client.post(TICKS, form), client.post(TICKS, form)
     assert first.status_code == again.status_code == 303
-    assert first["Location"] == again["Location"] == f"{PAGE}&saved=1#setup-progress"
+    assert first["Location"] == again["Location"] == f"{PAGE}&saved=1#step-general-board"
     assert Mutation.objects.count() == 1
     assert SetupProgress.objects.get(key=GM_KEY).version == 1
 
@@ -675,7 +676,12 @@ def test_save_ticks_without_javascript(live_server: Any, new_context: Any, scree
     save = page.get_by_role("button", name="Save ticks")
     assert save.is_visible()
     save.click()
-    page.wait_for_url(re.compile(r"/setup/game\?.*#setup-progress$"))
+    page.wait_for_url(re.compile(r"/setup/game\?.*#step-akebono-trade$"))
+    expect(
+        page.get_by_label("Trade track", exact=True)
+    ).to_be_in_viewport()  # where the player was, not the top
+    expect(page.locator(".setup-saved")).to_be_in_viewport()  # and said so there, beside the button
+    assert page.evaluate("window.scrollY") > 0
     assert page.get_by_label("Main board", exact=True).is_checked()
     assert page.get_by_label("Trade track", exact=True).is_checked()
     assert "2 of" in page.locator("#setup-progress").inner_text()
@@ -686,3 +692,14 @@ def test_save_ticks_without_javascript(live_server: Any, new_context: Any, scree
     page.wait_for_load_state()
     assert not page.get_by_label("Main board", exact=True).is_checked()
     assert ticked(GM_KEY) == {"akebono-trade"}
+
+
+def test_no_javascript_form_comes_back_where_the_player_was(client: Client) -> None:
+    """ "Save ticks" at the foot of a long list comes back at the last step it changed (ticked or unticked), not
+    at the top; with nothing changed, at the count."""
+    client.post(TICKS, {"done": ["general-board", "general-calendar"]})
+    seen = ["general-board", "general-calendar"]
+    response = client.post(TICKS, {"done": ["general-calendar"], "seen": seen})
+    assert response["Location"].endswith("#step-general-board")  # unticked: still where the player was
+    response = client.post(TICKS, {"done": ["general-calendar"], "seen": ["general-calendar"]})
+    assert response["Location"].endswith("#setup-progress")

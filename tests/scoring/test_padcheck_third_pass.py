@@ -72,6 +72,37 @@ def test_a_legal_pad_is_never_accused(name: str, typed: Pad) -> None:
     assert check.consequences == ()
 
 
+#: Two places written the wrong way round (RULINGS R12, R21): one mistake, said once on the first player and the
+#: second's place following from it (two errors before). (pad, the error's player, the consequence's player)
+SWAPS = [
+    ("tie on the track", pad(player("A", total=84, rank=2, firefighting=6), player("B", total=84, rank=1,
+                                                                                  firefighting=3)), "A", "B"),
+    ("tie in one stack", pad(player("A", total=84, rank=1, firefighting=4, stack_place=2),
+                             player("B", total=84, rank=2, firefighting=4, stack_place=1)), "A", "B"),
+    ("no tie", pad(player("A", total=70, rank=1), player("B", total=90, rank=3), player("C", total=80, rank=2)),
+     "A", "B"),
+    ("the middle two of four", pad(player("A", total=90, rank=1), player("B", total=84, rank=3, firefighting=6),
+                                   player("C", total=84, rank=2, firefighting=3), player("D", total=10, rank=4)),
+     "B", "C"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "typed", "first", "second"), SWAPS, ids=[s[0] for s in SWAPS])
+def test_a_swap_is_one_mistake(name: str, typed: Pad, first: str, second: str) -> None:
+    check = check_pad(typed)
+    assert [(p.player, p.code) for p in check.errors] == [(first, PadCode.RANK)]
+    assert "wrong way round" in check.errors[0].message
+    assert [(p.player, p.root) for p in check.consequences] == [(second, f"{first}'s place")]
+
+
+def test_three_places_wrong_are_not_a_swap() -> None:
+    """A place that is nobody else's swap stays its own mistake: A 1st written 3, B 2nd written 1, C 3rd written 2."""
+    check = check_pad(
+        pad(player("A", total=90, rank=3), player("B", total=80, rank=1), player("C", total=70, rank=2))
+    )
+    assert len(check.errors) == 3 and check.consequences == ()
+
+
 def test_an_empty_pad_says_nothing() -> None:
     """R20: before anything is typed there is no tie of 0 IKI to warn about (four warnings before)."""
     check = check_pad(pad(*(player(n) for n in "ABCD")))

@@ -17,6 +17,7 @@ from companion.services.group_names import group_context
 from companion.setup_query import setup_names
 from scoring import catalogue as cat
 from scoring.components import SEASONS, Expansion
+from scoring.rules import MAX_PLAYERS, MIN_PLAYERS
 from setupgen import CODE_MAX
 
 
@@ -70,22 +71,34 @@ def new(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return _start_page(request, ScoreStartForm(initial=_from_setup(request.GET)))
     form = ScoreStartForm(request.POST)
-    if not form.is_valid():
-        return _start_page(request, form, status=400)
+    valid = form.is_valid()
     data = form.cleaned_data
+    akebono = data.get("edition") == "akebono"
+    grand_master = bool(data.get("grand_master")) and akebono
+    seed, setup = None, None
+    kind = data.get("setup_kind")
+    if kind == "pick":  # either list may be left empty: only what is ticked is known
+        setup = {"buildings": data["buildings"]} if data.get("buildings") else {}
+        if akebono and data.get("personalities"):
+            setup["personalities"] = data["personalities"]
+    # The setup is checked beside the form's other problems, so a page without JavaScript shows them all at once.
+    if kind in ("seed", "pick") and MIN_PLAYERS <= form.typed <= MAX_PLAYERS:
+        try:
+            if kind == "seed":
+                setup, seed = services.sheet_from_seed(
+                    code=data.get("seed") or "",
+                    players=form.typed,
+                    akebono=akebono,
+                    grand_master=grand_master,
+                )
+            elif setup:
+                services.check_setup(setup=setup, akebono=akebono, players=form.typed)
+        except SheetError as exc:
+            form.add_error("seed" if exc.field == "seed" else None, ValidationError(exc.message))
+    if not valid or form.errors:
+        return _start_page(request, form, status=400)
     names, colours = [n for n, _ in form.players], [c for _, c in form.players]
-    akebono = data["edition"] == "akebono"
-    seed, setup, grand_master = None, None, False
     try:
-        if data["setup_kind"] == "seed":
-            grand_master = data["grand_master"] and akebono
-            setup, seed = services.sheet_from_seed(
-                code=data["seed"], players=len(names), akebono=akebono, grand_master=grand_master
-            )
-        elif data["setup_kind"] == "pick":  # either list may be left empty: only what is ticked is known
-            setup = {"buildings": data["buildings"]} if data["buildings"] else {}
-            if akebono and data["personalities"]:
-                setup["personalities"] = data["personalities"]
         sheet = services.start_sheet(
             names=names,
             colours=colours,

@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from companion.models.osaka import OsakaGame
 from companion.services.osaka import NewPlayer, create_game, record
 from tests.companion.osaka.test_games import _begin
+from tests.phones import select_room
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -273,12 +274,19 @@ def test_the_end_and_the_ranking_on_every_phone(live_server: Any, new_context: A
 
 
 def test_an_anchored_part_opens_below_the_two_rows_of_the_top_bar(live_server: Any, page: Any) -> None:
-    """Osaka's top bar takes two rows at 390 px: an answer opened at its anchor (the log, the start player's
-    form) sat under it, its first lines hidden."""
+    """Osaka's top bar took two rows at 390 px (one since it keeps to one row): an answer opened at its anchor
+    (the log, the start player's form) sat under it, its first lines hidden."""
     game = _begin(_game())
     page.goto(live_server.url + game.edit_url() + "#log")
     bar = page.locator(".topbar").bounding_box()
     log = page.locator("#log").bounding_box()
     assert bar is not None and log is not None
-    assert bar["height"] > 80  # two rows
     assert log["y"] >= bar["y"] + bar["height"]
+
+
+def test_the_ship_pickers_show_their_words_whole(live_server: Any, page: Any) -> None:
+    """The 1st ship's picker showed "Choos" at 390 px: every choice of the four pickers fits inside its box (the
+    text's width measured in the picker's own font, its padding and arrow taken off)."""
+    page.goto(live_server.url + "/osaka/payday/")
+    room = select_room(page, ".osaka-edo select")
+    assert len(room) == 4 and min(room) >= 0, room
