@@ -50,3 +50,19 @@ def test_a_proxys_502_is_unreached_too(live_server: Any, page: Any) -> None:
     expect(page.locator(".sp-unreached")).to_contain_text("Could not reach the server")
     assert page.url == url
     expect(page.locator("body")).not_to_contain_text("Bad gateway")
+
+
+def test_next_and_the_result_load_their_page_once(live_server: Any, page: Any) -> None:
+    """The script's request is answered with where to go (as htmx is answered), not with the next page: the
+    browser loads it once (a plain redirect followed by fetch loaded each step twice)."""
+    _start(page, live_server.url, ("Aya", "Ben"))
+    loads: list[str] = []
+    page.on("request", lambda r: loads.append(r.url) if r.method == "GET" and "/score/" in r.url else None)
+    page.locator("#p0-score_track").fill("30")
+    page.get_by_role("button", name="Next: Ben →").click()
+    page.wait_for_url(re.compile(r"/track/\?p=1$"))
+    expect(page.locator(".sp-totals")).to_contain_text("Aya 30")
+    assert [u for u in loads if u.endswith("/track/?p=1")] == [page.url]
+    page.get_by_role("button", name="Go to the result").click()
+    page.wait_for_url(re.compile(r"/result/$"))
+    assert [u for u in loads if u.endswith("/result/")] == [page.url]

@@ -1,8 +1,9 @@
 /* The walk-through's Next, Back and "Go to the result" (templates/scorepad_step.html): sent by this script, so a
    tap while the server cannot be reached keeps the player on the page with a quiet note, instead of the browser's
-   own error page (what was typed is kept: live.js holds it until it is saved). live.js gave the request its write
-   id already (its submit listener runs first, at capture): a second try of the same tap is applied once. Without
-   JavaScript (or without fetch) the buttons stay plain form posts. */
+   own error page (what was typed is kept: live.js holds it until it is saved). live.js gave the request a write
+   id of its own (its submit listener runs first, at capture); the entries Next carries are set values, so a second
+   try after a lost answer sets the same numbers again. Without JavaScript (or without fetch) the buttons stay plain
+   form posts. */
 (() => {
   "use strict";
   const WAIT_MS = 15000;
@@ -27,11 +28,16 @@
     going = true;
     say(form, "");
     const stop = new AbortController(), timer = setTimeout(() => stop.abort(), WAIT_MS);
-    fetch(form.action, { method: "POST", body: new FormData(form, sub), credentials: "same-origin", signal: stop.signal })
+    // Sent as htmx sends it, so the answer names where to go (HX-Location, HX-Redirect) and the next step is
+    // loaded once, by the browser, not first by this request too.
+    fetch(form.action, { method: "POST", body: new FormData(form, sub), credentials: "same-origin",
+                         headers: { "HX-Request": "true" }, signal: stop.signal })
       .then((response) => {
         if (response.status >= 500) throw new Error("unreached");
-        if (response.redirected) {
-          location.assign(response.url);
+        const there = response.ok && (response.headers.get("HX-Redirect")
+          || JSON.parse(response.headers.get("HX-Location") || "{}").path);
+        if (there) {
+          location.assign(there);
         } else { // a refusal (a bad number, a busy sheet) is a page of its own: shown as without this script
           through = true;
           form.requestSubmit(sub);
