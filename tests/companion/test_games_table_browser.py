@@ -124,7 +124,7 @@ def test_a_poll_never_replaces_what_is_being_typed(
     _screens(one, screenshot, "tracker-typing")
     # Set against a score that changed meanwhile: a conflict to confirm, never applied blindly.
     one.click("#set-score-go-1")
-    one.locator(".live-note", has_text="Set Anaïs's score was not saved").wait_for()
+    one.locator(".live-note", has_text="Set Anaïs's score to 42 was not saved").wait_for()
     _screens(one, screenshot, "tracker-conflict")
     one.get_by_role("button", name="Set it anyway").click()
     _wait_text(one, "#score-1", "42")

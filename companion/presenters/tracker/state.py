@@ -29,6 +29,7 @@ from companion.services.tracker.games import (
     setup_steps,
     turn_order,
 )
+from companion.services.tracker.ops import step_name
 from scoring.calendar import (
     FIRE_MONTHS,
     NEW_YEAR,
@@ -203,6 +204,10 @@ def state_context(
         "log_on_page": LOG_ON_PAGE,  # the versions the log shows: live.js drops an older line (issue 21)
         "can_undo": can_undo,
         "next_was": seen_value(game, "next", None),
+        # Said by live.js when another phone's step takes away the question "Next" asked on this one (docs/sync.md).
+        "moved": "Another phone already ended the game."
+        if game.finished
+        else f"Another phone already moved the game to {step_name(game.month, phase)}.",
         "steps": [(step, title, step in game.ticks) for step, title in steps.items()],
         **(record_context(game, seats, season) if records_shown else {}),
         "ticked": len(game.ticks),

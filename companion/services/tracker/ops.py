@@ -13,7 +13,7 @@ from companion.models.games import QUICK_SCORES, SCORE_MAX, SUMMARY_MAX, Game, S
 from companion.services.tracker import new_year, record_add, record_removals
 from companion.services.tracker.games import setup_steps
 from companion.services.tracker.inverse import seat_entry
-from scoring.calendar import NEW_YEAR, TRACK_MAX, due_reveals, move_marker, next_step, reveal_name
+from scoring.calendar import NEW_YEAR, TRACK_MAX, Phase, due_reveals, move_marker, next_step, reveal_name
 
 
 def seat_in(seats: Sequence[Seat], number: int | None) -> Seat:
@@ -129,6 +129,11 @@ def reveal(game: Game, key: str, who: str) -> tuple[str, dict[str, Any]]:
 def month_name(month: int) -> str:
     """A month as the log and the answers name it: "month 3", "New Year's Day"."""
     return "New Year's Day" if month == NEW_YEAR else f"month {month}"
+
+
+def step_name(month: int, phase: Phase) -> str:
+    """A step of the game as the log and the answers name it: "month 2, Phase A · Way of Life", "New Year's Day"."""
+    return month_name(month) + ("" if month == NEW_YEAR else f", {phase.label}")
 
 
 def revealed_names(keys: Sequence[str]) -> str:

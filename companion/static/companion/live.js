@@ -41,6 +41,8 @@
     const n = outbox.length, lines = [];
     if (n && (offline || Date.now() - outbox[0].at > WAIT_SAY_MS)) lines.push(`Not saved yet: ${n} waiting.`);
     if (!kept) lines.push("This phone cannot keep taps while offline: each tap is sent at once.");
+    if (offline && !lines.length) lines.push("Reconnecting…"); // the server is not answering: quiet, it catches up
+    status.classList.toggle("live-quiet", lines[0] === "Reconnecting…");
     status.textContent = lines.join(" ");
     status.hidden = !lines.length;
     clearTimeout(waitTimer);
@@ -87,9 +89,10 @@
   const fields = (el) => el.querySelectorAll("input:not([type=hidden]), select, textarea");
   const typed = (f) => "typed" in f.dataset; // changed on this phone since it came or was sent
   const shown = (f) => f.tagName === "SELECT" ? (f.selectedOptions[0] || {}).text || "" : f.value;
+  const saved = (f) => f.tagName === "SELECT" ? (Array.from(f.options).find((o) => o.defaultSelected) || {}).text
+    : f.defaultValue; // as the page was given it, whatever was typed since
   const labelOf = (f) => ((f.id && document.querySelector(`label[for="${f.id}"]`) || {}).textContent
     || f.getAttribute("aria-label") || "this").trim();
-
   // What stays where it stood on the screen: the tapped element while in view, else the innermost one with an id at
   // the last touch's height (the thumb's; the top before any), one that shows: Chromium measures a closed <details>'s.
   let thumb = 0;
@@ -102,7 +105,6 @@
     const mark = tapped ? lastTap : near.filter((el) => box(el).top <= y).pop() || near[0];
     return mark ? { el: mark, id: mark.id, top: box(mark).top } : null;
   }
-
   // Put the pieces of an answer in place, with the waiting taps' changes on top.
   // ``pulled``: a pull's pieces, which never bring an answer: the answers beside this phone's controls stay until
   // they fade or its next tap (a pull that follows the tap's answer does not take it away).
@@ -112,7 +114,7 @@
     for (const fresh of Array.from(t.content.children)) {
       const old = fresh.id && document.getElementById(fresh.id);
       if (!old) { addLine(fresh); continue; }
-      if (pulled && old.matches("[data-answer]")) continue;
+      if (pulled && (old.matches("[data-answer]") || asked(old, fresh))) continue;
       const busy = Array.from(fields(old)).filter((f) => (f === active || typed(f)) && !mine(f));
       const clash = busy.find((f) => f.id && inside(fresh, f.id) && shown(inside(fresh, f.id)) !== shown(f));
       if (clash) { hold(old, fresh, clash); continue; }
@@ -127,8 +129,16 @@
     if (back) back.focus({ preventScroll: true }); // the focused field, put in anew
     const mark = anchor && (anchor.el.isConnected ? anchor.el : anchor.id && document.getElementById(anchor.id));
     if (mark) window.scrollBy(0, mark.getBoundingClientRect().top - anchor.top);
+    bar.querySelectorAll(".live-note").forEach((box) => box.say && box.say()); // a conflict's value now
   }
-
+  // A question this phone asked ([data-ask]) that a pull would take away: kept while its piece says the same
+  // (data-gone), else it goes with those words (another phone moved the game on): true to keep it.
+  function asked(old, fresh) {
+    const question = old.querySelector("[data-ask]"), gone = fresh.dataset.gone;
+    if (!question || !gone || inside(fresh, question.id)) return false;
+    if (gone !== old.dataset.gone) note(gone, [["OK", () => {}]]);
+    return gone === old.dataset.gone;
+  }
   // A new line of a list (data-live-in="<list id>", data-v its version): put in by version, newest first; the
   // lines older than the list's last data-live-keep versions go (the server's render shows the same lines).
   function addLine(fresh) {
@@ -138,7 +148,6 @@
     const keep = int(list.dataset.liveKeep), newest = int(list.firstElementChild.dataset.v);
     for (const line of Array.from(list.children)) if (keep && int(line.dataset.v) <= newest - keep) line.remove();
   }
-
   // A record's player (select[data-keep]) and its search (input[data-filter], picker.js) are this phone's choice, not
   // shared input: a fresh piece takes them over (issue 23: the player stays after Add whatever else changed).
   const MINE = "select[data-keep], input[data-filter]", mine = (f) => f.matches(MINE);
@@ -155,7 +164,6 @@
     rebump(fresh); // in place: a number's form is outside its piece
   }
   window.addEventListener("input", (e) => { e.target.dataset.typed = ""; }); // unsaved input, until it is sent
-
   // A piece with a field being typed in: keep it, and offer the other phone's value.
   const holding = {}; // piece id -> its note
   const unhold = (id) => { if (holding[id]) holding[id].remove(); delete holding[id]; };
@@ -228,14 +236,15 @@
     lastTap = submitter || document.activeElement;
     bump(bumps, 1);
     const label = form.dataset.liveSet || (field ? labelOf(field) : "");
-    send({ url: form.action, bump: bumps, label, force: form.dataset.liveForce || "", twins }, data);
+    // The number it sets (its one field, or the field changed): a conflict's note names it, and the value now.
+    const one = field || (fields(form).length === 1 && fields(form)[0]);
+    const [to, where] = one && one.matches("[type=number], select") ? [shown(one), one.id] : ["", ""];
+    send({ url: form.action, bump: bumps, label, force: form.dataset.liveForce || "", twins, to, where }, data);
   }
-
   // Into the outbox with the next write id (lc, ln; Osaka's cid too), then sent in order.
   function send(item, params) {
     counter += 1;
-    params.set("lc", client);
-    params.set("ln", String(counter));
+    params.set("lc", client); params.set("ln", String(counter));
     if (params.has("cid")) params.set("cid", `${client}-${counter}`);
     const body = new URLSearchParams(params).toString();
     outbox.push({ ...item, n: counter, lc: client, at: Date.now(), body });
@@ -243,13 +252,17 @@
     flush(); // its request leaves first, then it is kept
     persist();
   }
-
   // A request of this script (X-Live: 1): {response, html}, or null when the server cannot be reached.
   function ask(url, init = {}) {
     return fetch(url, { credentials: "same-origin", headers: { "X-Live": "1" }, ...init })
       .then(async (response) => ({ response, html: await response.text() }), () => null);
   }
-
+  // Whether the server answered (a request's {response}, or true: the stream spoke); the bar says it when not.
+  function reach(got) {
+    const gone = !got || (got !== true && got.response.status >= 500);
+    if (gone !== offline) { offline = gone; show(); }
+    return !offline;
+  }
   async function flush() {
     if (sending || !outbox.length) return;
     sending = true;
@@ -257,8 +270,7 @@
       while (outbox.length) {
         const item = outbox[0];
         const got = await ask(item.url, { method: "POST", body: new URLSearchParams(`${item.body}&h=${held()}`) });
-        offline = !got || got.response.status >= 500;
-        if (offline) break;
+        if (!reach(got)) break;
         outbox = outbox.filter((o) => o !== item); // a pull may have dropped it already (X-Live-Done)
         answered(item, got.response, got.html);
         persist(true);
@@ -269,19 +281,15 @@
       if (again || heard > version()) pull();
     }
   }
-
   function answered(item, response, html) {
     const v = int(response.headers.get("X-Live-Version")), known = response.headers.has("X-Live-Version");
     const fresh = known && !response.headers.has("X-Live-Replay"); // a replay's pieces are old: pull instead
     const before = item.bump.map(([id]) => document.getElementById(id)); // a piece put in anew shows it undone
     if (fresh) { apply(html); newest = Math.max(newest, v); }
-    if (response.status === 409) {
-      conflict(item);
-    } else if (response.status >= 400) {
+    if (response.status === 409) conflict(item);
+    else if (response.status >= 400) {
       item.bump.forEach(([id, by], i) => { if (before[i] && before[i].isConnected) bumpOne(id, -by); });
-      for (const [name, was] of item.twins || []) {
-        for (const twin of document.querySelectorAll(`[name="${name}"]`)) twin.value = was;
-      }
+      for (const [name, was] of item.twins || []) document.getElementsByName(name).forEach((t) => { t.value = was; });
       if (!known) note("That tap was not saved: this link cannot change it.", [["OK", () => {}]]);
     } else if (!fresh && !item.done && v && v <= version()) {
       item.bump.forEach(([id, by]) => bumpOne(id, -by)); // landed before: the page shows it already (a reload)
@@ -290,30 +298,31 @@
     if (!fresh || v !== version() + 1) pull();
     else live.dataset.liveVersion = String(v);
   }
-
+  // The number not saved, and the value now once it changed again since the note came (answered minutes later).
   function conflict(item) {
-    note(`Another phone changed it first: ${item.label || "this"} was not saved.`, [
-      [item.force || "Apply it anyway", () => {
-        const params = new URLSearchParams(item.body);
-        if (params.has("v")) params.set("v", String(version()));
-        params.set("force", "1");
-        send(item, params);
-      }],
-      ["Drop it", () => {}],
-    ]);
+    const to = item.to ? " to " + item.to : "";
+    const what = `Another phone changed it first: ${item.label || "this"}${to} was not saved.`;
+    const now = () => { const f = item.where && document.getElementById(item.where); return f ? saved(f) : ""; };
+    const first = now(), box = note(what, [[item.force || "Apply it anyway", () => {
+      const params = new URLSearchParams(item.body);
+      if (params.has("v")) params.set("v", String(version()));
+      params.set("force", "1");
+      send(item, params);
+    }], ["Drop it", () => {}]]);
+    box.say = () => { box.firstChild.textContent = now() === first ? what : `${what} It is ${now()} now.`; };
   }
 
   // --- poke and pull ---------------------------------------------------------------------------------------------
   async function pull() {
     if (pulling || sending) { again = true; return; }
-    pulling = true;
-    again = false;
+    pulling = true; again = false;
     try {
       const clients = [...new Set(outbox.map((o) => o.lc))].join("."); // those with writes in the outbox
       const query = new URLSearchParams({ v: version(), h: held(), lc: clients });
       keepOpen(query);
       const url = live.dataset.livePull;
       const got = await ask(url + (url.includes("?") ? "&" : "?") + query); // null: the next poke or poll asks again
+      reach(got);
       if (got && got.response.status === 200) {
         done(got.response.headers.get("X-Live-Done") || "");
         const v = int(got.response.headers.get("X-Live-Version"));
@@ -325,7 +334,6 @@
       if (again) pull();
     }
   }
-
   // Writes the server applied whose answers were lost ("<client>:<last counter>,..."): out of the outbox, not
   // counted again on the screen.
   function done(header) {
@@ -337,7 +345,6 @@
     persist();
     gone.forEach(settle);
   }
-
   // The stream, while it answers (the page's data-live-by is "stream"); else the page polls.
   const doc = document.documentElement.dataset;
   if (live.dataset.liveStream && window.EventSource) {
@@ -345,6 +352,7 @@
     doc.liveBy = "poll";
     source.onmessage = (e) => {
       doc.liveBy = "stream";
+      reach(true);
       const v = int(e.data);
       if (sending) heard = Math.max(heard, v);
       else if (v !== version()) pull();
@@ -361,25 +369,19 @@
       for (const f of form.querySelectorAll("[name=lc], [name=ln]")) f.value = f.name === "lc" ? client : counter;
       return;
     }
-    e.preventDefault();
-    e.stopImmediatePropagation();
-    tap(form, sub);
+    e.preventDefault(); e.stopImmediatePropagation(); tap(form, sub);
   }, true);
   window.addEventListener("change", (e) => {
     const box = e.target.closest && e.target.closest("[data-live-change]");
     const form = box && (e.target.form || box.closest("form"));
     if (!form) return;
-    e.stopImmediatePropagation();
-    tap(form, null, e.target);
+    e.stopImmediatePropagation(); tap(form, null, e.target);
   }, true);
   // An answer floating under its control (.answer[data-answer]) goes when it has faded, at the next touch anywhere
   // else, or when it is tapped itself (at its click, so the tap never reaches a control it hid): it never stands in
   // the way of the next tap. The page then no longer holds it, so the same answer to a later tap comes again.
   const answerOf = (e) => e.target.closest(".answer[data-answer]");
-  function putAway(answer) {
-    answer.classList.add("answer-gone");
-    answer.removeAttribute("data-h");
-  }
+  const putAway = (answer) => { answer.classList.add("answer-gone"); answer.removeAttribute("data-h"); };
   window.addEventListener("pointerdown", (e) => {
     thumb = e.clientY; // where the thumb is (anchorOf)
     if (!answerOf(e)) document.querySelectorAll(".answer[data-answer]:not(:empty)").forEach(putAway);
@@ -387,7 +389,6 @@
   window.addEventListener("click", (e) => { if (answerOf(e)) putAway(answerOf(e)); }, true);
   window.addEventListener("touchend", (e) => { thumb = e.changedTouches[0].clientY; }, true); // a scroll's end too
   document.addEventListener("animationend", (e) => { if (answerOf(e)) putAway(answerOf(e)); });
-
   window.addEventListener("pagehide", () => { if (storing) persist(); });
   window.addEventListener("online", flush);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) { pull(); flush(); } });

@@ -14,9 +14,9 @@ from django.http import HttpRequest
 from companion.models.games import SUMMARY_MAX, Change, Game
 from companion.presenters.tracker.state import WHO_DEFAULT
 from companion.services.tracker import new_year, record_removals, records
-from companion.services.tracker.ops import TITLE, WHOM, month_name, revealed_names, tick_title
+from companion.services.tracker.ops import TITLE, WHOM, revealed_names, step_name, tick_title
 from companion.services.tracker.undo import UNDID, UNDID_LINE
-from scoring.calendar import NEW_YEAR, Phase, next_step
+from scoring.calendar import Phase, next_step
 
 HISTORY: Final = "history"
 """The ``field`` an Undo of the history posts, and the answer slot it is answered in (``answer-history``)."""
@@ -137,8 +137,7 @@ def _moved_on(before: object) -> str | None:
         return None
     if step is None:
         return "ended the game"
-    month, phase = step
-    return f"moved the game on to {month_name(month)}" + ("" if month == NEW_YEAR else f", {phase.label}")
+    return f"moved the game on to {step_name(*step)}"
 
 
 def answered_url(game: Game, at: str = "") -> str:

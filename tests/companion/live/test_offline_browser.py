@@ -6,6 +6,7 @@ address and the waiting taps land once. The page runs under the real Content-Sec
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from playwright.sync_api import expect
 
 from benchmarks.polling import ROOT, _wait_ready, free_port
 from tests.companion.live.conftest import Table
+from tests.companion.live.test_screen_browser import TV
 from tests.companion.live.test_tracker_browser import _add, _score, _writes, new_game
 from tests.companion.test_csp_browser import Watch
 
@@ -58,11 +60,16 @@ class Server:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "companion.asgi:application", "--bind", f"127.0.0.1:{self.port}",
              "--workers", "1", "--worker-class", "companion.worker.TableWorker", "--log-level", "warning"],
-            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=self.log,
+            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=self.log, start_new_session=True,
         )  # fmt: skip
         _wait_ready(self.port, self.process, self.log)
 
-    def stop(self) -> None:
+    def stop(self, *, at_once: bool = False) -> None:
+        """Stopped as gunicorn stops; ``at_once``: every process of it killed (the computer serving the table shut,
+        its program killed), which closes the open streams (stopped, the master waits 15 s for them and is killed,
+        and its worker goes on serving them alone)."""
+        if self.process is not None and at_once:
+            os.killpg(self.process.pid, signal.SIGKILL)
         if self.process is not None:
             self.process.terminate()
             try:
@@ -126,3 +133,43 @@ def test_a_reload_with_the_server_gone_shows_the_last_state_and_the_taps_land_on
     expect(page.locator("#score-2")).to_have_text("2")
     expect(page.locator("#score-3")).to_have_text("5")
     watch.clean("the game, offline and back")
+
+
+def test_the_view_link_and_the_table_screen_say_quietly_while_the_server_is_gone(
+    server: tuple[Server, Table], new_context: Any, screenshot: Any
+) -> None:
+    """The view-only link and the table screen gave no sign while the server could not be reached: they showed the
+    last state as if it were live. They now say "Reconnecting…" in the bar, fixed (the page does not move) and
+    polite to a screen reader, until the server answers again; then they catch up."""
+    gunicorn, table = server
+    edit, view = new_game(table)
+    look, tv = new_context().new_page(), new_context(**TV).new_page()
+    look.goto(f"{table.base}/games/{view}/")
+    tv.goto(f"{table.base}/games/{view}/screen")
+    pages = (look, tv)
+    for page in pages:
+        page.wait_for_function("() => document.documentElement.dataset.liveBy === 'stream'")
+        expect(page.locator(".live-status")).to_be_hidden()
+    top = "document.querySelector('main').getBoundingClientRect().top"
+    tops = [page.evaluate(top) for page in pages]
+
+    gunicorn.stop(at_once=True)
+    for page in pages:
+        expect(page.locator(".live-status")).to_have_text("Reconnecting…")
+        expect(page.locator(".live-status")).to_be_visible()
+        assert page.locator(".live-bar").get_attribute("aria-live") == "polite"
+        assert page.locator(".live-note").count() == 0  # nothing to answer: a quiet line, no alert
+    assert [page.evaluate(top) for page in pages] == tops  # the page did not move
+    screenshot(look, "offline-view-link-reconnecting")
+    screenshot(tv, "offline-screen-reconnecting")
+
+    gunicorn.start()
+    for page in pages:
+        expect(page.locator(".live-status")).to_be_hidden()
+    client = table.client()
+    client.request("GET", f"/games/{edit}/")
+    assert (
+        client.request("POST", f"/games/{edit}/change", {"op": "score-add", "seat": 1, "value": 3})[0] == 302
+    )
+    expect(look.locator("#score-1")).to_have_text("3")
+    expect(tv.locator("#screen-score-1")).to_have_text("3")

@@ -254,7 +254,7 @@ def test_conflicts_left_unanswered_show_one_at_a_time_over_the_page(
     notes = page.locator(".live-note")
     expect(notes).to_have_count(2)
     expect(page.locator(".live-note:visible")).to_have_count(1)
-    expect(page.locator(".live-note:visible")).to_contain_text("Set Ben's score was not saved")
+    expect(page.locator(".live-note:visible")).to_contain_text("Set Ben's score to 12 was not saved")
     said = "getComputedStyle(document.querySelector('.live-note:last-child'), '::before').content"
     assert "to answer" in page.evaluate(said)  # "1 of 2 to answer:"
     page.evaluate("window.scrollTo(0, 0)")
@@ -267,23 +267,23 @@ def test_conflicts_left_unanswered_show_one_at_a_time_over_the_page(
     page.get_by_role("button", name="Set it anyway").click()  # the one that shows: Ben's
     expect(page.locator("#score-2")).to_have_text("12")
     expect(page.locator(".live-note:visible:not([aria-hidden])")).to_contain_text(
-        "Set Ann's score was not saved"
+        "Set Ann's score to 11 was not saved"
     )
     page.get_by_role("button", name="Drop it").click()
     expect(notes).to_have_count(0)
     assert (_score(table, edit, 1), _score(table, edit, 2)) == (2, 12)
 
 
-def test_a_double_tap_on_a_notes_button_never_reaches_what_it_covered(table: Table, new_context: Any) -> None:
-    """The note goes at the first tap of "Drop it"; the second tap of a double tap landed on the control it had
-    covered (Ann's F+1, a fire recorded that nobody meant)."""
+def _set_against_a_change(table: Table, new_context: Any, score: int) -> tuple[str, Any, Any]:
+    """A new game whose phone sets Ann's score to ``score`` offline, against 0, while another phone (the client
+    returned) gives Ann +2; then the phone is back: a conflict. (edit token, page, the other phone)."""
     edit, _ = new_game(table)
     context = new_context()
     page = context.new_page()
     _open(page, table, edit)
     context.set_offline(True)
     page.click("#exact-1 summary")
-    page.fill("#set-score-1", "11")
+    page.fill("#set-score-1", str(score))
     page.click("#set-score-go-1")  # made against a score of 0...
     other = table.client()  # ...while another phone gives Ann +2
     other.request("GET", f"/games/{edit}/")
@@ -291,6 +291,63 @@ def test_a_double_tap_on_a_notes_button_never_reaches_what_it_covered(table: Tab
         other.request("POST", f"/games/{edit}/change", {"op": "score-add", "seat": 1, "value": 2})[0] == 302
     )
     context.set_offline(False)
+    return edit, page, other
+
+
+def test_a_conflict_says_its_number_and_the_value_now_once_it_changes_again(
+    table: Table, new_context: Any, screenshot: Any
+) -> None:
+    """A note left for minutes said "Set Ann's score was not saved": not which number, and "Set it anyway" then set
+    that old number over the changes made since, unseen. It names the number, and the value now once it changed
+    again after the note came."""
+    edit, page, other = _set_against_a_change(table, new_context, 34)
+    said = page.locator(".live-note p")
+    expect(said).to_have_text("Another phone changed it first: Set Ann's score to 34 was not saved.")
+    expect(page.locator("#set-score-1")).to_have_value("2")
+    # Later, another change: the note says the value now.
+    assert (
+        other.request("POST", f"/games/{edit}/change", {"op": "score-add", "seat": 1, "value": 5})[0] == 302
+    )
+    expect(said).to_have_text(
+        "Another phone changed it first: Set Ann's score to 34 was not saved. It is 7 now."
+    )
+    screenshot(page, "live-tracker-conflict-value-now")
+    page.get_by_role("button", name="Set it anyway").click()  # a choice made knowing it is 7
+    expect(page.locator("#score-1")).to_have_text("34")
+    assert _score(table, edit, 1) == 34
+
+
+def test_a_question_another_phone_moved_past_goes_with_a_word(
+    table: Table, new_context: Any, screenshot: Any
+) -> None:
+    """Ann taps "Next phase" and it asks first (the New Character is due). Another phone's +3 took the question
+    away, and another phone moving the game on first did too, without a word. The question now stays through a
+    change that leaves the game where it was; once the game moved on, the bar says where it is."""
+    edit, _ = new_game(table)
+    ann, ben = new_context().new_page(), new_context().new_page()
+    _open(ann, table, edit)
+    _open(ben, table, edit)
+    ann.click("#next")
+    expect(ann.locator("#next-ask")).to_be_visible()
+    _add(ben, 1, 3)
+    expect(ann.locator("#score-1")).to_have_text("3")  # the pull that brought it brought the controls too
+    assert ann.locator("#next-ask").count() == 1  # still asked: the game is where it was
+    ben.click("#next")
+    ben.click("#ask-go-on")  # Ben moves the game on first
+    note = ann.locator(".live-note")
+    expect(note).to_contain_text("Another phone already moved the game to month 1, Phase B")
+    expect(ann.locator("#next-ask")).to_have_count(0)
+    expect(ann.locator("#month-title")).to_contain_text("phase B")
+    assert _game_row(table, edit)[:2] == (1, "B")
+    screenshot(ann, "live-tracker-question-moved-past")
+    ann.get_by_role("button", name="OK").click()
+    expect(note).to_have_count(0)
+
+
+def test_a_double_tap_on_a_notes_button_never_reaches_what_it_covered(table: Table, new_context: Any) -> None:
+    """The note goes at the first tap of "Drop it"; the second tap of a double tap landed on the control it had
+    covered (Ann's F+1, a fire recorded that nobody meant)."""
+    edit, page, _ = _set_against_a_change(table, new_context, 11)
     drop = page.get_by_role("button", name="Drop it")
     expect(drop).to_be_visible()
     page.evaluate("window.scrollTo(0, 0)")
