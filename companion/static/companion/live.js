@@ -93,6 +93,7 @@
     : f.defaultValue; // as the page was given it, whatever was typed since
   const labelOf = (f) => ((f.id && document.querySelector(`label[for="${f.id}"]`) || {}).textContent
     || f.getAttribute("aria-label") || "this").trim();
+
   // What stays where it stood on the screen: the tapped element while in view, else the innermost one with an id at
   // the last touch's height (the thumb's; the top before any), one that shows: Chromium measures a closed <details>'s.
   let thumb = 0;
@@ -105,6 +106,7 @@
     const mark = tapped ? lastTap : near.filter((el) => box(el).top <= y).pop() || near[0];
     return mark ? { el: mark, id: mark.id, top: box(mark).top } : null;
   }
+
   // Put the pieces of an answer in place, with the waiting taps' changes on top.
   // ``pulled``: a pull's pieces, which never bring an answer: the answers beside this phone's controls stay until
   // they fade or its next tap (a pull that follows the tap's answer does not take it away).
@@ -131,6 +133,7 @@
     if (mark) window.scrollBy(0, mark.getBoundingClientRect().top - anchor.top);
     bar.querySelectorAll(".live-note").forEach((box) => box.say && box.say()); // a conflict's value now
   }
+
   // A question this phone asked ([data-ask]) that a pull would take away: kept while its piece says the same
   // (data-gone), else it goes with those words (another phone moved the game on): true to keep it.
   function asked(old, fresh) {
@@ -139,6 +142,7 @@
     if (gone !== old.dataset.gone) note(gone, [["OK", () => {}]]);
     return gone === old.dataset.gone;
   }
+
   // A new line of a list (data-live-in="<list id>", data-v its version): put in by version, newest first; the
   // lines older than the list's last data-live-keep versions go (the server's render shows the same lines).
   function addLine(fresh) {
@@ -148,6 +152,7 @@
     const keep = int(list.dataset.liveKeep), newest = int(list.firstElementChild.dataset.v);
     for (const line of Array.from(list.children)) if (keep && int(line.dataset.v) <= newest - keep) line.remove();
   }
+
   // A record's player (select[data-keep]) and its search (input[data-filter], picker.js) are this phone's choice, not
   // shared input: a fresh piece takes them over (issue 23: the player stays after Add whatever else changed).
   const MINE = "select[data-keep], input[data-filter]", mine = (f) => f.matches(MINE);
@@ -164,6 +169,7 @@
     rebump(fresh); // in place: a number's form is outside its piece
   }
   window.addEventListener("input", (e) => { e.target.dataset.typed = ""; }); // unsaved input, until it is sent
+
   // A piece with a field being typed in: keep it, and offer the other phone's value.
   const holding = {}; // piece id -> its note
   const unhold = (id) => { if (holding[id]) holding[id].remove(); delete holding[id]; };
@@ -241,6 +247,7 @@
     const [to, where] = one && one.matches("[type=number], select") ? [shown(one), one.id] : ["", ""];
     send({ url: form.action, bump: bumps, label, force: form.dataset.liveForce || "", twins, to, where }, data);
   }
+
   // Into the outbox with the next write id (lc, ln; Osaka's cid too), then sent in order.
   function send(item, params) {
     counter += 1;
@@ -252,17 +259,20 @@
     flush(); // its request leaves first, then it is kept
     persist();
   }
+
   // A request of this script (X-Live: 1): {response, html}, or null when the server cannot be reached.
   function ask(url, init = {}) {
     return fetch(url, { credentials: "same-origin", headers: { "X-Live": "1" }, ...init })
       .then(async (response) => ({ response, html: await response.text() }), () => null);
   }
+
   // Whether the server answered (a request's {response}, or true: the stream spoke); the bar says it when not.
   function reach(got) {
     const gone = !got || (got !== true && got.response.status >= 500);
     if (gone !== offline) { offline = gone; show(); }
     return !offline;
   }
+
   async function flush() {
     if (sending || !outbox.length) return;
     sending = true;
@@ -281,6 +291,7 @@
       if (again || heard > version()) pull();
     }
   }
+
   function answered(item, response, html) {
     const v = int(response.headers.get("X-Live-Version")), known = response.headers.has("X-Live-Version");
     const fresh = known && !response.headers.has("X-Live-Replay"); // a replay's pieces are old: pull instead
@@ -298,6 +309,7 @@
     if (!fresh || v !== version() + 1) pull();
     else live.dataset.liveVersion = String(v);
   }
+
   // The number not saved, and the value now once it changed again since the note came (answered minutes later).
   function conflict(item) {
     const to = item.to ? " to " + item.to : "";
@@ -334,6 +346,7 @@
       if (again) pull();
     }
   }
+
   // Writes the server applied whose answers were lost ("<client>:<last counter>,..."): out of the outbox, not
   // counted again on the screen.
   function done(header) {
@@ -345,6 +358,7 @@
     persist();
     gone.forEach(settle);
   }
+
   // The stream, while it answers (the page's data-live-by is "stream"); else the page polls.
   const doc = document.documentElement.dataset;
   if (live.dataset.liveStream && window.EventSource) {
@@ -389,6 +403,7 @@
   window.addEventListener("click", (e) => { if (answerOf(e)) putAway(answerOf(e)); }, true);
   window.addEventListener("touchend", (e) => { thumb = e.changedTouches[0].clientY; }, true); // a scroll's end too
   document.addEventListener("animationend", (e) => { if (answerOf(e)) putAway(answerOf(e)); });
+
   window.addEventListener("pagehide", () => { if (storing) persist(); });
   window.addEventListener("online", flush);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) { pull(); flush(); } });
