@@ -1,7 +1,8 @@
 """The Server-Sent Events stream of one shared thing: ``GET /live/<kind>/<token>`` (``live-stream-<kind>``) (docs/sync.md "Push").
 
 The stream sends the thing's version when it opens and each time it moves (``data: 12``); the page then pulls the
-pieces it lacks. A comment every :data:`KEEPALIVE_S` keeps proxies from closing an idle stream. An open stream is
+pieces it lacks. Every :data:`KEEPALIVE_S` without a move it sends the version again: proxies keep an idle stream
+open, and the page knows its stream still answers (live.js opens a stream silent far longer anew). An open stream is
 a waiting coroutine (Django async view under an ASGI server): no thread (its one query, the token's lookup, runs in
 the loop's shared pool), and no database query while it waits:
 
@@ -240,13 +241,13 @@ async def events(thing: str, version: int) -> AsyncIterator[str]:
     with hub().watch(thing, version) as queue:
         while True:
             try:
-                moved = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
+                version = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
             except TimeoutError:
-                yield ": still here\n\n"
+                yield f"data: {version}\n\n"  # still here (a comment line would not reach the page)
                 continue
             while not queue.empty():
-                moved = max(moved, queue.get_nowait())
-            yield f"data: {moved}\n\n"
+                version = max(version, queue.get_nowait())
+            yield f"data: {version}\n\n"
 
 
 _LOOKUP_THREADS: Final = 2

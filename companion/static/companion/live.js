@@ -5,7 +5,7 @@
    (no stream: it polls). A conflict waits alone; a field being typed in is never replaced; nothing moves. */
 (() => {
   "use strict";
-  const POLL_MS = 1500, RETRY_MS = 2000, WAIT_SAY_MS = 800, LAST = "live-last";
+  const POLL_MS = 1500, RETRY_MS = 2000, WAIT_SAY_MS = 800, QUIET_MS = 50000, LAST = "live-last";
   const int = (text) => parseInt(text, 10) || 0;
   const inside = (scope, id) => scope.querySelector("#" + CSS.escape(id));
   const make = (tag, properties) => Object.assign(document.createElement(tag), properties);
@@ -359,12 +359,18 @@
     gone.forEach(settle);
   }
 
-  // The stream, while it answers (the page's data-live-by is "stream"); else the page polls.
+  // The stream, while it answers (the page's data-live-by is "stream"); else the page polls. The server speaks at
+  // least every 20 s (companion.live.stream.KEEPALIVE_S): a stream silent for QUIET_MS (a connection lost without a
+  // word) or closed for good (a proxy's 502 at a restart) is opened anew, the page polling meanwhile.
   const doc = document.documentElement.dataset;
-  if (live.dataset.liveStream && window.EventSource) {
-    const source = new EventSource(live.dataset.liveStream);
+  let source = null, heardAt = 0;
+  function listen() {
+    if (source) source.close();
+    heardAt = Date.now();
     doc.liveBy = "poll";
+    source = new EventSource(live.dataset.liveStream);
     source.onmessage = (e) => {
+      heardAt = Date.now();
       doc.liveBy = "stream";
       reach(true);
       const v = int(e.data);
@@ -373,6 +379,7 @@
     };
     source.onerror = () => { doc.liveBy = "poll"; };
   }
+  if (live.dataset.liveStream && window.EventSource) listen();
 
   // --- taps ------------------------------------------------------------------------------------------------------
   window.addEventListener("submit", (e) => {
@@ -408,7 +415,10 @@
   window.addEventListener("online", flush);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) { pull(); flush(); } });
   setInterval(flush, RETRY_MS);
-  setInterval(() => { if (doc.liveBy !== "stream" && !document.hidden) pull(); }, POLL_MS);
+  setInterval(() => {
+    if (source && Date.now() - heardAt > QUIET_MS) listen();
+    if (doc.liveBy !== "stream" && !document.hidden) pull();
+  }, POLL_MS);
   if (worker) {
     // Left: keep the live root as it shows, less the waiting taps' optimistic changes (put back on top at load).
     window.addEventListener("pagehide", () => {

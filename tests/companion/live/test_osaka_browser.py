@@ -279,3 +279,21 @@ def test_an_undo_strikes_its_line_on_both_phones_and_the_next_tap_leaves_a_reloa
     ann.reload()
     assert _log(ann) == shown[0]
     screenshot(ann, "live-osaka-undo-line")  # after: a screenshot leaves style="" on the page's inputs
+
+
+def test_a_stream_gone_quiet_is_opened_anew(table: Table, new_context: Any) -> None:
+    """A connection lost without a word (a router that drops it, a laptop's network gone) leaves the stream open
+    and silent: the page waited for pokes that never came. The server speaks at least every 20 s
+    (companion.live.stream.KEEPALIVE_S); a page that has heard nothing for much longer opens its stream anew and
+    polls meanwhile. The page's clock is moved on (Playwright's clock), not waited for."""
+    edit, _ = table.osaka()
+    ann = new_context().new_page()
+    ann.clock.install()
+    _open(ann, table, edit)
+    with ann.expect_request(lambda r: "/live/osaka/" in r.url):
+        ann.clock.fast_forward(60_000)
+    ann.wait_for_function("() => document.documentElement.dataset.liveBy === 'stream'")
+    ben = new_context().new_page()
+    _open(ben, table, edit)
+    _take(ben, 1, "red")
+    expect(ann.locator("#tok-1-red")).to_have_text("1")
