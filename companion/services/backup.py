@@ -32,7 +32,7 @@ from companion.models.results import EDITION_LABELS, GROUP_NAME_MAX, Group, Resu
 from companion.models.scoresheets import NAME_MAX
 from companion.services.play_time import PlayTime, play_times
 from companion.services.result_export import LINE_ORDER
-from companion.services.results import results_of
+from companion.services.results import made_once, results_of
 from scoring import catalogue as cat
 from scoring import reading
 from scoring.errors import MalformedJSONError
@@ -248,8 +248,9 @@ def _result(value: object, where: str) -> Result:
     )
 
 
-def restore_group(data: object) -> Group:
-    """A new group, with new links, holding the results of a group's file. All or nothing."""
+def restore_group(data: object, *, once: str = "") -> Group:
+    """A new group, with new links, holding the results of a group's file. All or nothing. ``once``: the form's
+    (:func:`companion.services.results.made_once`): sent twice, the file makes one group."""
     body = _opened(data, GROUP_KIND, "a group's file")
     group, results = body.get("group"), body.get("results")
     if not isinstance(group, dict) or not isinstance(results, list) or len(results) > MAX_RESULTS:
@@ -265,12 +266,15 @@ def restore_group(data: object) -> Group:
     rows = [_result(r, f"Result {i + 1}") for i, r in enumerate(results)]
     if not name:
         raise UserError("The group's name is empty.")
-    with transaction.atomic():
-        made = Group.objects.create(name=name, aliases=renames)
+
+    def make(made_by: str | None) -> Group:
+        made = Group.objects.create(name=name, aliases=renames, made_by=made_by)
         for row in rows:
             row.group = made
         Result.objects.bulk_create(rows)
-    return made
+        return made
+
+    return made_once(once, make)
 
 
 __all__ = [

@@ -18,7 +18,7 @@ from django.urls import path, register_converter, reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from companion.errors import UserError, json_error
-from companion.forms import NameField, messages_of
+from companion.forms import NameField, OnceField, messages_of, once_key
 from companion.links import share_url
 from companion.models.results import GROUP_NAME_MAX, Group, Result
 from companion.models.scoresheets import NAME_MAX
@@ -76,6 +76,7 @@ class FileForm(forms.Form):
         max_length=200,
         error_messages={"required": "Paste your group's link, or give a name for a new group."},
     )
+    once = OnceField()
 
 
 class NewGroupForm(forms.Form):
@@ -143,9 +144,11 @@ def file_under_group(request: HttpRequest, token: str) -> HttpResponse:
         raise UserError("That is a group's view-only link: paste its edit link to file results.", status=403)
     if found is None and ("/" in text or TOKEN_RE.fullmatch(text)):
         raise UserError(NO_GROUP, status=404)
-    if found is None and result.group is not None and result.group.name == text[:GROUP_NAME_MAX]:
-        return _back_to(result)  # "File it" tapped twice: the first tap made this group and filed the game
-    group = found[0] if found is not None else create_group(name=text[:GROUP_NAME_MAX])
+    if found is not None:
+        group = found[0]
+    else:  # "File it" tapped twice with a new name: the second tap finds the group the first made
+        once = once_key(form.cleaned_data["once"], text[:GROUP_NAME_MAX])
+        group = create_group(name=text[:GROUP_NAME_MAX], once=once)
     file_result(result=result, group=group)
     return _back_to(result)
 
@@ -345,6 +348,7 @@ class RestoreForm(forms.Form):
     file = forms.FileField(
         error_messages={"required": "Choose the group's file (iki-group.json) to restore."}
     )
+    once = OnceField()
 
 
 @require_POST
@@ -356,8 +360,9 @@ def restore_group_file(request: HttpRequest) -> HttpResponse:
     upload = form.cleaned_data["file"]
     if upload.size > RESTORE_MAX:
         raise UserError(f"This file is larger than a group's file can be ({RESTORE_MAX // 1_000_000} MB).")
-    try:
-        group = restore_group(read_json(upload.read()))
+    raw = upload.read()
+    try:  # tapped twice, the same file sent twice with the form's one code: the second finds the first's group
+        group = restore_group(read_json(raw), once=once_key(form.cleaned_data["once"], raw))
     except UserError as exc:
         raise UserError(f"{exc.message} Nothing was restored.") from None
     return HttpResponseRedirect(group.get_absolute_url())

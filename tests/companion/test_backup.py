@@ -21,7 +21,7 @@ from companion.services.backup import _checksum, restore_server, server_backup
 from companion.services.result_export import result_json
 from companion.services.results import results_of
 from tests.companion.test_settings import run
-from tests.factories import db_snapshot, every_kind
+from tests.factories import db_snapshot, every_kind, once_of
 
 pytestmark = pytest.mark.django_db
 
@@ -111,9 +111,26 @@ def _without_links(group: Group) -> list[dict[str, Any]]:
     ]
 
 
-def _restore(client: Client, data: Any, name: str = "iki-group.json") -> Any:
+def _restore(client: Client, data: Any, name: str = "iki-group.json", **fields: str) -> Any:
     raw = data if isinstance(data, bytes) else json.dumps(data).encode()
-    return client.post("/groups/restore", {"file": SimpleUploadedFile(name, raw, "application/json")})
+    upload = SimpleUploadedFile(name, raw, "application/json")
+    return client.post("/groups/restore", {"file": upload, **fields})
+
+
+def test_restore_tapped_twice_makes_one_group(client: Client) -> None:
+    """A double tap on "Restore as a new group" sends the form, its file and its one-time code twice: the second
+    finds the group the first made. The same page sent again with another file (back, then a new choice) makes
+    that one."""
+    made = every_kind()
+    once = once_of(client.get(made.group.get_absolute_url()).content.decode())
+    data = json.loads(client.get(f"/groups/{made.group.token}/everything.json").content)
+    first, second = (_restore(client, data, once=once) for _ in range(2))
+    assert first.status_code == second.status_code == 302
+    assert first["Location"] == second["Location"]
+    assert Group.objects.filter(name="Thursday").count() == 2  # the group and one copy
+    data["group"]["name"] = "Friday"
+    assert _restore(client, _resealed(data), once=once).status_code == 302
+    assert Group.objects.filter(name="Friday").count() == 1
 
 
 def test_download_everything_then_restore_makes_a_new_group_with_the_same_results(client: Client) -> None:

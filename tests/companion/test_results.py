@@ -23,6 +23,7 @@ from companion.services.result_export import BGSTATS_PUSH, bgstats_url
 from companion.services.results import keep_checked_pad, with_aliases
 from companion.services.stats import group_stats
 from scoring.examples import AKEBONO_FOUR_PLAYERS, WORKED_EXAMPLE
+from tests.factories import once_of
 
 pytestmark = pytest.mark.django_db
 
@@ -206,9 +207,9 @@ def test_a_removed_checked_pad_keeps_its_edit_page_with_restore(client: Client) 
 
 def test_a_result_is_filed_under_a_new_group_then_an_existing_one(client: Client) -> None:
     first, second = sheet_of(), sheet_of()
-    visit_result(client, first)
+    once = once_of(visit_result(client, first))
     visit_result(client, second)
-    response = client.post(f"/results/{first.token}/group", {"group": "Thursday table"})
+    response = client.post(f"/results/{first.token}/group", {"group": "Thursday table", "once": once})
     assert response.status_code == 302
     group = Group.objects.get()
     assert group.name == "Thursday table"
@@ -216,8 +217,9 @@ def test_a_result_is_filed_under_a_new_group_then_an_existing_one(client: Client
     assert client.post(f"/results/{second.token}/group", {"group": link}).status_code == 302
     assert Group.objects.count() == 1
     assert group.results.count() == 2
-    # "File it" tapped twice with a new name: the second tap finds the game filed there, and makes no group
-    assert client.post(f"/results/{first.token}/group", {"group": "Thursday table"}).status_code == 302
+    # "File it" tapped twice with a new name: the second tap sends the form's code again, and makes no group
+    again = client.post(f"/results/{first.token}/group", {"group": "Thursday table", "once": once})
+    assert again.status_code == 302
     assert Group.objects.count() == 1 and group.results.count() == 2
     html = visit_result(client, first)
     assert "Thursday table" in html and "Take it out of the group" in html
