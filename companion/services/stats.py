@@ -1,9 +1,9 @@
-"""A group's statistics per edition (issue 14), from its results alone: plays, wins, average and best total,
+"""A group's statistics per edition (issue 14), from its results alone: games, wins, average and best total,
 the average of each pad line, the buildings and personalities that came with wins, and the totals over time as
 the points of a server-drawn SVG chart. Pure functions of the results' stored players; nothing is cached.
 
 A Traders of Osaka game (issue 23) has no score pad lines, buildings or personalities: its statistics are the
-plays, wins, average and best VP cards and the chart; the line averages are IKI's only."""
+games, wins, average and best VP cards and the chart; the line averages are IKI's only."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ SPARE: Final = ("#d95f02", "#1b9e77", "#7570b3", "#e7298a", "#66a61e", "#a6761d"
 @dataclass(frozen=True, slots=True)
 class PlayerStats:
     name: str
-    plays: int
+    games: int
     wins: int
     average: float
     best: int
@@ -50,7 +50,7 @@ class Series:
 class EditionStats:
     edition: str
     label: str
-    plays: int
+    games: int
     players: list[PlayerStats]
     lines: list[tuple[str, str]]  # (key, label) of the pad lines that occur
     winning_buildings: list[tuple[str, int]]
@@ -66,7 +66,7 @@ def _average(values: Sequence[int]) -> float:
 
 
 def _series(results: Sequence[Result]) -> tuple[list[Series], int, int]:
-    """One polyline per player over the results in time order: x is the play's place in the sequence."""
+    """One polyline per player over the results in time order: x is the game's place in the sequence."""
     totals = [p["total"] for r in results for p in r.players]
     low, high = (min(totals), max(totals)) if totals else (0, 1)
     span = max(high - low, 1)
@@ -111,7 +111,7 @@ def edition_stats(edition: str, results: Sequence[Result]) -> EditionStats:
     players = [
         PlayerStats(
             name=name,
-            plays=len(rows),
+            games=len(rows),
             wins=sum(1 for p in rows if p["rank"] == 1),
             average=_average([p["total"] for p in rows]),
             best=max(p["total"] for p in rows),
@@ -124,7 +124,7 @@ def edition_stats(edition: str, results: Sequence[Result]) -> EditionStats:
     return EditionStats(
         edition=edition,
         label=EDITION_LABELS[edition],
-        plays=len(results),
+        games=len(results),
         players=players,
         lines=[(k, LINE_LABELS[k]) for k in keys],
         winning_buildings=_winning(results, "buildings", dict(cat.BUILDING_BY_ID)) if iki else [],

@@ -8,6 +8,7 @@ import csv
 import datetime
 import io
 import json
+import re
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
@@ -350,9 +351,9 @@ def known_group() -> Group:
 def test_a_groups_statistics_from_known_results() -> None:
     group = known_group()
     base, akebono = group_stats(list(group.results.all()))
-    assert (base.label, base.plays, akebono.label, akebono.plays) == ("IKI", 2, "IKI + Akebono", 1)
+    assert (base.label, base.games, akebono.label, akebono.games) == ("IKI", 2, "IKI + Akebono", 1)
     by_name = {p.name: p for p in base.players}
-    assert (by_name["Anaïs"].plays, by_name["Anaïs"].wins, by_name["Anaïs"].average, by_name["Anaïs"].best) == (
+    assert (by_name["Anaïs"].games, by_name["Anaïs"].wins, by_name["Anaïs"].average, by_name["Anaïs"].best) == (
         2, 1, 80.0, 100,
     )  # fmt: skip
     assert (by_name["David"].wins, by_name["David"].average, by_name["David"].best) == (1, 60.5, 80)
@@ -363,14 +364,24 @@ def test_a_groups_statistics_from_known_results() -> None:
     assert (base.low, base.high) == (41, 100)
 
 
+def test_the_group_page_says_games_and_only_games(client: Client) -> None:
+    """One word for a game kept by a group, wherever the group's page speaks of them ("game"), never "play"."""
+    group = known_group()
+    for link in (group.get_absolute_url(), group.view_url()):
+        html = client.get(link).content.decode()
+        words = re.sub(r"<[^>]+>", " ", html.split("</header>")[1])  # what a player reads (and hears)
+        assert re.findall(r"\bplays?\b", words, re.IGNORECASE) == [], link
+        assert "3 games kept" in words and "Games" in words
+
+
 def test_the_group_page_shows_statistics_and_a_chart(client: Client) -> None:
     group = known_group()
     html = client.get(group.get_absolute_url()).content.decode()
-    assert "IKI: 2 plays" in html and "IKI + Akebono: 1 play" in html
+    assert "IKI: 2 games" in html and "IKI + Akebono: 1 game" in html
     assert html.count("<polyline") == 4  # two players in each edition
     assert "Rename" in html and group.token in html
     view = client.get(group.view_url()).content.decode()
-    assert "IKI: 2 plays" in view
+    assert "IKI: 2 games" in view
     assert "<form" not in view.split("</header>")[1]
     assert group.token not in view
 
@@ -400,7 +411,7 @@ def test_a_refused_rename_is_said_beside_its_form_with_what_was_typed(client: Cl
     assert '<option value="David" selected>David</option>' in names
     assert 'value="Anaïs"' in names.split('id="new"')[1].split(">")[0]  # what was typed, kept
     assert f'action="/groups/{group.token}/rename#names-title"' in names  # the answer opens at the names
-    assert "IKI: 2 plays" in html  # the rest of the page as ever
+    assert "IKI: 2 games" in html  # the rest of the page as ever
     fine = client.get(group.get_absolute_url()).content.decode()
     assert 'role="alert"' not in fine and " selected>" not in fine.split('id="names-title"')[1]
 

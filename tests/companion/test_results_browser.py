@@ -53,7 +53,7 @@ def test_file_a_result_and_read_the_group_at_phone_width(
     page.get_by_role("link", name="Open the group").click()
     page.wait_for_url(re.compile(r"/groups/"))
     expect(page.locator("h1")).to_have_text("Thursday table")
-    expect(page.locator(".rs-edition h2").first).to_have_text("IKI: 3 plays")
+    expect(page.locator(".rs-edition h2").first).to_have_text("IKI: 3 games")
     expect(page.locator("svg.rs-chart polyline")).to_have_count(2)
     wide = page.evaluate(
         "[...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right > 392)"
@@ -64,7 +64,7 @@ def test_file_a_result_and_read_the_group_at_phone_width(
     assert chart is not None and chart["width"] >= 300  # the chart fills the phone's width
     screenshot(page, "results-group")
     page.goto(page.locator("#group-view-link").get_attribute("href") or "")
-    expect(page.locator(".rs-edition h2").first).to_have_text("IKI: 3 plays")
+    expect(page.locator(".rs-edition h2").first).to_have_text("IKI: 3 games")
     expect(page.get_by_role("button", name="Rename")).to_have_count(0)
     screenshot(page, "results-group-view-only")
 
@@ -80,7 +80,7 @@ def test_an_akebono_group_page_at_phone_width(live_server: Any, page: Any, scree
     assert result is not None
     file_result(result=result, group=group)
     page.goto(live_server.url + group.get_absolute_url())
-    expect(page.locator(".rs-edition h2").first).to_have_text("IKI + Akebono: 1 play")
+    expect(page.locator(".rs-edition h2").first).to_have_text("IKI + Akebono: 1 game")
     expect(page.locator(".rs-edition")).to_contain_text("Personalities that came with wins")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(page, "results-group-akebono")
@@ -111,7 +111,7 @@ def test_download_everything_and_restore_it_as_a_new_group(
     page.get_by_role("button", name="Restore as a new group").click()
     page.wait_for_url(lambda url: other.token not in url and "/groups/" in url)
     expect(page.locator("h1")).to_have_text("Thursday table")
-    expect(page.locator(".rs-edition h2").first).to_have_text("IKI: 2 plays")
+    expect(page.locator(".rs-edition h2").first).to_have_text("IKI: 2 games")
     assert Group.objects.filter(name="Thursday table").count() == 2
     # the same file changed by hand is refused, and nothing is made
     file.write_text(file.read_text().replace('"total": 88', '"total": 98'))
