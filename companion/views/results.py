@@ -272,7 +272,6 @@ def _group_page(
         "chart_height": CHART_HEIGHT,
         "chart_pad": CHART_PAD,
         "chart_bottom": CHART_HEIGHT - CHART_PAD,
-        "chart_right": CHART_WIDTH - CHART_PAD,
         "token": token,
         "view_url": share_url(request, group.view_url()),
         "edit_url": share_url(request, group.get_absolute_url()) if can_edit else "",

@@ -60,13 +60,60 @@ def test_file_a_result_and_read_the_group_at_phone_width(
         ".map(e => e.tagName + '.' + e.className + '#' + e.id).slice(0, 5)"
     )
     assert page.evaluate("document.documentElement.scrollWidth") <= 390, wide  # nothing wider than the phone
-    chart = page.locator("svg.rs-chart").bounding_box()
-    assert chart is not None and chart["width"] >= 300  # the chart fills the phone's width
+    chart = page.locator(".rs-plot").bounding_box()
+    assert chart is not None and chart["width"] >= 300  # the chart and its totals fill the phone's width
     screenshot(page, "results-group")
     page.goto(page.locator("#group-view-link").get_attribute("href") or "")
     expect(page.locator(".rs-edition h2").first).to_have_text("IKI: 3 games")
     expect(page.get_by_role("button", name="Rename")).to_have_count(0)
     screenshot(page, "results-group-view-only")
+
+
+TWICE_THE_TEXT = (
+    "(h => h.style.fontSize = 2 * parseFloat(getComputedStyle(h).fontSize) + 'px')(document.documentElement)"
+)
+CHART_WORDS = """() => {
+  const box = (e) => e.getBoundingClientRect();
+  const words = [...document.querySelectorAll('.rs-x li, .rs-y span')]
+    .filter((e) => e.textContent.trim() && getComputedStyle(e).visibility !== 'hidden');
+  const dates = words.filter((e) => e.matches('.rs-x li')).map((e) => {
+    const range = document.createRange(); range.selectNodeContents(e); return range.getBoundingClientRect();
+  });
+  return {
+    texts: words.map((e) => e.textContent.trim()),
+    size: Math.min(...words.map((e) => parseFloat(getComputedStyle(e).fontSize))),
+    overlaps: dates.slice(1).filter((d, i) => d.left < dates[i].right).length,
+    right: Math.max(...dates.map((d) => d.right)),
+    chart: box(document.querySelector('svg.rs-chart')).width,
+  };
+}"""
+
+
+def test_the_chart_names_its_games_and_grows_with_the_text(
+    live_server: Any, page: Any, screenshot: Any
+) -> None:
+    """The chart's dates and totals are words a player reads: under each game's dot its date, beside the lines the
+    highest and lowest totals; at twice the text size they are twice as large and none runs into the next."""
+    group = Group.objects.create(name="Thursday table")
+    _earlier_games(group)  # 8 and 15 Jan
+    for day in (22, 29):
+        Result.objects.create(
+            group=group, edition="iki", played=datetime.date(2026, 1, day), sheet_version=1,
+            players=copy.deepcopy(group.results.first().players),  # type: ignore[union-attr]
+        )  # fmt: skip
+    page.goto(live_server.url + group.get_absolute_url())
+    usual = page.evaluate(CHART_WORDS)
+    assert usual["texts"] == ["88", "52", "8 Jan", "15 Jan", "22 Jan", "29 Jan"]
+    assert usual["overlaps"] == 0 and usual["size"] >= 12
+    screenshot(page, "group-chart")
+    page.evaluate(TWICE_THE_TEXT)  # about the phone's largest text
+    large = page.evaluate(CHART_WORDS)
+    assert large["size"] >= 2 * usual["size"] - 0.5
+    assert {"88", "52", "8 Jan", "29 Jan"} <= set(large["texts"])  # first and last games named at any size
+    assert large["overlaps"] == 0 and large["right"] <= 390
+    assert large["chart"] >= 150  # the lines keep room beside the larger words
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, "group-chart-large-text")
 
 
 def test_an_akebono_group_page_at_phone_width(live_server: Any, page: Any, screenshot: Any) -> None:
