@@ -116,6 +116,27 @@ def test_the_chart_names_its_games_and_grows_with_the_text(
     screenshot(page, "group-chart-large-text")
 
 
+#: Waits (in the page, a bounded number of checks) until a service worker keeps this page: false if none comes.
+KEPT_JS = """async () => {
+  for (let i = 0; i < 300; i++) {
+    const reg = await navigator.serviceWorker.getRegistration();
+    if (reg && reg.active && await caches.match(location.href)) return reg.scope;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
+}"""
+
+
+def test_the_group_page_registers_the_service_worker(live_server: Any, page: Any) -> None:
+    """A phone that opens its group's page first (from the home screen) gets the worker, as a game's page gives
+    it, and the page is kept for a reload while the server is away."""
+    group = Group.objects.create(name="Thursday table")
+    _earlier_games(group)
+    page.goto(live_server.url + group.get_absolute_url())
+    assert page.evaluate("window.isSecureContext")  # localhost, as HTTPS
+    assert page.evaluate(KEPT_JS) == live_server.url + "/"
+
+
 def test_an_akebono_group_page_at_phone_width(live_server: Any, page: Any, screenshot: Any) -> None:
     group = Group.objects.create(name="Akebono nights")
     sheet = ScoreSheet.objects.create(
