@@ -47,6 +47,11 @@ class Group(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     #: The form that made it (:func:`companion.forms.once_key`): a second tap of the same form finds this group.
     made_by = models.CharField(max_length=64, unique=True, null=True, blank=True, editable=False)
+    #: Restored from a group's file: each player's BG Stats id as the file gave it (name -> ``sourcePlayerId``), so
+    #: that the players' plays sent from here match those sent from the group the file was made of.
+    bgstats_players: models.JSONField[dict[str, str], dict[str, str]] = models.JSONField(
+        default=dict, blank=True
+    )
 
     class Meta:
         app_label = "companion"
@@ -93,6 +98,9 @@ class Result(models.Model):
     #: restored group file's times (companion/services/play_time.py reads the rest from the game's log).
     started = models.DateTimeField(null=True, blank=True)
     ended = models.DateTimeField(null=True, blank=True)
+    #: Restored from a group's file: the BG Stats id (``sourcePlayId``) its game had there, so that sending it again
+    #: updates the play BG Stats has instead of adding it twice; "" for every other result (its id is made).
+    bgstats_id = models.CharField(max_length=40, blank=True, default="")
 
     class Meta:
         app_label = "companion"

@@ -18,8 +18,8 @@ from django.test import Client
 from companion.errors import UserError
 from companion.models.results import Group, Result
 from companion.services.backup import _checksum, restore_server, server_backup
-from companion.services.result_export import result_json
-from companion.services.results import results_of
+from companion.services.result_export import bgstats_data, result_json
+from companion.services.results import file_result, keep_checked_pad, results_of
 from tests.companion.test_settings import run
 from tests.factories import db_snapshot, every_kind, once_of
 
@@ -161,6 +161,48 @@ def test_download_everything_then_restore_makes_a_new_group_with_the_same_result
     assert client.get(copy_.get_absolute_url()).status_code == 200
 
 
+def _bgstats_ids(group: Group) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Each game's BG Stats play id, with its players' names and ids, as "Send to BG Stats" sends them."""
+    sent = [bgstats_data(r) for r in results_of(group)]
+    return [(d["sourcePlayId"], [(p["name"], p["sourcePlayerId"]) for p in d["players"]]) for d in sent]
+
+
+def test_a_restored_group_sends_its_games_to_bg_stats_with_the_ids_they_had(client: Client) -> None:
+    """Sent again from the restored copy (on this server or another), a game is the play BG Stats has, not a
+    second one, and its players are the players BG Stats knows; a game filed there later keeps them too."""
+    made = every_kind()
+    file = client.get(f"/groups/{made.group.token}/everything.json").content
+    assert _restore(client, json.loads(file)).status_code == 302
+    copy_ = Group.objects.exclude(pk=made.group.pk).get()
+    assert _bgstats_ids(copy_) == _bgstats_ids(made.group)
+    again = client.get(f"/groups/{copy_.token}/everything.json").content  # a copy of the copy keeps them too
+    assert _restore(client, json.loads(again)).status_code == 302
+    third = Group.objects.exclude(pk__in=[made.group.pk, copy_.pk]).get()
+    assert _bgstats_ids(third) == _bgstats_ids(made.group)
+    later = keep_checked_pad(
+        edition="iki-2015", players=copy.deepcopy(made.pad.players), query="edition=2015"
+    )
+    file_result(result=later, group=copy_)
+    ids = dict(_bgstats_ids(made.group)[0][1])
+    assert [(p["name"], p["sourcePlayerId"]) for p in bgstats_data(later)["players"]] == [
+        (name, ids[name]) for name in ("Anaïs", "David")
+    ]
+    assert bgstats_data(later)["sourcePlayId"] not in {play for play, _ in _bgstats_ids(made.group)}
+
+
+def test_a_file_without_bg_stats_ids_restores_with_new_ones(client: Client) -> None:
+    """A group's file made before the ids travelled: its games get ids of their own, as any new result."""
+    made = every_kind()
+    data = json.loads(client.get(f"/groups/{made.group.token}/everything.json").content)
+    del data["group"]["bgstats_players"]
+    for result in data["results"]:
+        del result["bgstats"]
+    assert _restore(client, _resealed(data)).status_code == 302
+    copy_ = Group.objects.exclude(pk=made.group.pk).get()
+    plays = {play for play, _ in _bgstats_ids(copy_)}
+    assert len(plays) == 2 and not plays & {play for play, _ in _bgstats_ids(made.group)}
+
+
 def _resealed(body: dict[str, Any]) -> dict[str, Any]:
     body = {k: v for k, v in body.items() if k != "checksum"}
     return {**body, "checksum": _checksum(body)}
@@ -202,6 +244,15 @@ def test_a_changed_or_other_file_is_refused_and_nothing_restored(
         (lambda f: f["results"][1].update(players=[]), "a result has 2 to 4 players"),
         (lambda f: f["results"][1]["players"][0].update(name="DAVID"), "two players have one name"),
         (lambda f: f["group"].update(name="A\x00B"), "control character"),
+        (
+            lambda f: f["results"][1].update(bgstats="result-1"),
+            "Result 2: the BG Stats id is not one the companion",
+        ),
+        (
+            lambda f: f["group"]["bgstats_players"].update(David=7),
+            "A player's BG Stats id is not one the companion",
+        ),
+        (lambda f: f["group"].update(bgstats_players=[]), "The players' BG Stats ids cannot be read"),
     ],
 )
 def test_a_resealed_file_with_a_bad_field_restores_nothing(client: Client, change: Any, words: str) -> None:
