@@ -146,6 +146,12 @@ class Result(models.Model):
         return until if timezone.now() <= until else None
 
     @property
+    def from_group_file(self) -> bool:
+        """Restored from a group's file: no sheet, game or paper pad of its own, so its group's edit link is the
+        only way to its own page (where it is removed, or filed elsewhere)."""
+        return self.sheet_id is None and self.osaka_game_id is None and not self.query
+
+    @property
     def edit_token(self) -> str:
         """The token the result's writes are addressed by."""
         return self.sheet.token if self.sheet is not None else self.token

@@ -210,7 +210,8 @@ def _result_page(request: HttpRequest, result: Result, *, can_edit: bool) -> Htt
         "lines": [(key, (LINE_LABELS_2015 if result.edition == "iki-2015" else LINE_LABELS)[key]) for key in lines],
         "view_url": share_url(request, result.view_url()),
         "edit_numbers": (reverse("check-2015" if result.edition == "iki-2015" else "check")
-                         + f"?{result.query}&result={result.token}") if can_edit and not result.removed else "",
+                         + f"?{result.query}&result={result.token}")
+                        if can_edit and not result.removed and result.query else "",  # a pad to reopen
     }  # fmt: skip
     return render(request, "results_result.html", context)
 

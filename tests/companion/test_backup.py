@@ -203,6 +203,31 @@ def test_a_file_without_bg_stats_ids_restores_with_new_ones(client: Client) -> N
     assert len(plays) == 2 and not plays & {play for play, _ in _bgstats_ids(made.group)}
 
 
+def test_a_restored_game_is_removed_from_its_own_page_reached_from_the_group(client: Client) -> None:
+    """A restored game has no sheet or pad of its own: the group's edit link leads to its page, where it can be
+    removed (and restored) as any kept result; the view-only link leads to its view-only page only."""
+    made = every_kind()
+    data = json.loads(client.get(f"/groups/{made.group.token}/everything.json").content)
+    assert _restore(client, data).status_code == 302
+    copy_ = Group.objects.exclude(pk=made.group.pk).get()
+    restored = results_of(copy_)[0]
+    page = client.get(copy_.get_absolute_url()).content.decode()
+    assert f'href="/results/{restored.token}/"' in page
+    assert restored.token not in client.get(copy_.view_url()).content.decode()
+    asked = client.post(f"/groups/{copy_.token}/take-out", {"result": restored.view_token, "ask": "1"})
+    assert f'href="/results/{restored.token}/">its own page</a>' in asked.content.decode()  # taking out asks
+    own = client.get(f"/results/{restored.token}/").content.decode()
+    assert "Remove from the results" in own
+    assert "restored from a group's file" in own
+    assert "Edit the numbers" not in own  # no pad to reopen
+    assert client.post(f"/results/{restored.token}/remove").status_code == 302
+    assert restored.pk not in [r.pk for r in results_of(copy_)]
+    assert 'id="restore-result"' in client.get(f"/results/{restored.token}/").content.decode()
+    # the originals' pages are theirs: the group's page sends a sheet's and a pad's result to their view pages
+    original = client.get(made.group.get_absolute_url()).content.decode()
+    assert made.pad.token not in original and made.sheet.token not in original
+
+
 def _resealed(body: dict[str, Any]) -> dict[str, Any]:
     body = {k: v for k, v in body.items() if k != "checksum"}
     return {**body, "checksum": _checksum(body)}
