@@ -256,9 +256,10 @@ def _group_page(
     refused: str = "",
     chosen: str = "",
     typed: str = "",
+    restore_refused: str = "",
 ) -> HttpResponse:
     """The group's page; ``refused``: why a rename was refused, shown beside its form (a 400), with the player
-    ``chosen`` and the name ``typed`` left in it."""
+    ``chosen`` and the name ``typed`` left in it; ``restore_refused``: why a group's file was, beside its form."""
     results = results_of(group)
     names = player_names(group)
     context = {
@@ -280,8 +281,9 @@ def _group_page(
         "chosen": chosen,
         "typed": typed,
         "name_max": NAME_MAX,
+        "restore_refused": restore_refused,
     }
-    return render(request, "results_group.html", context, status=400 if refused else 200)
+    return render(request, "results_group.html", context, status=400 if refused or restore_refused else 200)
 
 
 @require_POST
@@ -349,12 +351,12 @@ class RestoreForm(forms.Form):
         error_messages={"required": "Choose the group's file (iki-group.json) to restore."}
     )
     once = OnceField()
+    #: The edit link of the group page whose form this is: a refused file is said there, beside the form.
+    back = forms.RegexField(regex=TOKEN_RE, required=False)
 
 
-@require_POST
-def restore_group_file(request: HttpRequest) -> HttpResponse:
-    """``POST /groups/restore``: a new group holding the results of a group's file; anything else refused whole."""
-    form = RestoreForm(request.POST, request.FILES)
+def _restored(form: RestoreForm) -> Group:
+    """The group a valid form's file makes (or made: :func:`made_once`); :class:`UserError` saying why not."""
     if not form.is_valid():
         raise UserError(" ".join(messages_of(form)))
     upload = form.cleaned_data["file"]
@@ -362,9 +364,24 @@ def restore_group_file(request: HttpRequest) -> HttpResponse:
         raise UserError(f"This file is larger than a group's file can be ({RESTORE_MAX // 1_000_000} MB).")
     raw = upload.read()
     try:  # tapped twice, the same file sent twice with the form's one code: the second finds the first's group
-        group = restore_group(read_json(raw), once=once_key(form.cleaned_data["once"], raw))
+        return restore_group(read_json(raw), once=once_key(form.cleaned_data["once"], raw))
     except UserError as exc:
         raise UserError(f"{exc.message} Nothing was restored.") from None
+
+
+@require_POST
+def restore_group_file(request: HttpRequest) -> HttpResponse:
+    """``POST /groups/restore``: a new group holding the results of a group's file; anything else refused whole,
+    said beside the form on the group page it was sent from (a 400, the page as it was), to choose again."""
+    form = RestoreForm(request.POST, request.FILES)
+    try:
+        group = _restored(form)
+    except UserError as exc:
+        back = str(form.data.get("back", ""))
+        found = group_by_token(back) if TOKEN_RE.fullmatch(back) else None
+        if found is None or not found[1]:
+            raise
+        return _group_page(request, found[0], True, back, restore_refused=exc.message)
     return HttpResponseRedirect(group.get_absolute_url())
 
 

@@ -228,6 +228,27 @@ def test_a_restored_game_is_removed_from_its_own_page_reached_from_the_group(cli
     assert made.pad.token not in original and made.sheet.token not in original
 
 
+def test_a_refused_file_is_said_beside_the_restore_form_to_choose_again(client: Client) -> None:
+    """A bad file sent from a group's page brings back that page (a 400), its restore form with why, at the
+    form: the player chooses another file there. From a view-only link (which has no such form) or none, the
+    plain error page says it."""
+    made = every_kind()
+    before = db_snapshot()
+    refused = _restore(client, b"not json", back=made.group.token)
+    assert refused.status_code == 400 and db_snapshot() == before
+    page = refused.content.decode()
+    assert "<h1>Thursday</h1>" in page and 'id="restore-refused"' in page
+    assert (
+        "This file is not JSON" in page and "Nothing was restored. Choose another file to try again." in page
+    )
+    assert 'action="/groups/restore#backup-title"' in page and 'name="file"' in page
+    assert "Back to the start" not in page
+    for back in (made.group.view_token, "", "x" * 30):
+        plain = _restore(client, b"not json", back=back)
+        assert plain.status_code == 400 and 'id="restore-refused"' not in plain.content.decode()
+        assert "This file is not JSON" in plain.content.decode()
+
+
 def _resealed(body: dict[str, Any]) -> dict[str, Any]:
     body = {k: v for k, v in body.items() if k != "checksum"}
     return {**body, "checksum": _checksum(body)}
