@@ -241,7 +241,7 @@ def test_a_refused_file_is_said_beside_the_restore_form_to_choose_again(client: 
     assert (
         "This file is not JSON" in page and "Nothing was restored. Choose another file to try again." in page
     )
-    assert 'action="/groups/restore#backup-title"' in page and 'name="file"' in page
+    assert 'action="/groups/restore"' in page and 'autofocus aria-describedby="restore-refused"' in page
     assert "Back to the start" not in page
     for back in (made.group.view_token, "", "x" * 30):
         plain = _restore(client, b"not json", back=back)

@@ -199,6 +199,7 @@ def test_download_everything_and_restore_it_as_a_new_group(
     page.get_by_role("button", name="Restore as a new group").click()
     page.wait_for_url(lambda url: other.token not in url and "/groups/" in url)
     expect(page.locator("h1")).to_have_text("Thursday table")
+    assert page.evaluate("scrollY") == 0 and "#" not in page.url  # the new group opens at its top
     assert Group.objects.count() == 4
 
 
