@@ -218,11 +218,13 @@ def test_a_restored_game_is_removed_from_its_own_page_reached_from_the_group(cli
     assert f'href="/results/{restored.token}/">its own page</a>' in asked.content.decode()  # taking out asks
     own = client.get(f"/results/{restored.token}/").content.decode()
     assert "Remove from the results" in own
-    assert "restored from a group's file" in own
+    assert "restored from a group's file · Thursday" in own
     assert "Edit the numbers" not in own  # no pad to reopen
     assert client.post(f"/results/{restored.token}/remove").status_code == 302
     assert restored.pk not in [r.pk for r in results_of(copy_)]
-    assert 'id="restore-result"' in client.get(f"/results/{restored.token}/").content.decode()
+    removed = client.get(f"/results/{restored.token}/").content.decode()
+    assert 'id="restore-result"' in removed
+    assert f'href="{copy_.get_absolute_url()}" id="open-group"' in removed  # and the way back to the group
     # the originals' pages are theirs: the group's page sends a sheet's and a pad's result to their view pages
     original = client.get(made.group.get_absolute_url()).content.decode()
     assert made.pad.token not in original and made.sheet.token not in original
