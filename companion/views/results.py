@@ -9,6 +9,7 @@ sheet's edit token, as the walk-through's result page is.
 from __future__ import annotations
 
 from typing import Final
+from urllib.parse import urlencode
 
 from django import forms
 from django.core.exceptions import PermissionDenied
@@ -244,7 +245,7 @@ def _with_lengths(results: list[Result]) -> list[tuple[Result, str]]:
 def group_page(request: HttpRequest, token: str) -> HttpResponse:
     """``GET /groups/<token>/``: the results and statistics; the edit link also renames and takes results out."""
     group, can_edit = _group(token)
-    return _group_page(request, group, can_edit, token)
+    return _group_page(request, group, can_edit, token, renamed=request.GET.get("renamed", ""))
 
 
 def _group_page(
@@ -257,9 +258,11 @@ def _group_page(
     chosen: str = "",
     typed: str = "",
     restore_refused: str = "",
+    renamed: str = "",
 ) -> HttpResponse:
     """The group's page; ``refused``: why a rename was refused, shown beside its form (a 400), with the player
-    ``chosen`` and the name ``typed`` left in it; ``restore_refused``: why a group's file was, beside its form."""
+    ``chosen`` and the name ``typed`` left in it; ``restore_refused``: why a group's file was, beside its form; ``renamed``: the name a rename just
+    gave (said beside the form, on the edit link, when the group has that player)."""
     results = results_of(group)
     names = player_names(group)
     context = {
@@ -282,6 +285,7 @@ def _group_page(
         "typed": typed,
         "name_max": NAME_MAX,
         "restore_refused": restore_refused,
+        "renamed": renamed if can_edit and renamed in names else "",
     }
     return render(request, "results_group.html", context, status=400 if refused or restore_refused else 200)
 
@@ -300,7 +304,8 @@ def rename(request: HttpRequest, token: str) -> HttpResponse:
     if refused:  # said on the group's page, beside the form, with what was typed
         chosen, typed = (str(form.data.get(field, ""))[:NAME_MAX] for field in ("old", "new"))
         return _group_page(request, group, True, token, refused=refused, chosen=chosen, typed=typed)
-    return HttpResponseRedirect(group.get_absolute_url())
+    done = urlencode({"renamed": " ".join(form.cleaned_data["new"].split())})
+    return HttpResponseRedirect(f"{group.get_absolute_url()}?{done}#names-title")  # said there: it was done
 
 
 @require_POST

@@ -416,6 +416,25 @@ def test_a_refused_rename_is_said_beside_its_form_with_what_was_typed(client: Cl
     assert 'role="alert"' not in fine and " selected>" not in fine.split('id="names-title"')[1]
 
 
+def test_a_rename_says_it_was_done_beside_its_form(client: Client) -> None:
+    """After "Rename" (or a merge) the page opens at the names with a word that it was done: the form alone,
+    empty again, left the player wondering whether the tap landed."""
+    group = known_group()
+    done = client.post(f"/groups/{group.token}/rename", {"old": "David", "new": "Dave  M"})
+    assert done.status_code == 302
+    assert done["Location"] == f"{group.get_absolute_url()}?renamed=Dave+M#names-title"
+    names = client.get(done["Location"]).content.decode().split('id="names-title"')[1]
+    assert 'id="renamed">Done: those games are now Dave M\'s.</p>' in names
+    for link, said in (
+        (f"{group.get_absolute_url()}?renamed=Nobody", "Nobody"),
+        (f"{group.view_url()}?renamed=Dave+M", ""),
+    ):
+        page = client.get(
+            link
+        ).content.decode()  # a name the group has not, or the view-only link: nothing said
+        assert 'id="renamed"' not in page and (not said or said not in page)
+
+
 @pytest.mark.parametrize(("name", "words"), [("", "Give the group a name."), ("x" * 201, "Group name")])
 def test_a_new_group_needs_a_name(client: Client, name: str, words: str) -> None:
     refused = client.post("/groups/new", {"name": name})
