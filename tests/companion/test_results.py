@@ -435,6 +435,15 @@ def test_a_rename_says_it_was_done_beside_its_form(client: Client) -> None:
         assert 'id="renamed"' not in page and (not said or said not in page)
 
 
+def test_a_new_group_offers_no_names_to_change(client: Client) -> None:
+    """A group with no game yet has no player: no empty list to pick from and a Rename that can only refuse."""
+    group = Group.objects.create(name="Thursday")
+    page = client.get(group.get_absolute_url()).content.decode()
+    assert 'id="names-title"' not in page and "Rename" not in page
+    assert 'id="group-edit-link"' in page  # its links all the same
+    assert 'id="names-title"' in client.get(known_group().get_absolute_url()).content.decode()
+
+
 @pytest.mark.parametrize(("name", "words"), [("", "Give the group a name."), ("x" * 201, "Group name")])
 def test_a_new_group_needs_a_name(client: Client, name: str, words: str) -> None:
     refused = client.post("/groups/new", {"name": name})
