@@ -344,12 +344,18 @@ def restore_result(*, result: Result) -> Result:
 @transaction.atomic
 def rename_player(*, group: Group, old: str, new: str) -> int:
     """Rename a player in every result of a group, or merge two names ("Anais" into "Anaïs"): the number of
-    results changed. Refused when one result has both names (two players cannot be one)."""
+    results changed. Refused when one result has both names (two players cannot be one). Asked again once done
+    (a double tap), it changes nothing and is not refused."""
     new = " ".join(new.split())
     if not new or not old:
         raise UserError("Give the name to change and its new name.")
+    group = Group.objects.select_for_update().get(
+        pk=group.pk
+    )  # a second tap waits for the first, then reads it
     results = list(group.results.select_for_update().filter(removed=False))
     touched = [r for r in results if any(p["name"] == old for p in r.players)]
+    if not touched and group.aliases.get(old) == new:
+        return 0  # "Rename" or "Merge" tapped twice: the first tap did it
     if not touched:
         raise UserError(f"No result of this group has a player called {old!r}.")
     for r in touched:

@@ -315,6 +315,8 @@ def take_out(request: HttpRequest, token: str) -> HttpResponse:
     group = _editable_group(token)
     form = TakeOutForm(request.POST)
     result = result_by_view_token(form.cleaned_data["result"]) if form.is_valid() else None
+    if result is not None and result.group_id is None and not request.POST.get("ask"):
+        return HttpResponseRedirect(reverse("group", args=[token]) + GAMES)  # "Take it out" tapped twice
     if result is None or result.group_id != group.pk:
         raise UserError("No such result in this group.", status=404)
     if request.POST.get(

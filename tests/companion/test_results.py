@@ -21,7 +21,7 @@ from companion.models.scoresheets import ScoreSheet
 from companion.scorepad.entries import EntryChange
 from companion.scorepad.services import record_entries
 from companion.services.result_export import BGSTATS_PUSH, bgstats_url
-from companion.services.results import keep_checked_pad, with_aliases
+from companion.services.results import file_result, keep_checked_pad, player_names, results_of, with_aliases
 from companion.services.stats import group_stats
 from scoring.examples import AKEBONO_FOUR_PLAYERS, WORKED_EXAMPLE
 from tests.factories import once_of
@@ -433,6 +433,24 @@ def test_a_rename_says_it_was_done_beside_its_form(client: Client) -> None:
             link
         ).content.decode()  # a name the group has not, or the view-only link: nothing said
         assert 'id="renamed"' not in page and (not said or said not in page)
+
+
+def test_a_rename_a_merge_and_a_take_out_tapped_twice_are_done_once_without_a_refusal(client: Client) -> None:
+    """The second tap of a double tap finds its work done: the page it lands on is the first's, not an error."""
+    group = known_group()
+    first, second = (
+        client.post(f"/groups/{group.token}/rename", {"old": "David", "new": "Dave"}) for _ in "12"
+    )
+    assert first.status_code == second.status_code == 302 and first["Location"] == second["Location"]
+    assert "David" not in player_names(group) and "Dave" in player_names(group)
+    result = results_of(group)[0]
+    taps = [client.post(f"/groups/{group.token}/take-out", {"result": result.public_token}) for _ in "12"]
+    assert [t.status_code for t in taps] == [302, 302] and taps[0]["Location"] == taps[1]["Location"]
+    assert result.pk not in [r.pk for r in results_of(group)]
+    other = Group.objects.create(name="Friday")  # taken out and filed elsewhere: not this group's to take out
+    file_result(result=result, group=other)
+    late = client.post(f"/groups/{group.token}/take-out", {"result": result.public_token})
+    assert late.status_code == 404
 
 
 def test_a_new_group_offers_no_names_to_change(client: Client) -> None:
