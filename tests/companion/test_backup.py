@@ -16,11 +16,13 @@ from django.core.management.base import CommandError
 from django.test import Client
 
 from companion.errors import UserError
+from companion.forms import once_key
 from companion.models.results import Group, Result
-from companion.services.backup import _checksum, restore_server, server_backup
+from companion.services.backup import _checksum, group_file, restore_group, restore_server, server_backup
 from companion.services.result_export import bgstats_data, result_json
 from companion.services.results import file_result, keep_checked_pad, results_of
 from tests.companion.test_settings import run
+from tests.concurrency import at_once
 from tests.factories import db_snapshot, every_kind, once_of
 
 pytestmark = pytest.mark.django_db
@@ -159,6 +161,18 @@ def test_download_everything_then_restore_makes_a_new_group_with_the_same_result
     assert _without_links(copy_) == _without_links(made.group)
     assert copy_.token != made.group.token
     assert client.get(copy_.get_absolute_url()).status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_forms_file_sent_six_times_at_once_makes_one_group() -> None:
+    """Taps at the same moment (a phone that sends again as another tap lands) meet at the group's unique
+    ``made_by``: each answer is the one group the first made."""
+    made = every_kind()
+    data = group_file(made.group)
+    once = once_key("k" * 24, json.dumps(data))
+    answers = at_once(lambda i: restore_group(copy.deepcopy(data), once=once).pk)
+    assert [a for a in answers if isinstance(a, BaseException)] == []
+    assert len(set(answers)) == 1 and Group.objects.count() == 2
 
 
 def _bgstats_ids(group: Group) -> list[tuple[str, list[tuple[str, str]]]]:
