@@ -22,7 +22,7 @@ from companion.scorepad.entries import EntryChange
 from companion.scorepad.services import record_entries
 from companion.services.result_export import BGSTATS_PUSH, bgstats_url
 from companion.services.results import file_result, keep_checked_pad, player_names, results_of, with_aliases
-from companion.services.stats import group_stats
+from companion.services.stats import edition_stats, group_stats
 from scoring.examples import AKEBONO_FOUR_PLAYERS, WORKED_EXAMPLE
 from tests.factories import once_of
 
@@ -362,6 +362,44 @@ def test_a_groups_statistics_from_known_results() -> None:
     assert [s.name for s in base.series] == ["Anaïs", "David"]
     assert base.series[0].points.count(",") == 2  # one point per game
     assert (base.low, base.high) == (41, 100)
+
+
+def _on(days: list[datetime.date]) -> list[Result]:
+    player = {
+        "name": "A",
+        "colour": "red",
+        "lines": {},
+        "total": 50,
+        "rank": 1,
+        "buildings": [],
+        "personalities": [],
+    }
+    return [Result(edition="iki", played=d, sheet_version=1, players=[player]) for d in days]
+
+
+JAN = [datetime.date(2026, 1, d) for d in range(1, 13)]
+
+
+@pytest.mark.parametrize(
+    ("days", "ticks", "form"),
+    [
+        (JAN[:1], [(JAN[0], False)], "j M"),  # one game: its date, under its dot in the middle
+        (JAN[:4], [(JAN[0], False), (JAN[1], True), (JAN[2], False), (JAN[3], False)], "j M"),
+        # twelve games: five dates, first, middle and last to stay; the evening of two games named once
+        (
+            JAN,
+            [(d, i in (3, 8)) if i in (0, 3, 6, 8, 11) else (None, False) for i, d in enumerate(JAN)],
+            "j M",
+        ),
+        ([JAN[0], JAN[0], JAN[1]], [(JAN[0], False), (None, False), (JAN[1], False)], "j M"),
+        ([JAN[0], datetime.date(2027, 2, 1)], [(JAN[0], False), (datetime.date(2027, 2, 1), False)], "M Y"),
+    ],
+)
+def test_the_chart_names_its_games_by_their_dates(days: list[datetime.date], ticks: Any, form: str) -> None:
+    stats = edition_stats("iki", _on(days))
+    assert (stats.ticks, stats.tick_format) == (ticks, form)
+    xs = [x for x, _, _ in stats.series[0].dots]
+    assert xs == [round((i + 0.5) * 360 / len(days), 1) for i in range(len(days))]  # a dot mid-column
 
 
 def test_the_group_page_says_games_and_only_games(client: Client) -> None:
