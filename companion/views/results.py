@@ -261,8 +261,8 @@ def _group_page(
     renamed: str = "",
 ) -> HttpResponse:
     """The group's page; ``refused``: why a rename was refused, shown beside its form (a 400), with the player
-    ``chosen`` and the name ``typed`` left in it; ``restore_refused``: why a group's file was, beside its form; ``renamed``: the name a rename just
-    gave (said beside the form, on the edit link, when the group has that player)."""
+    ``chosen`` and the name ``typed`` left in it; ``restore_refused``: why a group's file was, beside its form;
+    ``renamed``: the name a rename just gave (said beside its form, on the edit link, when the group has it)."""
     results = results_of(group)
     names = player_names(group)
     context = {
