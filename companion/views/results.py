@@ -16,7 +16,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import path, register_converter, reverse
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from companion.errors import UserError, json_error
 from companion.forms import NameField, OnceField, messages_of, once_key
@@ -376,19 +376,24 @@ def _restored(form: RestoreForm) -> Group:
         raise UserError(f"{exc.message} Nothing was restored.") from None
 
 
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def restore_group_file(request: HttpRequest) -> HttpResponse:
-    """``POST /groups/restore``: a new group holding the results of a group's file; anything else refused whole,
-    said beside the form on the group page it was sent from (a 400, the page as it was), to choose again."""
+    """``/groups/restore``: GET, the form on a page of its own (a phone or a server with no group yet); POST, a new
+    group holding the results of a group's file. Anything else is refused whole, said beside the form on the page
+    it was sent from (a group's edit page, or this one: a 400, nothing written), to choose again."""
+    if request.method != "POST":
+        return render(request, "results_restore.html")
     form = RestoreForm(request.POST, request.FILES)
     try:
         group = _restored(form)
     except UserError as exc:
         back = str(form.data.get("back", ""))
         found = group_by_token(back) if TOKEN_RE.fullmatch(back) else None
-        if found is None or not found[1]:
+        if found is not None and found[1]:
+            return _group_page(request, found[0], True, back, restore_refused=exc.message)
+        if back:  # a view-only link or no group: the form was not its page's to send
             raise
-        return _group_page(request, found[0], True, back, restore_refused=exc.message)
+        return render(request, "results_restore.html", {"restore_refused": exc.message}, status=exc.status)
     return HttpResponseRedirect(group.get_absolute_url())
 
 

@@ -259,10 +259,29 @@ def test_a_refused_file_is_said_beside_the_restore_form_to_choose_again(client: 
     )
     assert 'action="/groups/restore"' in page and 'autofocus aria-describedby="restore-refused"' in page
     assert "Back to the start" not in page
-    for back in (made.group.view_token, "", "x" * 30):
+    for back in (made.group.view_token, "x" * 30):
         plain = _restore(client, b"not json", back=back)
         assert plain.status_code == 400 and 'id="restore-refused"' not in plain.content.decode()
         assert "This file is not JSON" in plain.content.decode()
+
+
+def test_a_phone_with_no_group_restores_from_the_home_page(client: Client) -> None:
+    """A new phone, or another server, has no group's page to restore from: the home page leads to the form on a
+    page of its own, where a refused file is said beside it too."""
+    made = every_kind()
+    data = json.loads(client.get(f"/groups/{made.group.token}/everything.json").content)
+    assert 'href="/groups/restore"' in client.get("/").content.decode()
+    page = client.get("/groups/restore").content.decode()
+    assert "<h1>Restore a group</h1>" in page and 'name="file"' in page and 'name="back"' not in page
+    refused = _restore(client, b"not json")
+    assert refused.status_code == 400 and "<h1>Restore a group</h1>" in refused.content.decode()
+    assert (
+        'id="restore-refused"' in refused.content.decode()
+        and "Choose another file" in refused.content.decode()
+    )
+    once = once_of(page)
+    assert _restore(client, data, once=once)["Location"] == _restore(client, data, once=once)["Location"]
+    assert Group.objects.filter(name="Thursday").count() == 2
 
 
 def _resealed(body: dict[str, Any]) -> dict[str, Any]:
