@@ -8,6 +8,7 @@ reorder what follows them.
 
 from __future__ import annotations
 
+import hashlib
 import unicodedata
 from collections.abc import Iterator
 from typing import Any, Final
@@ -16,6 +17,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from companion.models.scoresheets import COLOURS, NAME_MAX
+from companion.tokens import TOKEN_RE
 from scoring import catalogue as cat
 from scoring.errors import quote
 from scoring.names import name_key, name_problem
@@ -48,6 +50,24 @@ def clean_text(value: str) -> str:
                 params={"code": ord(ch)},
             )
     return " ".join(text.split())
+
+
+class OnceField(forms.RegexField):
+    """A form's one-time code (``{% once %}``, companion/templatetags/once.py): a double tap sends the same code
+    twice, and what the first tap made is found, not made again. A page without one (an old copy) just has none."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        super().__init__(regex=TOKEN_RE, **kwargs)
+
+
+def once_key(code: str, what: str | bytes) -> str:
+    """What a form made is found by: its one-time ``code`` with what it asked (a name, a file), so that the same
+    page sent again with another name or file (the browser's back button) makes that; "" without a code."""
+    if not code:
+        return ""
+    asked = what.encode() if isinstance(what, str) else what
+    return hashlib.sha256(code.encode() + b"\0" + asked).hexdigest()
 
 
 def messages_of(form: forms.Form, *, named: bool = False) -> list[str]:

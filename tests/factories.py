@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -118,3 +119,10 @@ def every_kind() -> EveryKind:
     lone = ScoreSheet.objects.create(table=copy.deepcopy(WORKED_EXAMPLE), colours=["green", "blue"])
     tick("table-" + "k" * 22, "general-board", True)
     return EveryKind(game, osaka, sheet, result, group, pad, lone)
+
+
+def once_of(html: str) -> str:
+    """The one-time code (``{% once %}``) of the first form on a page that has one: what its button sends."""
+    found = re.search(r'name="once" value="([A-Za-z0-9_-]+)"', html)
+    assert found is not None, "the page has no form with a one-time code"
+    return found.group(1)

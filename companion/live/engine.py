@@ -242,7 +242,7 @@ def poke(thing: str, version: int) -> None:
 #: What differs on every render, left out of a digest: the values of these fields, and htmx's out-of-band mark.
 #: The pattern starts with a literal, so the regex engine looks for ``name="`` alone (as one alternation with the
 #: mark it tried both at every character: 450 µs for the Osaka log's 6.5 kB, now a tenth of it).
-_VOLATILE: Final = re.compile(r'(name="(?:csrfmiddlewaretoken|cid|v|lc|ln)" value=")[^"]*"')
+_VOLATILE: Final = re.compile(r'(name="(?:csrfmiddlewaretoken|once|cid|v|lc|ln)" value=")[^"]*"')
 _OOB: Final = ' hx-swap-oob="true"'
 
 _FIRST_TAG: Final = re.compile(r"^(\s*<[A-Za-z][A-Za-z0-9-]*)")

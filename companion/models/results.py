@@ -45,6 +45,13 @@ class Group(models.Model):
     #: Renamed and merged players, old name -> the name kept: applied again when a filed sheet is edited later.
     aliases: models.JSONField[dict[str, str], dict[str, str]] = models.JSONField(default=dict)
     created = models.DateTimeField(auto_now_add=True)
+    #: The form that made it (:func:`companion.forms.once_key`): a second tap of the same form finds this group.
+    made_by = models.CharField(max_length=64, unique=True, null=True, blank=True, editable=False)
+    #: Restored from a group's file: each player's BG Stats id as the file gave it (name -> ``sourcePlayerId``), so
+    #: that the players' plays sent from here match those sent from the group the file was made of.
+    bgstats_players: models.JSONField[dict[str, str], dict[str, str]] = models.JSONField(
+        default=dict, blank=True
+    )
 
     class Meta:
         app_label = "companion"
@@ -91,6 +98,9 @@ class Result(models.Model):
     #: restored group file's times (companion/services/play_time.py reads the rest from the game's log).
     started = models.DateTimeField(null=True, blank=True)
     ended = models.DateTimeField(null=True, blank=True)
+    #: Restored from a group's file: the BG Stats id (``sourcePlayId``) its game had there, so that sending it again
+    #: updates the play BG Stats has instead of adding it twice; "" for every other result (its id is made).
+    bgstats_id = models.CharField(max_length=40, blank=True, default="")
 
     class Meta:
         app_label = "companion"
@@ -134,6 +144,12 @@ class Result(models.Model):
             return None
         until = self.updated + datetime.timedelta(days=RESTORE_DAYS)
         return until if timezone.now() <= until else None
+
+    @property
+    def from_group_file(self) -> bool:
+        """Restored from a group's file: no sheet, game or paper pad of its own, so its group's edit link is the
+        only way to its own page (where it is removed, or filed elsewhere)."""
+        return self.sheet_id is None and self.osaka_game_id is None and not self.query
 
     @property
     def edit_token(self) -> str:

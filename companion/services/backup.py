@@ -9,6 +9,11 @@ sorted keys, no spaces) so that a file of another kind, a damaged one or one cha
 - **A group's file** ("Download everything" on a group's page): the group's name, renames and results, without
   any link. "Restore a group from its file" makes a new group, with new links, holding the same results (as
   kept results of their own, not score sheets); every field is read as strictly as a form's, all or nothing.
+  The BG Stats ids travel with it (each game's ``sourcePlayId``, each player's ``sourcePlayerId``) and are kept:
+  a game sent to BG Stats from the copy is the play BG Stats already has, not a second one. They are kept even
+  where the group the file came from is still on this server: both groups then hold the same evenings, and one
+  play in BG Stats for one evening is right; nothing on the server is keyed by these ids, so they clash with
+  nothing there (a second group from one form's double tap is :func:`made_once`'s to prevent).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
+import re
 from typing import Any, Final
 
 from django.apps import apps
@@ -31,8 +37,14 @@ from companion.forms import clean_text
 from companion.models.results import EDITION_LABELS, GROUP_NAME_MAX, Group, Result
 from companion.models.scoresheets import NAME_MAX
 from companion.services.play_time import PlayTime, play_times
-from companion.services.result_export import LINE_ORDER
-from companion.services.results import results_of
+from companion.services.result_export import (
+    BGSTATS_PLAY_ID,
+    BGSTATS_PLAYER_ID,
+    LINE_ORDER,
+    bgstats_play_id,
+    bgstats_player_id,
+)
+from companion.services.results import made_once, results_of
 from scoring import catalogue as cat
 from scoring import reading
 from scoring.errors import MalformedJSONError
@@ -130,6 +142,7 @@ def restore_server(data: object) -> int:
 
 def _result_json(result: Result, time: PlayTime) -> dict[str, Any]:
     return {
+        "bgstats": bgstats_play_id(result),
         "edition": result.edition,
         "played": result.played.isoformat(),
         "seed": result.seed,
@@ -139,9 +152,10 @@ def _result_json(result: Result, time: PlayTime) -> dict[str, Any]:
     }
 
 
-#: A kept result's keys in a group's file; the times are optional (a file written before they were kept).
+#: A kept result's keys in a group's file; the times and the BG Stats id are optional (a file written before they
+#: were kept).
 RESULT_KEYS: Final = frozenset({"edition", "played", "seed", "players"})
-RESULT_TIMES: Final = frozenset({"ended", "started"})
+RESULT_OPTIONAL: Final = frozenset({"ended", "started", "bgstats"})
 
 
 def _moment(value: object, where: str) -> datetime.datetime | None:
@@ -161,11 +175,12 @@ def group_file(group: Group) -> dict[str, Any]:
     """A group's name, renames and results, sealed, without a link (see the module)."""
     results = list(results_of(group))
     times = play_times(results)
+    players = {p["name"]: bgstats_player_id(r, p["name"]) for r in results for p in r.players}
     return _sealed(
         {
             "kind": GROUP_KIND,
             "version": VERSION,
-            "group": {"name": group.name, "aliases": group.aliases},
+            "group": {"name": group.name, "aliases": group.aliases, "bgstats_players": players},
             "results": [_result_json(r, times[r.pk]) for r in results],
         }
     )
@@ -201,6 +216,15 @@ def _ids(value: object, where: str, kind: str) -> list[str]:
     return list(value)
 
 
+def _bgstats_id(value: object, where: str, shape: re.Pattern[str]) -> str:
+    """A BG Stats id of the file ("" when it has none): kept, so that a game sent again is not sent twice."""
+    if value == "":
+        return ""
+    if not isinstance(value, str) or not shape.fullmatch(value):
+        raise UserError(f"{where} is not one the companion makes.")
+    return value
+
+
 def _player(value: object, where: str) -> dict[str, Any]:
     if not isinstance(value, dict) or set(value) != {"name", "colour", "lines", "total", "rank", "buildings",
                                                      "personalities"}:  # fmt: skip
@@ -220,7 +244,7 @@ def _player(value: object, where: str) -> dict[str, Any]:
 
 
 def _result(value: object, where: str) -> Result:
-    if not isinstance(value, dict) or not RESULT_KEYS <= set(value) <= RESULT_KEYS | RESULT_TIMES:
+    if not isinstance(value, dict) or not RESULT_KEYS <= set(value) <= RESULT_KEYS | RESULT_OPTIONAL:
         raise UserError(f"{where} is not a kept result.")
     if not isinstance(value["edition"], str) or value["edition"] not in EDITION_LABELS:
         raise UserError(f"{where}: {str(value['edition'])[:40]!r} is not a game the companion keeps.")
@@ -235,6 +259,7 @@ def _result(value: object, where: str) -> Result:
     if len({name_key(p["name"]) for p in read}) != len(read):
         raise UserError(f"{where}: two players have one name.")
     seed = _text(value["seed"], f"{where}: the setup code", 64)
+    bgstats = _bgstats_id(value.get("bgstats", ""), f"{where}: the BG Stats id", BGSTATS_PLAY_ID)
     ended = _moment(value.get("ended"), f"{where}: the end")
     started = _moment(value.get("started"), f"{where}: the start") if ended else None
     return Result(
@@ -245,11 +270,13 @@ def _result(value: object, where: str) -> Result:
         sheet_version=1,
         started=started,
         ended=ended,
+        bgstats_id=bgstats,
     )
 
 
-def restore_group(data: object) -> Group:
-    """A new group, with new links, holding the results of a group's file. All or nothing."""
+def restore_group(data: object, *, once: str = "") -> Group:
+    """A new group, with new links, holding the results of a group's file. All or nothing. ``once``: the form's
+    (:func:`companion.services.results.made_once`): sent twice, the file makes one group."""
     body = _opened(data, GROUP_KIND, "a group's file")
     group, results = body.get("group"), body.get("results")
     if not isinstance(group, dict) or not isinstance(results, list) or len(results) > MAX_RESULTS:
@@ -262,15 +289,27 @@ def restore_group(data: object) -> Group:
         _text(old, "A renamed player", NAME_MAX): _text(new, "A renamed player", NAME_MAX, name=True)
         for old, new in aliases.items()
     }
+    ids = group.get("bgstats_players", {})
+    if not isinstance(ids, dict) or len(ids) > 1000:
+        raise UserError("The players' BG Stats ids cannot be read.")
+    players = {
+        _text(player, "A player of BG Stats", NAME_MAX): _bgstats_id(
+            id_, "A player's BG Stats id", BGSTATS_PLAYER_ID
+        )
+        for player, id_ in ids.items()
+    }
     rows = [_result(r, f"Result {i + 1}") for i, r in enumerate(results)]
     if not name:
         raise UserError("The group's name is empty.")
-    with transaction.atomic():
-        made = Group.objects.create(name=name, aliases=renames)
+
+    def make(made_by: str | None) -> Group:
+        made = Group.objects.create(name=name, aliases=renames, bgstats_players=players, made_by=made_by)
         for row in rows:
             row.group = made
         Result.objects.bulk_create(rows)
-    return made
+        return made
+
+    return made_once(once, make)
 
 
 __all__ = [

@@ -19,6 +19,7 @@ import csv
 import hashlib
 import io
 import json
+import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -140,14 +141,22 @@ def _hashed(*parts: str) -> str:
 def bgstats_player_id(result: Result, name: str) -> str:
     """``sourcePlayerId``: the same for a name in every result of a group (a group's renames and merges make it
     follow the player), the same for a name in every result kept outside a group; made from the group's view-only
-    token, never shown as such."""
+    token, never shown as such. A restored group's players keep the ids its file gave."""
+    if result.group is not None and name in result.group.bgstats_players:
+        return result.group.bgstats_players[name]  # a restored group's player: the id the file gave
     scope = f"group:{result.group.view_token}" if result.group is not None else "no-group"
     return f"player-{_hashed(scope, name)}"
 
 
 def bgstats_play_id(result: Result) -> str:
-    """``sourcePlayId``: one per result, the same however often it is pushed or rewritten by an edit."""
-    return f"result-{_hashed('result', result.public_token)}"
+    """``sourcePlayId``: one per result, the same however often it is pushed or rewritten by an edit, and kept
+    by a group's file: a restored result has the id it had."""
+    return result.bgstats_id or f"result-{_hashed('result', result.public_token)}"
+
+
+BGSTATS_PLAY_ID: Final = re.compile(r"result-[0-9a-f]{24}")
+BGSTATS_PLAYER_ID: Final = re.compile(r"player-[0-9a-f]{24}")
+"""What the ids look like: a group's file carrying others is refused."""
 
 
 def bgstats_data(result: Result, time: PlayTime | None = None) -> dict[str, Any]:
@@ -196,6 +205,8 @@ def bgstats_url(result: Result, time: PlayTime | None = None) -> str:
 
 
 __all__ = [
+    "BGSTATS_PLAYER_ID",
+    "BGSTATS_PLAY_ID",
     "BGSTATS_PUSH",
     "BGSTATS_SOURCE",
     "bgstats_data",

@@ -8,7 +8,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -278,11 +278,28 @@ def keep_checked_pad(
         )
 
 
-def create_group(*, name: str) -> Group:
+def made_once(once: str, make: Callable[[str | None], Group]) -> Group:
+    """The group the form ``once`` (:func:`companion.forms.once_key`) already made, or ``make(made_by)``'s: "File
+    it" or "Restore as a new group" tapped twice makes one group. Two taps at the same moment meet at the unique
+    ``made_by``: the second finds the first's group."""
+    if once and (made := Group.objects.filter(made_by=once).first()) is not None:
+        return made
+    try:
+        with transaction.atomic():
+            return make(once or None)
+    except IntegrityError:
+        made = Group.objects.filter(made_by=once).first() if once else None
+        if made is None:
+            raise
+        return made
+
+
+def create_group(*, name: str, once: str = "") -> Group:
+    """A new group named ``name``; ``once``: see :func:`made_once`."""
     name = " ".join(name.split())[:GROUP_NAME_MAX]
     if not name:
         raise UserError("Give the group a name.")
-    return Group.objects.create(name=name)
+    return made_once(once, lambda made_by: Group.objects.create(name=name, made_by=made_by))
 
 
 @transaction.atomic
@@ -327,12 +344,18 @@ def restore_result(*, result: Result) -> Result:
 @transaction.atomic
 def rename_player(*, group: Group, old: str, new: str) -> int:
     """Rename a player in every result of a group, or merge two names ("Anais" into "Anaïs"): the number of
-    results changed. Refused when one result has both names (two players cannot be one)."""
+    results changed. Refused when one result has both names (two players cannot be one). Asked again once done
+    (a double tap), it changes nothing and is not refused."""
     new = " ".join(new.split())
     if not new or not old:
         raise UserError("Give the name to change and its new name.")
+    group = Group.objects.select_for_update().get(
+        pk=group.pk
+    )  # a second tap waits for the first, then reads it
     results = list(group.results.select_for_update().filter(removed=False))
     touched = [r for r in results if any(p["name"] == old for p in r.players)]
+    if not touched and group.aliases.get(old) == new:
+        return 0  # "Rename" or "Merge" tapped twice: the first tap did it
     if not touched:
         raise UserError(f"No result of this group has a player called {old!r}.")
     for r in touched:

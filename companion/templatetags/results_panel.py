@@ -59,7 +59,8 @@ def results_panel(context: dict[str, Any], osaka: OsakaGame | None = None) -> di
         "bgstats": bgstats_url(shown, time) if shown is not None else "",
         "duration": duration_words(time.minutes) if time is not None else "",
         "csrf_token": context.get("csrf_token"),
-        "group_url": shown.group.get_absolute_url() if shown and shown.group and can_edit else "",
+        # A removed result keeps its group (for its restore): the way back to the group's page stays.
+        "group_url": result.group.get_absolute_url() if result and result.group and can_edit else "",
         # A removed result's edit link offers to restore it for RESTORE_DAYS days (issue 20).
         "restore_until": result.restorable_until if result is not None and can_edit else None,
         "restore_token": result.edit_token if result is not None and can_edit else "",

@@ -9,16 +9,17 @@ sheet's edit token, as the walk-through's result page is.
 from __future__ import annotations
 
 from typing import Final
+from urllib.parse import urlencode
 
 from django import forms
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import path, register_converter, reverse
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from companion.errors import UserError, json_error
-from companion.forms import NameField, messages_of
+from companion.forms import NameField, OnceField, messages_of, once_key
 from companion.links import share_url
 from companion.models.results import GROUP_NAME_MAX, Group, Result
 from companion.models.scoresheets import NAME_MAX
@@ -76,6 +77,7 @@ class FileForm(forms.Form):
         max_length=200,
         error_messages={"required": "Paste your group's link, or give a name for a new group."},
     )
+    once = OnceField()
 
 
 class NewGroupForm(forms.Form):
@@ -143,9 +145,11 @@ def file_under_group(request: HttpRequest, token: str) -> HttpResponse:
         raise UserError("That is a group's view-only link: paste its edit link to file results.", status=403)
     if found is None and ("/" in text or TOKEN_RE.fullmatch(text)):
         raise UserError(NO_GROUP, status=404)
-    if found is None and result.group is not None and result.group.name == text[:GROUP_NAME_MAX]:
-        return _back_to(result)  # "File it" tapped twice: the first tap made this group and filed the game
-    group = found[0] if found is not None else create_group(name=text[:GROUP_NAME_MAX])
+    if found is not None:
+        group = found[0]
+    else:  # "File it" tapped twice with a new name: the second tap finds the group the first made
+        once = once_key(form.cleaned_data["once"], text[:GROUP_NAME_MAX])
+        group = create_group(name=text[:GROUP_NAME_MAX], once=once)
     file_result(result=result, group=group)
     return _back_to(result)
 
@@ -207,7 +211,8 @@ def _result_page(request: HttpRequest, result: Result, *, can_edit: bool) -> Htt
         "lines": [(key, (LINE_LABELS_2015 if result.edition == "iki-2015" else LINE_LABELS)[key]) for key in lines],
         "view_url": share_url(request, result.view_url()),
         "edit_numbers": (reverse("check-2015" if result.edition == "iki-2015" else "check")
-                         + f"?{result.query}&result={result.token}") if can_edit and not result.removed else "",
+                         + f"?{result.query}&result={result.token}")
+                        if can_edit and not result.removed and result.query else "",  # a pad to reopen
     }  # fmt: skip
     return render(request, "results_result.html", context)
 
@@ -240,7 +245,7 @@ def _with_lengths(results: list[Result]) -> list[tuple[Result, str]]:
 def group_page(request: HttpRequest, token: str) -> HttpResponse:
     """``GET /groups/<token>/``: the results and statistics; the edit link also renames and takes results out."""
     group, can_edit = _group(token)
-    return _group_page(request, group, can_edit, token)
+    return _group_page(request, group, can_edit, token, renamed=request.GET.get("renamed", ""))
 
 
 def _group_page(
@@ -252,9 +257,12 @@ def _group_page(
     refused: str = "",
     chosen: str = "",
     typed: str = "",
+    restore_refused: str = "",
+    renamed: str = "",
 ) -> HttpResponse:
     """The group's page; ``refused``: why a rename was refused, shown beside its form (a 400), with the player
-    ``chosen`` and the name ``typed`` left in it."""
+    ``chosen`` and the name ``typed`` left in it; ``restore_refused``: why a group's file was, beside its form;
+    ``renamed``: the name a rename just gave (said beside its form, on the edit link, when the group has it)."""
     results = results_of(group)
     names = player_names(group)
     context = {
@@ -269,7 +277,6 @@ def _group_page(
         "chart_height": CHART_HEIGHT,
         "chart_pad": CHART_PAD,
         "chart_bottom": CHART_HEIGHT - CHART_PAD,
-        "chart_right": CHART_WIDTH - CHART_PAD,
         "token": token,
         "view_url": share_url(request, group.view_url()),
         "edit_url": share_url(request, group.get_absolute_url()) if can_edit else "",
@@ -277,8 +284,10 @@ def _group_page(
         "chosen": chosen,
         "typed": typed,
         "name_max": NAME_MAX,
+        "restore_refused": restore_refused,
+        "renamed": renamed if can_edit and renamed in names else "",
     }
-    return render(request, "results_group.html", context, status=400 if refused else 200)
+    return render(request, "results_group.html", context, status=400 if refused or restore_refused else 200)
 
 
 @require_POST
@@ -295,7 +304,8 @@ def rename(request: HttpRequest, token: str) -> HttpResponse:
     if refused:  # said on the group's page, beside the form, with what was typed
         chosen, typed = (str(form.data.get(field, ""))[:NAME_MAX] for field in ("old", "new"))
         return _group_page(request, group, True, token, refused=refused, chosen=chosen, typed=typed)
-    return HttpResponseRedirect(group.get_absolute_url())
+    done = urlencode({"renamed": " ".join(form.cleaned_data["new"].split())})
+    return HttpResponseRedirect(f"{group.get_absolute_url()}?{done}#names-title")  # said there: it was done
 
 
 @require_POST
@@ -305,6 +315,8 @@ def take_out(request: HttpRequest, token: str) -> HttpResponse:
     group = _editable_group(token)
     form = TakeOutForm(request.POST)
     result = result_by_view_token(form.cleaned_data["result"]) if form.is_valid() else None
+    if result is not None and result.group_id is None and not request.POST.get("ask"):
+        return HttpResponseRedirect(reverse("group", args=[token]) + GAMES)  # "Take it out" tapped twice
     if result is None or result.group_id != group.pk:
         raise UserError("No such result in this group.", status=404)
     if request.POST.get(
@@ -345,21 +357,43 @@ class RestoreForm(forms.Form):
     file = forms.FileField(
         error_messages={"required": "Choose the group's file (iki-group.json) to restore."}
     )
+    once = OnceField()
+    #: The edit link of the group page whose form this is: a refused file is said there, beside the form.
+    back = forms.RegexField(regex=TOKEN_RE, required=False)
 
 
-@require_POST
-def restore_group_file(request: HttpRequest) -> HttpResponse:
-    """``POST /groups/restore``: a new group holding the results of a group's file; anything else refused whole."""
-    form = RestoreForm(request.POST, request.FILES)
+def _restored(form: RestoreForm) -> Group:
+    """The group a valid form's file makes (or made: :func:`made_once`); :class:`UserError` saying why not."""
     if not form.is_valid():
         raise UserError(" ".join(messages_of(form)))
     upload = form.cleaned_data["file"]
     if upload.size > RESTORE_MAX:
         raise UserError(f"This file is larger than a group's file can be ({RESTORE_MAX // 1_000_000} MB).")
-    try:
-        group = restore_group(read_json(upload.read()))
+    raw = upload.read()
+    try:  # tapped twice, the same file sent twice with the form's one code: the second finds the first's group
+        return restore_group(read_json(raw), once=once_key(form.cleaned_data["once"], raw))
     except UserError as exc:
         raise UserError(f"{exc.message} Nothing was restored.") from None
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def restore_group_file(request: HttpRequest) -> HttpResponse:
+    """``/groups/restore``: GET, the form on a page of its own (a phone or a server with no group yet); POST, a new
+    group holding the results of a group's file. Anything else is refused whole, said beside the form on the page
+    it was sent from (a group's edit page, or this one: a 400, nothing written), to choose again."""
+    if request.method != "POST":
+        return render(request, "results_restore.html")
+    form = RestoreForm(request.POST, request.FILES)
+    try:
+        group = _restored(form)
+    except UserError as exc:
+        back = str(form.data.get("back", ""))
+        found = group_by_token(back) if TOKEN_RE.fullmatch(back) else None
+        if found is not None and found[1]:
+            return _group_page(request, found[0], True, back, restore_refused=exc.message)
+        if back:  # a view-only link or no group: the form was not its page's to send
+            raise
+        return render(request, "results_restore.html", {"restore_refused": exc.message}, status=exc.status)
     return HttpResponseRedirect(group.get_absolute_url())
 
 

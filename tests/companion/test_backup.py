@@ -16,12 +16,14 @@ from django.core.management.base import CommandError
 from django.test import Client
 
 from companion.errors import UserError
+from companion.forms import once_key
 from companion.models.results import Group, Result
-from companion.services.backup import _checksum, restore_server, server_backup
-from companion.services.result_export import result_json
-from companion.services.results import results_of
+from companion.services.backup import _checksum, group_file, restore_group, restore_server, server_backup
+from companion.services.result_export import bgstats_data, result_json
+from companion.services.results import file_result, keep_checked_pad, results_of
 from tests.companion.test_settings import run
-from tests.factories import db_snapshot, every_kind
+from tests.concurrency import at_once
+from tests.factories import db_snapshot, every_kind, once_of
 
 pytestmark = pytest.mark.django_db
 
@@ -111,9 +113,26 @@ def _without_links(group: Group) -> list[dict[str, Any]]:
     ]
 
 
-def _restore(client: Client, data: Any, name: str = "iki-group.json") -> Any:
+def _restore(client: Client, data: Any, name: str = "iki-group.json", **fields: str) -> Any:
     raw = data if isinstance(data, bytes) else json.dumps(data).encode()
-    return client.post("/groups/restore", {"file": SimpleUploadedFile(name, raw, "application/json")})
+    upload = SimpleUploadedFile(name, raw, "application/json")
+    return client.post("/groups/restore", {"file": upload, **fields})
+
+
+def test_restore_tapped_twice_makes_one_group(client: Client) -> None:
+    """A double tap on "Restore as a new group" sends the form, its file and its one-time code twice: the second
+    finds the group the first made. The same page sent again with another file (back, then a new choice) makes
+    that one."""
+    made = every_kind()
+    once = once_of(client.get(made.group.get_absolute_url()).content.decode())
+    data = json.loads(client.get(f"/groups/{made.group.token}/everything.json").content)
+    first, second = (_restore(client, data, once=once) for _ in range(2))
+    assert first.status_code == second.status_code == 302
+    assert first["Location"] == second["Location"]
+    assert Group.objects.filter(name="Thursday").count() == 2  # the group and one copy
+    data["group"]["name"] = "Friday"
+    assert _restore(client, _resealed(data), once=once).status_code == 302
+    assert Group.objects.filter(name="Friday").count() == 1
 
 
 def test_download_everything_then_restore_makes_a_new_group_with_the_same_results(client: Client) -> None:
@@ -142,6 +161,127 @@ def test_download_everything_then_restore_makes_a_new_group_with_the_same_result
     assert _without_links(copy_) == _without_links(made.group)
     assert copy_.token != made.group.token
     assert client.get(copy_.get_absolute_url()).status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_forms_file_sent_six_times_at_once_makes_one_group() -> None:
+    """Taps at the same moment (a phone that sends again as another tap lands) meet at the group's unique
+    ``made_by``: each answer is the one group the first made."""
+    made = every_kind()
+    data = group_file(made.group)
+    once = once_key("k" * 24, json.dumps(data))
+    answers = at_once(lambda i: restore_group(copy.deepcopy(data), once=once).pk)
+    assert [a for a in answers if isinstance(a, BaseException)] == []
+    assert len(set(answers)) == 1 and Group.objects.count() == 2
+
+
+def _bgstats_ids(group: Group) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Each game's BG Stats play id, with its players' names and ids, as "Send to BG Stats" sends them."""
+    sent = [bgstats_data(r) for r in results_of(group)]
+    return [(d["sourcePlayId"], [(p["name"], p["sourcePlayerId"]) for p in d["players"]]) for d in sent]
+
+
+def test_a_restored_group_sends_its_games_to_bg_stats_with_the_ids_they_had(client: Client) -> None:
+    """Sent again from the restored copy (on this server or another), a game is the play BG Stats has, not a
+    second one, and its players are the players BG Stats knows; a game filed there later keeps them too."""
+    made = every_kind()
+    file = client.get(f"/groups/{made.group.token}/everything.json").content
+    assert _restore(client, json.loads(file)).status_code == 302
+    copy_ = Group.objects.exclude(pk=made.group.pk).get()
+    assert _bgstats_ids(copy_) == _bgstats_ids(made.group)
+    again = client.get(f"/groups/{copy_.token}/everything.json").content  # a copy of the copy keeps them too
+    assert _restore(client, json.loads(again)).status_code == 302
+    third = Group.objects.exclude(pk__in=[made.group.pk, copy_.pk]).get()
+    assert _bgstats_ids(third) == _bgstats_ids(made.group)
+    later = keep_checked_pad(
+        edition="iki-2015", players=copy.deepcopy(made.pad.players), query="edition=2015"
+    )
+    file_result(result=later, group=copy_)
+    ids = dict(_bgstats_ids(made.group)[0][1])
+    assert [(p["name"], p["sourcePlayerId"]) for p in bgstats_data(later)["players"]] == [
+        (name, ids[name]) for name in ("Anaïs", "David")
+    ]
+    assert bgstats_data(later)["sourcePlayId"] not in {play for play, _ in _bgstats_ids(made.group)}
+
+
+def test_a_file_without_bg_stats_ids_restores_with_new_ones(client: Client) -> None:
+    """A group's file made before the ids travelled: its games get ids of their own, as any new result."""
+    made = every_kind()
+    data = json.loads(client.get(f"/groups/{made.group.token}/everything.json").content)
+    del data["group"]["bgstats_players"]
+    for result in data["results"]:
+        del result["bgstats"]
+    assert _restore(client, _resealed(data)).status_code == 302
+    copy_ = Group.objects.exclude(pk=made.group.pk).get()
+    plays = {play for play, _ in _bgstats_ids(copy_)}
+    assert len(plays) == 2 and not plays & {play for play, _ in _bgstats_ids(made.group)}
+
+
+def test_a_restored_game_is_removed_from_its_own_page_reached_from_the_group(client: Client) -> None:
+    """A restored game has no sheet or pad of its own: the group's edit link leads to its page, where it can be
+    removed (and restored) as any kept result; the view-only link leads to its view-only page only."""
+    made = every_kind()
+    data = json.loads(client.get(f"/groups/{made.group.token}/everything.json").content)
+    assert _restore(client, data).status_code == 302
+    copy_ = Group.objects.exclude(pk=made.group.pk).get()
+    restored = results_of(copy_)[0]
+    page = client.get(copy_.get_absolute_url()).content.decode()
+    assert f'href="/results/{restored.token}/"' in page
+    assert restored.token not in client.get(copy_.view_url()).content.decode()
+    asked = client.post(f"/groups/{copy_.token}/take-out", {"result": restored.view_token, "ask": "1"})
+    assert f'href="/results/{restored.token}/">its own page</a>' in asked.content.decode()  # taking out asks
+    own = client.get(f"/results/{restored.token}/").content.decode()
+    assert "Remove from the results" in own
+    assert "restored from a group's file · Thursday" in own
+    assert "Edit the numbers" not in own  # no pad to reopen
+    assert client.post(f"/results/{restored.token}/remove").status_code == 302
+    assert restored.pk not in [r.pk for r in results_of(copy_)]
+    removed = client.get(f"/results/{restored.token}/").content.decode()
+    assert 'id="restore-result"' in removed
+    assert f'href="{copy_.get_absolute_url()}" id="open-group"' in removed  # and the way back to the group
+    # the originals' pages are theirs: the group's page sends a sheet's and a pad's result to their view pages
+    original = client.get(made.group.get_absolute_url()).content.decode()
+    assert made.pad.token not in original and made.sheet.token not in original
+
+
+def test_a_refused_file_is_said_beside_the_restore_form_to_choose_again(client: Client) -> None:
+    """A bad file sent from a group's page brings back that page (a 400), its restore form with why, at the
+    form: the player chooses another file there. From a view-only link (which has no such form) or none, the
+    plain error page says it."""
+    made = every_kind()
+    before = db_snapshot()
+    refused = _restore(client, b"not json", back=made.group.token)
+    assert refused.status_code == 400 and db_snapshot() == before
+    page = refused.content.decode()
+    assert "<h1>Thursday</h1>" in page and 'id="restore-refused"' in page
+    assert (
+        "This file is not JSON" in page and "Nothing was restored. Choose another file to try again." in page
+    )
+    assert 'action="/groups/restore"' in page and 'autofocus aria-describedby="restore-refused"' in page
+    assert "Back to the start" not in page
+    for back in (made.group.view_token, "x" * 30):
+        plain = _restore(client, b"not json", back=back)
+        assert plain.status_code == 400 and 'id="restore-refused"' not in plain.content.decode()
+        assert "This file is not JSON" in plain.content.decode()
+
+
+def test_a_phone_with_no_group_restores_from_the_home_page(client: Client) -> None:
+    """A new phone, or another server, has no group's page to restore from: the home page leads to the form on a
+    page of its own, where a refused file is said beside it too."""
+    made = every_kind()
+    data = json.loads(client.get(f"/groups/{made.group.token}/everything.json").content)
+    assert 'href="/groups/restore"' in client.get("/").content.decode()
+    page = client.get("/groups/restore").content.decode()
+    assert "<h1>Restore a group</h1>" in page and 'name="file"' in page and 'name="back"' not in page
+    refused = _restore(client, b"not json")
+    assert refused.status_code == 400 and "<h1>Restore a group</h1>" in refused.content.decode()
+    assert (
+        'id="restore-refused"' in refused.content.decode()
+        and "Choose another file" in refused.content.decode()
+    )
+    once = once_of(page)
+    assert _restore(client, data, once=once)["Location"] == _restore(client, data, once=once)["Location"]
+    assert Group.objects.filter(name="Thursday").count() == 2
 
 
 def _resealed(body: dict[str, Any]) -> dict[str, Any]:
@@ -185,6 +325,15 @@ def test_a_changed_or_other_file_is_refused_and_nothing_restored(
         (lambda f: f["results"][1].update(players=[]), "a result has 2 to 4 players"),
         (lambda f: f["results"][1]["players"][0].update(name="DAVID"), "two players have one name"),
         (lambda f: f["group"].update(name="A\x00B"), "control character"),
+        (
+            lambda f: f["results"][1].update(bgstats="result-1"),
+            "Result 2: the BG Stats id is not one the companion",
+        ),
+        (
+            lambda f: f["group"]["bgstats_players"].update(David=7),
+            "A player's BG Stats id is not one the companion",
+        ),
+        (lambda f: f["group"].update(bgstats_players=[]), "The players' BG Stats ids cannot be read"),
     ],
 )
 def test_a_resealed_file_with_a_bad_field_restores_nothing(client: Client, change: Any, words: str) -> None:

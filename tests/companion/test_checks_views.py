@@ -318,7 +318,7 @@ def test_a_2015_pad_is_kept_and_filed(client: Client) -> None:
     assert client.post(f"/results/{result.token}/group", {"group": "Old box"}).status_code == 302
     group = Group.objects.get()
     html = client.get(group.get_absolute_url()).content.decode()
-    assert "IKI 2015: 1 play" in html
+    assert "IKI 2015: 1 game" in html
     assert keep(client, {**PAD_2015, "p0-types": "9"}, url="/check/2015/keep").status_code == 400
 
 

@@ -8,6 +8,7 @@ import csv
 import datetime
 import io
 import json
+import re
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
@@ -20,9 +21,10 @@ from companion.models.scoresheets import ScoreSheet
 from companion.scorepad.entries import EntryChange
 from companion.scorepad.services import record_entries
 from companion.services.result_export import BGSTATS_PUSH, bgstats_url
-from companion.services.results import keep_checked_pad, with_aliases
-from companion.services.stats import group_stats
+from companion.services.results import file_result, keep_checked_pad, player_names, results_of, with_aliases
+from companion.services.stats import edition_stats, group_stats
 from scoring.examples import AKEBONO_FOUR_PLAYERS, WORKED_EXAMPLE
+from tests.factories import once_of
 
 pytestmark = pytest.mark.django_db
 
@@ -206,9 +208,9 @@ def test_a_removed_checked_pad_keeps_its_edit_page_with_restore(client: Client) 
 
 def test_a_result_is_filed_under_a_new_group_then_an_existing_one(client: Client) -> None:
     first, second = sheet_of(), sheet_of()
-    visit_result(client, first)
+    once = once_of(visit_result(client, first))
     visit_result(client, second)
-    response = client.post(f"/results/{first.token}/group", {"group": "Thursday table"})
+    response = client.post(f"/results/{first.token}/group", {"group": "Thursday table", "once": once})
     assert response.status_code == 302
     group = Group.objects.get()
     assert group.name == "Thursday table"
@@ -216,8 +218,9 @@ def test_a_result_is_filed_under_a_new_group_then_an_existing_one(client: Client
     assert client.post(f"/results/{second.token}/group", {"group": link}).status_code == 302
     assert Group.objects.count() == 1
     assert group.results.count() == 2
-    # "File it" tapped twice with a new name: the second tap finds the game filed there, and makes no group
-    assert client.post(f"/results/{first.token}/group", {"group": "Thursday table"}).status_code == 302
+    # "File it" tapped twice with a new name: the second tap sends the form's code again, and makes no group
+    again = client.post(f"/results/{first.token}/group", {"group": "Thursday table", "once": once})
+    assert again.status_code == 302
     assert Group.objects.count() == 1 and group.results.count() == 2
     html = visit_result(client, first)
     assert "Thursday table" in html and "Take it out of the group" in html
@@ -348,9 +351,9 @@ def known_group() -> Group:
 def test_a_groups_statistics_from_known_results() -> None:
     group = known_group()
     base, akebono = group_stats(list(group.results.all()))
-    assert (base.label, base.plays, akebono.label, akebono.plays) == ("IKI", 2, "IKI + Akebono", 1)
+    assert (base.label, base.games, akebono.label, akebono.games) == ("IKI", 2, "IKI + Akebono", 1)
     by_name = {p.name: p for p in base.players}
-    assert (by_name["Anaïs"].plays, by_name["Anaïs"].wins, by_name["Anaïs"].average, by_name["Anaïs"].best) == (
+    assert (by_name["Anaïs"].games, by_name["Anaïs"].wins, by_name["Anaïs"].average, by_name["Anaïs"].best) == (
         2, 1, 80.0, 100,
     )  # fmt: skip
     assert (by_name["David"].wins, by_name["David"].average, by_name["David"].best) == (1, 60.5, 80)
@@ -361,14 +364,62 @@ def test_a_groups_statistics_from_known_results() -> None:
     assert (base.low, base.high) == (41, 100)
 
 
+def _on(days: list[datetime.date]) -> list[Result]:
+    player = {
+        "name": "A",
+        "colour": "red",
+        "lines": {},
+        "total": 50,
+        "rank": 1,
+        "buildings": [],
+        "personalities": [],
+    }
+    return [Result(edition="iki", played=d, sheet_version=1, players=[player]) for d in days]
+
+
+JAN = [datetime.date(2026, 1, d) for d in range(1, 13)]
+
+
+@pytest.mark.parametrize(
+    ("days", "ticks", "form"),
+    [
+        (JAN[:1], [(JAN[0], False)], "j M"),  # one game: its date, under its dot in the middle
+        (JAN[:4], [(JAN[0], False), (JAN[1], True), (JAN[2], False), (JAN[3], False)], "j M"),
+        # twelve games: five dates, first, middle and last to stay; the evening of two games named once
+        (
+            JAN,
+            [(d, i in (3, 8)) if i in (0, 3, 6, 8, 11) else (None, False) for i, d in enumerate(JAN)],
+            "j M",
+        ),
+        ([JAN[0], JAN[0], JAN[1]], [(JAN[0], False), (None, False), (JAN[1], False)], "j M"),
+        ([JAN[0], datetime.date(2027, 2, 1)], [(JAN[0], False), (datetime.date(2027, 2, 1), False)], "M Y"),
+    ],
+)
+def test_the_chart_names_its_games_by_their_dates(days: list[datetime.date], ticks: Any, form: str) -> None:
+    stats = edition_stats("iki", _on(days))
+    assert (stats.ticks, stats.tick_format) == (ticks, form)
+    xs = [x for x, _, _ in stats.series[0].dots]
+    assert xs == [round((i + 0.5) * 360 / len(days), 1) for i in range(len(days))]  # a dot mid-column
+
+
+def test_the_group_page_says_games_and_only_games(client: Client) -> None:
+    """One word for a game kept by a group, wherever the group's page speaks of them ("game"), never "play"."""
+    group = known_group()
+    for link in (group.get_absolute_url(), group.view_url()):
+        html = client.get(link).content.decode()
+        words = re.sub(r"<[^>]+>", " ", html.split("</header>")[1])  # what a player reads (and hears)
+        assert re.findall(r"\bplays?\b", words, re.IGNORECASE) == [], link
+        assert "3 games kept" in words and "Games" in words
+
+
 def test_the_group_page_shows_statistics_and_a_chart(client: Client) -> None:
     group = known_group()
     html = client.get(group.get_absolute_url()).content.decode()
-    assert "IKI: 2 plays" in html and "IKI + Akebono: 1 play" in html
+    assert "IKI: 2 games" in html and "IKI + Akebono: 1 game" in html
     assert html.count("<polyline") == 4  # two players in each edition
     assert "Rename" in html and group.token in html
     view = client.get(group.view_url()).content.decode()
-    assert "IKI: 2 plays" in view
+    assert "IKI: 2 games" in view
     assert "<form" not in view.split("</header>")[1]
     assert group.token not in view
 
@@ -398,9 +449,55 @@ def test_a_refused_rename_is_said_beside_its_form_with_what_was_typed(client: Cl
     assert '<option value="David" selected>David</option>' in names
     assert 'value="Anaïs"' in names.split('id="new"')[1].split(">")[0]  # what was typed, kept
     assert f'action="/groups/{group.token}/rename#names-title"' in names  # the answer opens at the names
-    assert "IKI: 2 plays" in html  # the rest of the page as ever
+    assert "IKI: 2 games" in html  # the rest of the page as ever
     fine = client.get(group.get_absolute_url()).content.decode()
     assert 'role="alert"' not in fine and " selected>" not in fine.split('id="names-title"')[1]
+
+
+def test_a_rename_says_it_was_done_beside_its_form(client: Client) -> None:
+    """After "Rename" (or a merge) the page opens at the names with a word that it was done: the form alone,
+    empty again, left the player wondering whether the tap landed."""
+    group = known_group()
+    done = client.post(f"/groups/{group.token}/rename", {"old": "David", "new": "Dave  M"})
+    assert done.status_code == 302
+    assert done["Location"] == f"{group.get_absolute_url()}?renamed=Dave+M#names-title"
+    names = client.get(done["Location"]).content.decode().split('id="names-title"')[1]
+    assert 'id="renamed">Done: those games are now Dave M\'s.</p>' in names
+    for link, said in (
+        (f"{group.get_absolute_url()}?renamed=Nobody", "Nobody"),
+        (f"{group.view_url()}?renamed=Dave+M", ""),
+    ):
+        page = client.get(
+            link
+        ).content.decode()  # a name the group has not, or the view-only link: nothing said
+        assert 'id="renamed"' not in page and (not said or said not in page)
+
+
+def test_a_rename_a_merge_and_a_take_out_tapped_twice_are_done_once_without_a_refusal(client: Client) -> None:
+    """The second tap of a double tap finds its work done: the page it lands on is the first's, not an error."""
+    group = known_group()
+    first, second = (
+        client.post(f"/groups/{group.token}/rename", {"old": "David", "new": "Dave"}) for _ in "12"
+    )
+    assert first.status_code == second.status_code == 302 and first["Location"] == second["Location"]
+    assert "David" not in player_names(group) and "Dave" in player_names(group)
+    result = results_of(group)[0]
+    taps = [client.post(f"/groups/{group.token}/take-out", {"result": result.public_token}) for _ in "12"]
+    assert [t.status_code for t in taps] == [302, 302] and taps[0]["Location"] == taps[1]["Location"]
+    assert result.pk not in [r.pk for r in results_of(group)]
+    other = Group.objects.create(name="Friday")  # taken out and filed elsewhere: not this group's to take out
+    file_result(result=result, group=other)
+    late = client.post(f"/groups/{group.token}/take-out", {"result": result.public_token})
+    assert late.status_code == 404
+
+
+def test_a_new_group_offers_no_names_to_change(client: Client) -> None:
+    """A group with no game yet has no player: no empty list to pick from and a Rename that can only refuse."""
+    group = Group.objects.create(name="Thursday")
+    page = client.get(group.get_absolute_url()).content.decode()
+    assert 'id="names-title"' not in page and "Rename" not in page
+    assert 'id="group-edit-link"' in page  # its links all the same
+    assert 'id="names-title"' in client.get(known_group().get_absolute_url()).content.decode()
 
 
 @pytest.mark.parametrize(("name", "words"), [("", "Give the group a name."), ("x" * 201, "Group name")])

@@ -53,20 +53,88 @@ def test_file_a_result_and_read_the_group_at_phone_width(
     page.get_by_role("link", name="Open the group").click()
     page.wait_for_url(re.compile(r"/groups/"))
     expect(page.locator("h1")).to_have_text("Thursday table")
-    expect(page.locator(".rs-edition h2").first).to_have_text("IKI: 3 plays")
+    expect(page.locator(".rs-edition h2").first).to_have_text("IKI: 3 games")
     expect(page.locator("svg.rs-chart polyline")).to_have_count(2)
     wide = page.evaluate(
         "[...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right > 392)"
         ".map(e => e.tagName + '.' + e.className + '#' + e.id).slice(0, 5)"
     )
     assert page.evaluate("document.documentElement.scrollWidth") <= 390, wide  # nothing wider than the phone
-    chart = page.locator("svg.rs-chart").bounding_box()
-    assert chart is not None and chart["width"] >= 300  # the chart fills the phone's width
+    chart = page.locator(".rs-plot").bounding_box()
+    assert chart is not None and chart["width"] >= 300  # the chart and its totals fill the phone's width
     screenshot(page, "results-group")
     page.goto(page.locator("#group-view-link").get_attribute("href") or "")
-    expect(page.locator(".rs-edition h2").first).to_have_text("IKI: 3 plays")
+    expect(page.locator(".rs-edition h2").first).to_have_text("IKI: 3 games")
     expect(page.get_by_role("button", name="Rename")).to_have_count(0)
     screenshot(page, "results-group-view-only")
+
+
+TWICE_THE_TEXT = (
+    "(h => h.style.fontSize = 2 * parseFloat(getComputedStyle(h).fontSize) + 'px')(document.documentElement)"
+)
+CHART_WORDS = """() => {
+  const box = (e) => e.getBoundingClientRect();
+  const words = [...document.querySelectorAll('.rs-x li, .rs-y span')]
+    .filter((e) => e.textContent.trim() && getComputedStyle(e).visibility !== 'hidden');
+  const dates = words.filter((e) => e.matches('.rs-x li')).map((e) => {
+    const range = document.createRange(); range.selectNodeContents(e); return range.getBoundingClientRect();
+  });
+  return {
+    texts: words.map((e) => e.textContent.trim()),
+    size: Math.min(...words.map((e) => parseFloat(getComputedStyle(e).fontSize))),
+    overlaps: dates.slice(1).filter((d, i) => d.left < dates[i].right).length,
+    right: Math.max(...dates.map((d) => d.right)),
+    chart: box(document.querySelector('svg.rs-chart')).width,
+  };
+}"""
+
+
+def test_the_chart_names_its_games_and_grows_with_the_text(
+    live_server: Any, page: Any, screenshot: Any
+) -> None:
+    """The chart's dates and totals are words a player reads: under each game's dot its date, beside the lines the
+    highest and lowest totals; at twice the text size they are twice as large and none runs into the next."""
+    group = Group.objects.create(name="Thursday table")
+    _earlier_games(group)  # 8 and 15 Jan
+    for day in (22, 29):
+        Result.objects.create(
+            group=group, edition="iki", played=datetime.date(2026, 1, day), sheet_version=1,
+            players=copy.deepcopy(group.results.first().players),  # type: ignore[union-attr]
+        )  # fmt: skip
+    page.goto(live_server.url + group.get_absolute_url())
+    usual = page.evaluate(CHART_WORDS)
+    assert usual["texts"] == ["88", "52", "8 Jan", "15 Jan", "22 Jan", "29 Jan"]
+    assert usual["overlaps"] == 0 and usual["size"] >= 12
+    screenshot(page, "group-chart")
+    page.evaluate(TWICE_THE_TEXT)  # about the phone's largest text
+    large = page.evaluate(CHART_WORDS)
+    assert large["size"] >= 2 * usual["size"] - 0.5
+    assert {"88", "52", "8 Jan", "29 Jan"} <= set(large["texts"])  # first and last games named at any size
+    assert large["overlaps"] == 0 and large["right"] <= 390
+    assert large["chart"] >= 150  # the lines keep room beside the larger words
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, "group-chart-large-text")
+
+
+#: Waits (in the page, a bounded number of checks) until a service worker keeps this page: false if none comes.
+KEPT_JS = """async () => {
+  for (let i = 0; i < 300; i++) {
+    const reg = await navigator.serviceWorker.getRegistration();
+    if (reg && reg.active && await caches.match(location.href)) return reg.scope;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
+}"""
+
+
+def test_the_group_page_registers_the_service_worker(live_server: Any, page: Any) -> None:
+    """A phone that opens its group's page first (from the home screen) gets the worker, as a game's page gives
+    it, and the page is kept for a reload while the server is away."""
+    group = Group.objects.create(name="Thursday table")
+    _earlier_games(group)
+    page.goto(live_server.url + group.get_absolute_url())
+    assert page.evaluate("window.isSecureContext")  # localhost, as HTTPS
+    assert page.evaluate(KEPT_JS) == live_server.url + "/"
 
 
 def test_an_akebono_group_page_at_phone_width(live_server: Any, page: Any, screenshot: Any) -> None:
@@ -80,7 +148,7 @@ def test_an_akebono_group_page_at_phone_width(live_server: Any, page: Any, scree
     assert result is not None
     file_result(result=result, group=group)
     page.goto(live_server.url + group.get_absolute_url())
-    expect(page.locator(".rs-edition h2").first).to_have_text("IKI + Akebono: 1 play")
+    expect(page.locator(".rs-edition h2").first).to_have_text("IKI + Akebono: 1 game")
     expect(page.locator(".rs-edition")).to_contain_text("Personalities that came with wins")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(page, "results-group-akebono")
@@ -111,16 +179,28 @@ def test_download_everything_and_restore_it_as_a_new_group(
     page.get_by_role("button", name="Restore as a new group").click()
     page.wait_for_url(lambda url: other.token not in url and "/groups/" in url)
     expect(page.locator("h1")).to_have_text("Thursday table")
-    expect(page.locator(".rs-edition h2").first).to_have_text("IKI: 2 plays")
+    expect(page.locator(".rs-edition h2").first).to_have_text("IKI: 2 games")
     assert Group.objects.filter(name="Thursday table").count() == 2
     # the same file changed by hand is refused, and nothing is made
     file.write_text(file.read_text().replace('"total": 88', '"total": 98'))
     page.goto(f"{live_server.url}{other.get_absolute_url()}")
     page.get_by_label("Restore a group from its file").set_input_files(str(file))
     page.get_by_role("button", name="Restore as a new group").click()
-    expect(page.locator(".message.error")).to_contain_text("was changed after it was made")
+    refused = page.locator("#restore-refused")
+    expect(refused).to_contain_text("was changed after it was made")
+    expect(refused).to_contain_text("Choose another file to try again.")
+    expect(page.locator("h1")).to_have_text("Friday")  # back on the page the file was sent from, at its form
+    assert refused.bounding_box()["y"] < 844  # type: ignore[index]
     screenshot(page, "group-restore-refused")
     assert Group.objects.count() == 3
+    # and it tries again there, with the file as it was downloaded
+    file.write_text(file.read_text().replace('"total": 98', '"total": 88'))
+    page.get_by_label("Restore a group from its file").set_input_files(str(file))
+    page.get_by_role("button", name="Restore as a new group").click()
+    page.wait_for_url(lambda url: other.token not in url and "/groups/" in url)
+    expect(page.locator("h1")).to_have_text("Thursday table")
+    assert page.evaluate("scrollY") == 0 and "#" not in page.url  # the new group opens at its top
+    assert Group.objects.count() == 4
 
 
 def test_a_removed_result_is_restored_from_its_page(live_server: Any, page: Any, screenshot: Any) -> None:

@@ -35,7 +35,7 @@ ANSWER_GET = {
     "osaka", "osaka-payday", "osaka-sheet", "osaka-games-new", "osaka-game", "osaka-game-state", "osaka-game-share",
     "osaka-game-log", "osaka-game-sheet", "osaka-game-payday",
     "check", "check-2015", "check-2015-work", "group", "group-csv", "group-json",  # issues 14, 23
-    "group-file",  # issue 24: a group's file, "Download everything"
+    "group-file", "group-restore",  # issue 24: a group's file, "Download everything", and its restore
     "manifest", "apple-touch-icon", "apple-touch-icon-precomposed", "find",  # issue 25
     "live-stream-game",  # issue 21: the tracked game's stream (204 under WSGI: the page polls)
     "game-screen", "game-screen-state", "osaka-game-screen", "osaka-game-screen-state",  # issue 25: table screen

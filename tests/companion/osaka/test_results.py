@@ -78,7 +78,7 @@ def test_the_end_keeps_the_ranking_and_files_it_in_a_group(client: Client, htmx:
     assert results_of(group) == [result]
     assert "Kept in your group Thursday" in text(client.get(_url(game)))
     page = text(client.get(group.get_absolute_url()))
-    assert "Traders of Osaka: 1 play" in page
+    assert "Traders of Osaka: 1 game" in page
     assert "1 David 3 VP · 2 Anaïs 1 VP · 3 Dominique 0 VP" in page
     assert "Average of each line" not in page
 
@@ -120,7 +120,7 @@ def test_statistics_csv_and_json_with_mixed_games(client: Client) -> None:
         [],
         [],
     )
-    assert [(p.name, p.plays, p.wins, p.average, p.best) for p in osaka.players] == [
+    assert [(p.name, p.games, p.wins, p.average, p.best) for p in osaka.players] == [
         ("David", 1, 1, 3.0, 3), ("Anaïs", 1, 0, 1.0, 1), ("Dominique", 1, 0, 0.0, 0),
     ]  # fmt: skip
     page = client.get(group.get_absolute_url()).content.decode()
@@ -175,7 +175,7 @@ def test_a_groups_file_with_an_osaka_result_round_trips(client: Client) -> None:
         return [(r.edition, r.players) for r in results_of(g)]
 
     assert kept(copy_) == kept(group)
-    assert "Traders of Osaka: 1 play" in text(client.get(copy_.get_absolute_url()))
+    assert "Traders of Osaka: 1 game" in text(client.get(copy_.get_absolute_url()))
     restored = next(r for r in results_of(copy_) if r.edition == "osaka")
     page = text(client.get(restored.view_url()))  # its own page now: the game stayed on the other companion
     assert "3 VP" in page and " IKI" not in page.split("final ranking")[1]  # VP cards, not IKI
