@@ -177,7 +177,7 @@ def record_result(*, sheet: ScoreSheet) -> Result | None:
         Result.objects.filter(sheet=sheet).first(),
         sheet.version,
         lambda group: _result_players(sheet, group),
-        sheet.group if sheet.group_id is not None else None,
+        sheet.group,
         sheet=sheet,
         edition="iki-akebono" if sheet.akebono else "iki",
         played=sheet.created.date(),
