@@ -72,7 +72,22 @@ def test_each_impossible_number_is_said_with_its_reason(
     assert status == 200
     assert "cannot be right" in html
     assert any(words in m for m in messages(html)), messages(html)
-    assert 'name="line"' in html  # a button into the walk-through
+    # a button into the walk-through, but for a place: its message says the right one
+    assert ('name="line"' in html) == (field != "p0-rank")
+
+
+def test_a_wrong_place_offers_no_walk_through(client: Client) -> None:
+    """A walk-through started from a pad holds only its score tracks and firefighting positions: for a place it
+    showed every player on their score track, tied where the pad's totals were not. The place's message gives the
+    right place (or the range the totals leave) instead, and the walk refuses a place."""
+    pad = {**PLAYERS, "edition": "base", "p0-total": "90", "p0-rank": "2", "p1-total": "80", "p1-rank": "1"}
+    status, html = get(client, pad)
+    assert any("Anaïs is placed 1 and David 2" in m for m in messages(html)), messages(html)
+    assert 'name="line"' not in html
+    query = urlencode(pad)
+    response = client.post("/check/walk/", {"q": query, "line": "0:rank"})
+    assert response.status_code == 400
+    assert ScoreSheet.objects.count() == 0
 
 
 def test_htmx_gets_the_verdict_and_each_line_out_of_band(client: Client) -> None:

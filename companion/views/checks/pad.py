@@ -24,7 +24,9 @@ from companion.views.checks.forms import CheckStartForm, PadForm
 from scoring.padcheck import PadCheck, PadProblem, check_pad, facts_of, possible_lines
 from scoring.table import Setup
 
-#: The walk-through steps (their URL slugs) each pad line is made from, the line's own step first.
+#: The walk-through steps (their URL slugs) each pad line is made from, the line's own step first. A place has none:
+#: its message gives the right place, or the range the totals leave (a walk-through started from the pad holds only
+#: its score tracks and firefighting positions, so its totals would not be the pad's).
 LINE_STEPS: Final = {
     "score_track": ("track",),
     "variety": ("characters",),
@@ -34,7 +36,6 @@ LINE_STEPS: Final = {
     "resources": ("resources",),
     "personalities": ("personalities", "characters", "boats", "firefighting"),
     "total": ("track",),
-    "rank": ("firefighting",),
 }
 
 
@@ -90,7 +91,10 @@ def _setup_note(start: CheckStartForm, check: PadCheck | None) -> str:
 
 
 def _doubt(problem: PadProblem, pad: PadForm) -> dict[str, Any]:
-    """A line in doubt with the walk-through step it comes from (``walk`` names it: seat and line)."""
+    """A line in doubt with the walk-through step it comes from (``walk`` names it: seat and line; "" for a place,
+    which no step finds: :data:`LINE_STEPS`)."""
+    if problem.line not in LINE_STEPS:
+        return {"problem": problem, "walk": "", "step": "", "others": []}
     seat = next(i for i, name, _ in pad.seats if name == problem.player)
     game = {s.slug for s in steps_for(pad.akebono)}  # base IKI has no boats or personalities steps
     steps = [s for s in LINE_STEPS[problem.line] if s in game]
