@@ -82,6 +82,7 @@ def test_a_wrong_place_offers_no_walk_through(client: Client) -> None:
     right place (or the range the totals leave) instead, and the walk refuses a place."""
     pad = {**PLAYERS, "edition": "base", "p0-total": "90", "p0-rank": "2", "p1-total": "80", "p1-rank": "1"}
     status, html = get(client, pad)
+    assert status == 200
     assert any("Anaïs is placed 1 and David 2" in m for m in messages(html)), messages(html)
     assert 'name="line"' not in html
     query = urlencode(pad)
