@@ -134,13 +134,16 @@
     bar.querySelectorAll(".live-note").forEach((box) => box.say && box.say()); // a conflict's value now
   }
 
-  // A question this phone asked ([data-ask]) that a pull would take away: kept while its piece says the same
-  // (data-gone), else it goes with those words (another phone moved the game on): true to keep it.
+  // A question this phone asked ([data-ask]) that a pull would take away: kept while what it asks about stands (its
+  // piece's data-gone, the game's step, unchanged; or the control it names in data-about still there: a record),
+  // else it goes with its data-gone words (another phone moved the game on, removed the record): true to keep it.
   function asked(old, fresh) {
-    const question = old.querySelector("[data-ask]"), gone = fresh.dataset.gone;
+    const question = old.querySelector("[data-ask]"), about = question && question.dataset.about;
+    const gone = about ? question.dataset.gone : fresh.dataset.gone;
     if (!question || !gone || inside(fresh, question.id)) return false;
-    if (gone !== old.dataset.gone) note(gone, [["OK", () => {}]]);
-    return gone === old.dataset.gone;
+    const stands = about ? !!fresh.querySelector(`[aria-label="${CSS.escape(about)}"]`) : gone === old.dataset.gone;
+    if (!stands) note(gone, [["OK", () => {}]]);
+    return stands;
   }
 
   // A new line of a list (data-live-in="<list id>", data-v its version): put in by version, newest first; the

@@ -344,6 +344,43 @@ def test_a_question_another_phone_moved_past_goes_with_a_word(
     expect(note).to_have_count(0)
 
 
+def _record(page: Any, key: str) -> None:
+    """Records a character for the record's first player (Ann), as a phone does."""
+    page.select_option("#record-characters", key)
+    with page.expect_response(lambda r: r.url.endswith("/change")):
+        page.click("#record-characters-go")
+
+
+def test_a_remove_question_stays_while_its_record_does(table: Table, new_context: Any) -> None:
+    """Ann taps × on her Book Lender and is asked "Remove Book Lender from Ann?". Another phone recording for Ann
+    took the question away without a word. It now stays while the Book Lender is there; once another phone has
+    removed it, the bar says so."""
+    edit, _ = new_game(table)
+    ann, ben = new_context().new_page(), new_context().new_page()
+    _open(ann, table, edit)
+    _open(ben, table, edit)
+    _record(ben, "book-lender")
+    expect(ann.locator("#part-record-1 li")).to_have_count(1)
+    ann.click("#record-seat-1 summary")
+    ann.click("button[aria-label='Remove Book Lender from Ann']")
+    expect(ann.locator("#remove-ask")).to_contain_text("Remove Book Lender from Ann?")
+    _record(ben, "dice-maker")
+    expect(ann.locator("#log-lines > li").first).to_contain_text("Dice Maker")  # the pull has come
+    expect(ann.locator("#remove-ask")).to_have_count(1)  # still asked: the Book Lender is there
+    ben.click("#record-seat-1 summary")
+    ben.click("button[aria-label='Remove Book Lender from Ann']")
+    with ben.expect_response(lambda r: r.url.endswith("/change")):
+        ben.click("#remove-yes")
+    note = ann.locator(".live-note")
+    expect(note).to_contain_text("Another phone already removed Book Lender from Ann.")
+    expect(ann.locator("#remove-ask")).to_have_count(0)
+    expect(ann.locator("#part-record-1 li", has_text="Dice Maker")).to_have_count(
+        1
+    )  # the record as it is now
+    note.get_by_role("button", name="OK", exact=True).click()
+    expect(note).to_have_count(0)
+
+
 def test_a_double_tap_on_a_notes_button_never_reaches_what_it_covered(table: Table, new_context: Any) -> None:
     """The note goes at the first tap of "Drop it"; the second tap of a double tap landed on the control it had
     covered (Ann's F+1, a fire recorded that nobody meant)."""
