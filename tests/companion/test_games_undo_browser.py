@@ -87,3 +87,28 @@ def test_removing_an_entry_moves_nothing_below_it(
         "ox-cart",
         "seamstress",
     ]
+
+
+def test_an_undo_question_stays_while_its_line_can_be_undone(live_server: Any, new_context: Any) -> None:
+    """Anaïs is asked "Undo Ben's change …?" over its line. Another change at the table took the question away
+    without a word; it now stays while the line can still be undone, and once Ben has undone it himself, the bar
+    says so."""
+    game = make_game(("Anaïs", "Ben", "Chie"))
+    url = live_server.url + game.edit_url()
+    ben, anais = phone_as(new_context, url, "Ben"), phone_as(new_context, url, "Anaïs")
+    ben.click("#add-2-3")
+    ben.locator("#answer-row-2", has_text="Saved: +3 IKI for Ben (now 3).").wait_for()
+    version = Game.objects.get(pk=game.pk).version
+    anais.locator(f"#change-{version}").get_by_text("+3 IKI for Ben").wait_for()
+    anais.locator(f"#undo-history-{version}").scroll_into_view_if_needed()
+    anais.click(f"#undo-history-{version}")
+    ask = anais.locator(f"#undo-ask-{version}")
+    ask.get_by_text("Undo Ben's change “+3 IKI for Ben (now 3)”?").wait_for()
+    ben.click("#add-3-1")  # Ben: +1 for Chie
+    anais.locator("#score-3", has_text="1").wait_for()  # the pull has come
+    assert ask.count() == 1  # still asked: the line can still be undone
+    ben.click(f"#undo-history-{version}")  # Ben undoes his own change: no question
+    ben.locator(f"#change-{version}.undone").wait_for()
+    note = anais.locator(".live-note")
+    note.get_by_text("Another phone already undid “+3 IKI for Ben (now 3)”.").wait_for()
+    assert ask.count() == 0
