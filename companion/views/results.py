@@ -34,6 +34,7 @@ from companion.services.results import (
     player_names,
     remove_result,
     removed_result,
+    rename_group,
     rename_player,
     restore_result,
     result_by_view_token,
@@ -67,6 +68,8 @@ RESTORE_MAX: Final = 5_000_000
 """Bytes: the largest group's file a restore reads (5,000 results are about 3 MB)."""
 GAMES: Final = "#games-title"
 """Where the group's page opens after a result was taken out: at its games, where the player was."""
+TYPED_MAX: Final = 200
+"""Characters: the most of a refused name the page shows back in its field (a long paste is kept, not a flood)."""
 NO_RESULT: Final = "There is no kept result for this sheet: reach its result page with no error first."
 
 
@@ -84,6 +87,15 @@ class NewGroupForm(forms.Form):
     name = NameField(
         max_length=GROUP_NAME_MAX, label="Group name", error_messages={"required": "Give the group a name."}
     )
+
+
+class GroupNameForm(NewGroupForm):
+    """A group's new name, checked as a new group's name is."""
+
+
+def _name_refused(form: NewGroupForm) -> str:
+    """Why a group's name was refused, in one sentence."""
+    return f"Group name: {' '.join(map(str, form.errors['name'])).rstrip('.')}."
 
 
 class RenameForm(forms.Form):
@@ -245,7 +257,14 @@ def _with_lengths(results: list[Result]) -> list[tuple[Result, str]]:
 def group_page(request: HttpRequest, token: str) -> HttpResponse:
     """``GET /groups/<token>/``: the results and statistics; the edit link also renames and takes results out."""
     group, can_edit = _group(token)
-    return _group_page(request, group, can_edit, token, renamed=request.GET.get("renamed", ""))
+    return _group_page(
+        request,
+        group,
+        can_edit,
+        token,
+        renamed=request.GET.get("renamed", ""),
+        named=request.GET.get("named", ""),
+    )
 
 
 def _group_page(
@@ -259,10 +278,15 @@ def _group_page(
     typed: str = "",
     restore_refused: str = "",
     renamed: str = "",
+    named: str = "",
+    name_refused: str = "",
+    name_typed: str | None = None,
 ) -> HttpResponse:
     """The group's page; ``refused``: why a rename was refused, shown beside its form (a 400), with the player
     ``chosen`` and the name ``typed`` left in it; ``restore_refused``: why a group's file was, beside its form;
-    ``renamed``: the name a rename just gave (said beside its form, on the edit link, when the group has it)."""
+    ``renamed``: the name a rename just gave (said beside its form, on the edit link, when the group has it);
+    ``named``: the name the group was just given (said the same way); ``name_refused``: why a new name for the
+    group was refused (a 400), with the name typed, ``name_typed``, left in its form."""
     results = results_of(group)
     names = player_names(group)
     context = {
@@ -286,8 +310,13 @@ def _group_page(
         "name_max": NAME_MAX,
         "restore_refused": restore_refused,
         "renamed": renamed if can_edit and renamed in names else "",
+        "named": can_edit and named == group.name,
+        "name_refused": name_refused,
+        "name_typed": group.name if name_typed is None else name_typed,
+        "group_name_max": GROUP_NAME_MAX,
     }
-    return render(request, "results_group.html", context, status=400 if refused or restore_refused else 200)
+    refusal = refused or restore_refused or name_refused
+    return render(request, "results_group.html", context, status=400 if refusal else 200)
 
 
 @require_POST
@@ -306,6 +335,19 @@ def rename(request: HttpRequest, token: str) -> HttpResponse:
         return _group_page(request, group, True, token, refused=refused, chosen=chosen, typed=typed)
     done = urlencode({"renamed": " ".join(form.cleaned_data["new"].split())})
     return HttpResponseRedirect(f"{group.get_absolute_url()}?{done}#names-title")  # said there: it was done
+
+
+@require_POST
+def name_group(request: HttpRequest, token: str) -> HttpResponse:
+    """``POST /groups/<token>/name``: give the group a new name, then its page at the top, saying so beside the
+    form. A refused name is said there (a 400) with what was typed; nothing is saved."""
+    group = _editable_group(token)
+    form = GroupNameForm(request.POST)
+    if not form.is_valid():
+        typed = str(form.data.get("name", ""))[:TYPED_MAX]
+        return _group_page(request, group, True, token, name_refused=_name_refused(form), name_typed=typed)
+    group = rename_group(group=group, name=form.cleaned_data["name"])
+    return HttpResponseRedirect(f"{group.get_absolute_url()}?{urlencode({'named': group.name})}")
 
 
 @require_POST
@@ -333,7 +375,7 @@ def new_group(request: HttpRequest) -> HttpResponse:
     """``POST /groups/new``: a group with a name and no results yet."""
     form = NewGroupForm(request.POST)
     if not form.is_valid():
-        raise UserError(f"Group name: {' '.join(map(str, form.errors['name']))}.")
+        raise UserError(_name_refused(form))
     group = create_group(name=form.cleaned_data["name"])
     return HttpResponseRedirect(group.get_absolute_url())
 
@@ -440,6 +482,7 @@ urlpatterns = [
     path("groups/<link:token>/results.json", group_json_download, name="group-json"),
     path("groups/<link:token>/everything.json", group_file_download, name="group-file"),
     path("groups/<link:token>/rename", rename, name="group-rename"),
+    path("groups/<link:token>/name", name_group, name="group-name"),
     path("groups/<link:token>/take-out", take_out, name="group-take-out"),
     path("api/v1/results/<link:token>", api_result, name="api-result"),
     path("api/v1/groups/<link:token>/results", api_group_results, name="api-group-results"),

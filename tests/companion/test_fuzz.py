@@ -716,7 +716,7 @@ QUERY_NAMES = sorted(
     {
         "v", "h", "lc", "p", "open", "table", "watch", "size", "players", "seed", "akebono", "grand_master",
         "reroll", "drawn", "show", "hide", "saved", "who", "target", "group", "result", "did", "q", "edition",
-        "setup_kind", "buildings", "name-0", "colour-0", "edo1", "step",
+        "setup_kind", "buildings", "name-0", "colour-0", "edo1", "step", "renamed", "named",
     }
 )  # fmt: skip
 #: Headers the live engine and htmx read, and caches' conditions: odd values of each.

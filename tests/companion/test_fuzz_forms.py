@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 import companion
 from companion.models.games import Game
 from companion.models.osaka import OsakaGame
-from companion.models.results import Result
+from companion.models.results import Group, Result
 from companion.services.osaka import NewPlayer
 from companion.services.osaka import create_game as create_osaka_game
 from companion.services.results import remove_result
@@ -67,7 +67,7 @@ def _game_url(game: Game, what: str = "") -> str:
 
 def _post_targets() -> Iterator[tuple[str, Callable[[], Target]]]:
     """The POSTs test_fuzz.py's targets leave out: Traders of Osaka's forms with hostile text (there: numbers only),
-    its new game and its start, a result's restore and the ask before a take-out, and the fields a form carries
+    its new game and its start, a result's restore and the ask before a take-out, a group's new name, and the fields a form carries
     beside its own (a tracked game's ``h``/``open`` pull, a new game's ``table``)."""
 
     def osaka_new() -> Target:
@@ -89,6 +89,10 @@ def _post_targets() -> Iterator[tuple[str, Callable[[], Target]]]:
     def result_ask() -> Target:
         return Target(f"/results/{every_kind().sheet.token}/ungroup", {"ask": "1"})
 
+    def group_name() -> Target:
+        group = Group.objects.create(name="Thursday crew")
+        return Target(f"/groups/{group.token}/name", {"name": "Thursday games"})
+
     def game_pull() -> Target:
         game = make_game(akebono=True)
         form = {"op": "score-add", "seat": "1", "value": "2", "h": "1f9603593e", "open": "record-1 log"}
@@ -104,6 +108,7 @@ def _post_targets() -> Iterator[tuple[str, Callable[[], Target]]]:
         "osaka-start": osaka_start,
         "result-restore": result_restore,
         "result-ungroup-ask": result_ask,
+        "group-name": group_name,
         "game-change-pull": game_pull,
         "games-new-table": games_new_table,
     }.items()
@@ -165,6 +170,7 @@ FORMS: dict[str, set[str]] = {
     "companion.views.tracker.forms.ChangeForm": {"game-change-add", "game-resources", "game-change-pull"},
     "companion.views.results.FileForm": {"result-group"},
     "companion.views.results.NewGroupForm": {"group-new"},
+    "companion.views.results.GroupNameForm": {"group-name"},
     "companion.views.results.RenameForm": {"group-rename"},
     "companion.views.results.TakeOutForm": {"group-take-out"},
     "companion.views.results.RestoreForm": {"group-restore"},

@@ -15,6 +15,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from django.test import Client
 from django.utils import timezone
+from django.utils.html import escape
 
 from companion.models.results import RESTORE_DAYS, Group, Result
 from companion.models.scoresheets import ScoreSheet
@@ -495,7 +496,7 @@ def test_a_new_group_offers_no_names_to_change(client: Client) -> None:
     """A group with no game yet has no player: no empty list to pick from and a Rename that can only refuse."""
     group = Group.objects.create(name="Thursday")
     page = client.get(group.get_absolute_url()).content.decode()
-    assert 'id="names-title"' not in page and "Rename" not in page
+    assert 'id="names-title"' not in page and f"/groups/{group.token}/rename" not in page
     assert 'id="group-edit-link"' in page  # its links all the same
     assert 'id="names-title"' in client.get(known_group().get_absolute_url()).content.decode()
 
@@ -509,6 +510,83 @@ def test_a_new_group_needs_a_name(client: Client, name: str, words: str) -> None
     made = client.post("/groups/new", {"name": "Thursday"})
     assert made.status_code == 302
     assert made["Location"] == Group.objects.get(name="Thursday").get_absolute_url()
+
+
+def test_the_edit_link_renames_the_group_and_says_so_at_the_top(client: Client) -> None:
+    """From the edit link "Thursday crew" becomes "Thursday games": the page opens at its top, the heading and the
+    form's word say the new name. A restored copy keeps its name, so this is how a table tells the two apart."""
+    group = known_group()
+    page = client.get(group.get_absolute_url()).content.decode()
+    assert f'action="/groups/{group.token}/name"' in page and "Rename the group" in page
+    done = client.post(f"/groups/{group.token}/name", {"name": "  Thursday   games "})
+    assert done.status_code == 302
+    assert done["Location"] == f"{group.get_absolute_url()}?named=Thursday+games"  # the top: no #part
+    group.refresh_from_db()
+    assert group.name == "Thursday games"
+    html = client.get(done["Location"]).content.decode()
+    assert "<h1>Thursday games</h1>" in html and "<title>Thursday games ·" in html
+    assert 'id="named">Done: the group is now called Thursday games.</p>' in html
+    assert (
+        html.index("<h1>") < html.index('id="named"') < html.index('id="stats-iki"')
+    )  # beside the form, up top
+    assert "<h1>Thursday games</h1>" in client.get(group.view_url()).content.decode()
+    for link in (f"{group.get_absolute_url()}?named=Known", f"{group.view_url()}?named=Thursday+games"):
+        assert 'id="named"' not in client.get(link).content.decode()  # an old name, or the view-only link
+
+
+def test_renaming_the_group_twice_is_harmless(client: Client) -> None:
+    group = known_group()
+    taps = [client.post(f"/groups/{group.token}/name", {"name": "Thursday games"}) for _ in "12"]
+    assert [t.status_code for t in taps] == [302, 302] and taps[0]["Location"] == taps[1]["Location"]
+    group.refresh_from_db()
+    assert group.name == "Thursday games" and group.results.count() == 3
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("", "Group name: Give the group a name."),
+        ("   ", "Group name: Give the group a name."),
+        ("x" * 41, "Group name: a name has at most 40 characters (this one has 41)."),
+        ("\u200b\u200b", "Group name: a name needs letters or signs a person can see."),
+        ("Thu\u202ersday", "direction-override character (U+202E)"),
+    ],
+)
+def test_a_refused_group_name_is_said_beside_its_form_and_saves_nothing(
+    client: Client, name: str, words: str
+) -> None:
+    group = known_group()
+    before = list(Group.objects.values_list("pk", "name", "aliases"))
+    refused = client.post(f"/groups/{group.token}/name", {"name": name})
+    assert refused.status_code == 400
+    html = refused.content.decode()
+    assert '<p class="message error" role="alert" id="name-refused">' in html and words in html
+    field = html.split('id="group-new-name"')[1].split(">")[0]
+    assert f'value="{escape(name)}"' in field and "autofocus" in field  # what was typed, kept
+    assert "<h1>Known</h1>" in html and "IKI: 2 games" in html  # the page as ever, its name unchanged
+    assert list(Group.objects.values_list("pk", "name", "aliases")) == before
+
+
+def test_a_new_group_name_ends_its_sentence_once(client: Client) -> None:
+    refused = client.post("/groups/new", {"name": ""}).content.decode()
+    assert "Group name: Give the group a name." in refused and "name.." not in refused
+
+
+def test_the_view_only_link_cannot_rename_the_group(client: Client) -> None:
+    """The view-only link shows no such form, and its address refuses the write: nothing changes."""
+    group = known_group()
+    page = client.get(group.view_url()).content.decode()
+    assert "Rename the group" not in page and "/name" not in page
+    for token in (group.view_token, "B" * 24):
+        for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
+            response = client.post(f"/groups/{token}/name", {"name": "Mallory's"}, **headers)
+            assert response.status_code == (403 if token == group.view_token else 404)
+            assert (
+                "view-only link of a group" if token == group.view_token else "nothing at this address"
+            ) in (response.content.decode())
+    assert client.get(f"/groups/{group.token}/name").status_code == 405
+    group.refresh_from_db()
+    assert group.name == "Known"
 
 
 def test_a_merge_is_suggested_and_survives_a_later_edit(client: Client) -> None:

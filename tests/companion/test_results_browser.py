@@ -273,3 +273,45 @@ def test_next_weeks_game_is_filed_in_this_phones_group_in_one_tap(live_server: A
     expect(page.locator("#keep")).to_contain_text("Kept in your group Thursday table")
     assert Group.objects.count() == 2 and Result.objects.get().group == group
     assert page.evaluate(TARGETS, TAP) == []
+
+
+#: This phone's recent list (recent.js): each entry's address and the name it shows.
+RECENT_TITLES = "() => Object.fromEntries(JSON.parse(localStorage.getItem('iki-recent') || '[]').map((i) => [i.url, i.title]))"
+
+
+def test_rename_the_group_and_this_phone_knows_it_by_its_new_name(
+    live_server: Any, page: Any, screenshot: Any
+) -> None:
+    """From the edit link "Thursday crew" becomes "Thursday games": the page opens at its top saying so, and this
+    phone's recent list (the home page's, and the result page's "File it in …") names the group anew, its
+    view-only entry too. Before, a restored copy and its original showed the same name, with no way to rename."""
+    group = Group.objects.create(name="Thursday crew")
+    _earlier_games(group)
+    page.goto(live_server.url + group.view_url())
+    expect(page.locator("summary", has_text="Rename the group")).to_have_count(0)  # not on the view-only link
+    page.goto(live_server.url + group.get_absolute_url())
+    edit, view = group.get_absolute_url(), group.view_url()
+    page.wait_for_function(f"() => Object.keys(({RECENT_TITLES})()).length === 2")
+    assert page.evaluate(RECENT_TITLES) == {edit: "Thursday crew", view: "Thursday crew"}
+    page.locator("summary", has_text="Rename the group").click()
+    page.get_by_label("New name for the group").fill("Thursday games")
+    assert page.evaluate(TARGETS, TAP) == []
+    page.get_by_role("button", name="Rename the group").click()
+    page.wait_for_url(re.compile(r"\?named="))
+    expect(page.locator("h1")).to_have_text("Thursday games")
+    done = page.locator("#named")
+    expect(done).to_have_text("Done: the group is now called Thursday games.")
+    box = done.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 844 and page.evaluate("scrollY") == 0  # at the top
+    screenshot(page, "group-renamed")
+    page.wait_for_function(f"() => ({RECENT_TITLES})()[{edit!r}] === 'Thursday games'")
+    assert page.evaluate(RECENT_TITLES) == {edit: "Thursday games", view: "Thursday games"}
+    page.goto(live_server.url + "/")
+    recent = page.locator("#recent")
+    expect(recent.locator("a", has_text="Group: Thursday games")).to_have_count(2)
+    expect(recent).not_to_contain_text("Thursday crew")
+    sheet = ScoreSheet.objects.create(table=copy.deepcopy(WORKED_EXAMPLE), colours=["red", "blue"])
+    page.goto(f"{live_server.url}/score/{sheet.token}/result/")
+    page.get_by_role("button", name="File it in Thursday games").click()
+    expect(page.locator("#keep")).to_contain_text("Kept in your group Thursday games")
+    assert Result.objects.get(sheet=sheet).group == group

@@ -102,6 +102,7 @@ def test_every_write_reached_from_a_view_only_link_is_refused(client: Client) ->
             (f"/results/{token}/ungroup", {}),
             (f"/results/{token}/remove", {}),
             (f"/groups/{token}/rename", {"old": "Anaïs", "new": "Mallory"}),
+            (f"/groups/{token}/name", {"name": "Mallory's"}),
             (f"/groups/{token}/take-out", {"result": token}),
         ]
     for url, form in writes:
@@ -211,6 +212,7 @@ def test_a_groups_view_only_link_leads_to_no_write(client: Client) -> None:
             (f"/results/{token}/ungroup", {}),
             (f"/results/{token}/remove", {}),
             (f"/groups/{token}/rename", {"old": "Anaïs", "new": "Mallory"}),
+            (f"/groups/{token}/name", {"name": "Mallory's"}),
             (f"/groups/{token}/take-out", {"result": sheet.view_token}),
         ):
             response = client.post(url, form)

@@ -46,8 +46,13 @@
   } else if (/^\/groups\/[A-Za-z0-9_-]{20,}\/$/.test(path)) {
     // A group's page (either link): the way back to it next week, from this phone.
     var heading = document.querySelector("main h1"), kept = document.querySelector("main h1 + p");
-    remember({ kind: "Group", url: path, title: heading ? heading.textContent.trim() : "Group", detail: kept ? kept.textContent.trim().replace(/\.$/, "") : "",
+    var named = heading ? heading.textContent.trim() : "Group", viewLink = document.getElementById("group-view-link");
+    remember({ kind: "Group", url: path, title: named, detail: kept ? kept.textContent.trim().replace(/\.$/, "") : "",
       edit: !!document.getElementById("group-edit-link") });
+    // The edit page knows the view-only link: its entry here, if any, takes the group's name too (renamed since).
+    if (viewLink) save(load().map(function (i) {
+      return i.url === new URL(viewLink.href).pathname ? Object.assign({}, i, { title: named }) : i;
+    }));
   } else if ((m = path.match(/^\/results\/(view\/)?[A-Za-z0-9_-]{20,}\/$/))) {
     // A checked paper pad's kept result: its page is the only way back to file, correct or remove it.
     var placed = Array.prototype.map.call(document.querySelectorAll(".ck-ranking > li"), function (li) {
