@@ -121,9 +121,7 @@ def test_one_mistake_is_one_number_in_doubt(client: Client, headers: dict[str, s
     assert "1 number cannot be right" in html
     assert "Numbers that follow from those" in html
     assert "It follows from Anaïs&#x27;s fish" in html
-    doubts = re.search(r'<ul class="ck-doubts">(.*?)</ul>', html, re.S)
-    assert doubts is not None and doubts.group(1).count("<li>") == 1  # one mistake listed
-    assert 'name="line"' not in html  # a place offers no walk-through: its message says the right one
+    assert html.count('name="line"') == 1  # one walk-through button
 
 
 @pytest.mark.parametrize("headers", [{}, HTMX])
