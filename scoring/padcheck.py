@@ -937,9 +937,8 @@ def check_pad(pad: Pad, edition: Edition | None = None) -> PadCheck:
     places = rank_totals(table, sums)
     roots = {p.name: _in_doubt(problems, p.name, edition.words) for p in pad.players if p.name in sums}
     checks = []
-    certain: dict[
-        str, tuple[int, int, str]
-    ] = {}  # a wrong place whose right one is sure: (right, written, why)
+    # a wrong place whose right one is sure: (right, written, why)
+    certain: dict[str, tuple[int, int, str]] = {}
     for p in pad.players:
         rank, words = places.get(p.name, (0, None))
         if any(q.code is PadCode.TIE_NEEDS_FIREFIGHTING and q.player == p.name for q in tie_problems):

@@ -364,9 +364,8 @@ def rename_player(*, group: Group, old: str, new: str) -> int:
     new = " ".join(new.split())
     if not new or not old:
         raise UserError("Give the name to change and its new name.")
-    group = Group.objects.select_for_update().get(
-        pk=group.pk
-    )  # a second tap waits for the first, then reads it
+    # a second tap waits for the first, then reads it
+    group = Group.objects.select_for_update().get(pk=group.pk)
     results = list(group.results.select_for_update().filter(removed=False))
     touched = [r for r in results if any(p["name"] == old for p in r.players)]
     if not touched and group.aliases.get(old) == new:

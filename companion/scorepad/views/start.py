@@ -65,6 +65,11 @@ def _from_setup(query: QueryDict) -> dict[str, Any]:
     return initial
 
 
+def _refused(form: ScoreStartForm, exc: SheetError) -> None:
+    """A setup the rules refuse, said beside the setup code when it made it, else above the form."""
+    form.add_error("seed" if exc.field == "seed" else None, ValidationError(exc.message))
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def new(request: HttpRequest) -> HttpResponse:
     """``/score/``: quick score. 2-4 names and colours, base or Akebono, and optionally what was in play."""
@@ -94,7 +99,7 @@ def new(request: HttpRequest) -> HttpResponse:
             elif setup:
                 services.check_setup(setup=setup, akebono=akebono, players=form.typed)
         except SheetError as exc:
-            form.add_error("seed" if exc.field == "seed" else None, ValidationError(exc.message))
+            _refused(form, exc)
     if not valid or form.errors:
         return _start_page(request, form, status=400)
     names, colours = [n for n, _ in form.players], [c for _, c in form.players]
@@ -109,6 +114,6 @@ def new(request: HttpRequest) -> HttpResponse:
             group=group_context(request.GET.get("group", "")).get("group"),  # "Score a game for this group"
         )
     except SheetError as exc:
-        form.add_error("seed" if exc.field == "seed" else None, ValidationError(exc.message))
+        _refused(form, exc)
         return _start_page(request, form, status=400)
     return HttpResponseRedirect(sheet.get_absolute_url())
