@@ -45,6 +45,8 @@ class Group(models.Model):
     #: Renamed and merged players, old name -> the name kept: applied again when a filed sheet is edited later.
     aliases: models.JSONField[dict[str, str], dict[str, str]] = models.JSONField(default=dict)
     created = models.DateTimeField(auto_now_add=True)
+    #: When it was last renamed: a change of the group, so a use of it (companion/services/retention.py).
+    renamed = models.DateTimeField(null=True, blank=True, editable=False)
     #: The form that made it (:func:`companion.forms.once_key`): a second tap of the same form finds this group.
     made_by = models.CharField(max_length=64, unique=True, null=True, blank=True, editable=False)
     #: Restored from a group's file: each player's BG Stats id as the file gave it (name -> ``sourcePlayerId``), so

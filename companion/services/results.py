@@ -311,9 +311,10 @@ def create_group(*, name: str, once: str = "") -> Group:
 @transaction.atomic
 def rename_group(*, group: Group, name: str) -> Group:
     """Give a group a new name (a restored copy told apart from the group it was made of, "Thursday crew" become
-    "Thursday games"). Asked twice, the second finds the name given and writes the same again: harmless."""
-    group.name = _group_name(name)
-    Group.objects.filter(pk=group.pk).update(name=group.name)
+    "Thursday games"). Asked twice, the second finds the name given and writes the same again: harmless. A rename
+    is a use of the group (companion/services/retention.py)."""
+    group.name, group.renamed = _group_name(name), timezone.now()
+    Group.objects.filter(pk=group.pk).update(name=group.name, renamed=group.renamed)
     return group
 
 

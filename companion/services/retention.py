@@ -2,11 +2,11 @@
 
 Anything no one has changed for ``days`` days is deleted: a tracked game (IKI or Traders of Osaka) by its last
 change, a score sheet by its last entry, a checked pad's result by its last edit, a setup's ticks by the last
-tick. A group is used while results are filed in it or edited (its last use is the newest of its creation and its
-results' edits): the results filed in a used group are kept, with their sheets, however old. Reading a page is
-not a change: a link only opened for a year goes with the rest. The live engine's record of the writes made to a
-thing goes with the thing; their answers' pieces are forgotten after their own, shorter time
-(companion.live.engine.KEEP_WRITES), whatever ``days`` is.
+tick. A group is used while results are filed in it or edited, or it is renamed (its last use is the newest of its
+creation, its results' edits and its last rename): the results filed in a used group are kept, with their sheets,
+however old. Reading a page is not a change: a link only opened for a year goes with the rest. The live engine's
+record of the writes made to a thing goes with the thing; their answers' pieces are forgotten after their own,
+shorter time (companion.live.engine.KEEP_WRITES), whatever ``days`` is.
 """
 
 from __future__ import annotations
@@ -65,7 +65,8 @@ def purge(days: int, *, dry_run: bool = False, now: datetime.datetime | None = N
     cutoff = (now or timezone.now()) - datetime.timedelta(days=days)
     with transaction.atomic():
         groups = Group.objects.annotate(last=Max("results__updated")).filter(created__lt=cutoff)
-        old_groups = list(groups.filter(Q(last__lt=cutoff) | Q(last=None)).values_list("pk", flat=True))
+        idle = (Q(last__lt=cutoff) | Q(last=None)) & (Q(renamed__lt=cutoff) | Q(renamed=None))
+        old_groups = list(groups.filter(idle).values_list("pk", flat=True))
         games = list(_idle(Game.objects.all(), "changes__at", cutoff).values_list("pk", flat=True))
         in_used_group = Q(result__group__isnull=False) & ~Q(result__group__in=old_groups)
         # An Osaka game whose result is filed in a group still used is kept with it, as a filed sheet is.

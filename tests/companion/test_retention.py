@@ -21,7 +21,7 @@ from companion.models.osaka import OsakaEvent, OsakaGame
 from companion.models.results import Group, Result
 from companion.models.scoresheets import ScoreSheet
 from companion.models.setup_progress import SetupProgress
-from companion.services.results import record_result
+from companion.services.results import record_result, rename_group
 from companion.services.retention import purge
 from scoring.examples import WORKED_EXAMPLE
 from tests.factories import db_snapshot, every_kind
@@ -81,6 +81,19 @@ def test_a_used_groups_results_are_kept_with_their_sheets_however_old() -> None:
     assert ScoreSheet.objects.filter(pk=made.sheet.pk).exists()
     assert not ScoreSheet.objects.filter(pk=made.lone.pk).exists()
     assert not Game.objects.filter(pk=made.game.pk).exists()
+
+
+def test_a_group_renamed_lately_is_used_and_keeps_its_results() -> None:
+    """README, DJANGO_KEEP_DAYS: a rename is a use of the group, as a result filed or edited is."""
+    made = every_kind()
+    _age_everything()
+    rename_group(group=made.group, name="Thursday games")
+    purge(400)
+    group = Group.objects.get(pk=made.group.pk)
+    assert group.name == "Thursday games"
+    assert set(group.results.values_list("pk", flat=True)) == {made.result.pk, made.pad.pk}
+    Group.objects.update(renamed=LONG_AGO)
+    assert purge(400).groups == 1 and not Group.objects.exists()
 
 
 def test_a_game_changed_lately_is_kept_however_old() -> None:
