@@ -92,6 +92,18 @@ WIDE = """
 """
 
 
+#: The checkboxes and radios drawn narrower or shorter than they are tall or wide: a flex row whose label wraps
+#: squeezes its box (the Grand Master's beside its two lines of words looked smaller than the Akebono one above it).
+SQUASHED = """
+() => [...document.querySelectorAll('input[type=checkbox], input[type=radio]')].filter((e) => {
+  const r = e.getBoundingClientRect();
+  const drawn = getComputedStyle(e).appearance !== 'none';  // not a switch drawn by the app's own style
+  return drawn && r.width > 0 && Math.abs(r.width - r.height) > 1;
+}).map((e) => `${e.name || e.id} ${Math.round(e.getBoundingClientRect().width)}x${
+  Math.round(e.getBoundingClientRect().height)}`)
+"""
+
+
 #: Every fold of the page's main part opened, as a tap on its summary opens it (no script of the app listens for
 #: the tap: a fold's content is in the page), in one call rather than one Playwright round trip a fold.
 OPEN_FOLDS = "() => { for (const d of document.querySelectorAll('main details:not([open])')) d.open = true; }"
@@ -248,6 +260,11 @@ def test_the_measures_find_what_they_look_for(page: Any) -> None:
     )
     assert [t.split(" ")[0] for t in page.evaluate(TARGETS, TAP)] == ["a.", "label."]  # the button is big
     assert page.evaluate(WIDE, PHONE_WIDTH) != [] and page.evaluate(ONE_LINE) == ["Name 9", "Two words 9"]
+    page.set_content(
+        '<label style="display:flex;width:120px"><input type="checkbox" name="gm" style="width:22px;height:22px">'
+        " Two lines of words here</label>"
+    )
+    assert [s.split(" ")[0] for s in page.evaluate(SQUASHED)] == ["gm"]
 
 
 #: Pages saved as screenshots (out/screens/wide-*.png) for a person to look at.
@@ -261,7 +278,7 @@ def test_no_page_scrolls_sideways_and_every_tap_target_is_44_px(
 ) -> None:
     """One visit a page (the data and the page loads are most of the cost): its width as it opens, then every fold
     opened and every tap target measured, what is inside the folds included."""
-    wide, wrapped, small = {}, {}, {}
+    wide, wrapped, small, squashed = {}, {}, {}, {}
     pages = phone_pages(live_server.url)
     assert len(pages) >= 50, sorted(pages)
     for name, url in pages.items():
@@ -278,10 +295,12 @@ def test_no_page_scrolls_sideways_and_every_tap_target_is_44_px(
         found = page.evaluate(TARGETS, TAP)
         if found:
             small[name] = found
+        squashed[name] = page.evaluate(SQUASHED)
     failures = {
         "rows that wrapped": {name: rows for name, rows in wrapped.items() if rows},
         "pages wider than the phone": wide,
         "tap targets under 44 px": small,
+        "checkboxes squeezed out of square": {name: boxes for name, boxes in squashed.items() if boxes},
     }
     assert all(not found for found in failures.values()), "\n".join(
         f"{kind}, {name}: {found}" for kind, by_page in failures.items() for name, found in by_page.items()
