@@ -762,6 +762,37 @@ def reveal_name(key: str) -> tuple[str, bool]:
     return text.format(month=rest), plural
 
 
+#: How several reveals of one kind are named together (:func:`reveal_names`), by kind: ``{each}`` lists their months
+#: or seasons.
+REVEAL_GROUP_NAMES: Final = {
+    "season": "The {each} personalities and river tokens",
+    "new-character": "The New Characters of months {each}",
+    "fire": "The fire tiles of months {each}",
+    "blocking-tile": "The blocking tiles of months {each}",
+}
+
+
+def _listed(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def reveal_names(keys: Iterable[str]) -> list[str]:
+    """Reveals ``keys`` named a kind at a time, in the order their kinds first come ("The New Characters of months
+    1, 2 and 5"), where one name each would run long: the reveals a table left hidden month after month."""
+    by_kind: dict[str, list[str]] = {}
+    for key in keys:
+        kind, _, rest = key.rpartition("-")
+        by_kind.setdefault(kind, []).append(rest)
+    return [
+        reveal_name(f"{kind}-{each[0]}")[0]
+        if len(each) == 1
+        else REVEAL_GROUP_NAMES[kind].format(
+            each=_listed([Season(r).label for r in each] if kind == "season" else each)
+        )
+        for kind, each in by_kind.items()
+    ]
+
+
 # --- tracks --------------------------------------------------------------------------------------------------
 
 

@@ -40,6 +40,7 @@ from companion.services.osaka_access import version_of as osaka_version
 from companion.services.tracker.games import game_by_token
 from companion.services.tracker.games import version_of as game_version
 from companion.tokens import is_token
+from scoring.calendar import reveal_names
 
 NO_GAME = "There is no game at this address. Check the link you were given."
 
@@ -85,13 +86,33 @@ class Screen:
         }
 
 
+def _sentence(names: list[str]) -> str:
+    """Names (each "The …") as one line: "The New Characters of months 1 and 2; the fire tile of month 5"."""
+    return "; ".join(name if i == 0 else name[0].lower() + name[1:] for i, name in enumerate(names))
+
+
+def _on_screen(state: dict[str, Any]) -> dict[str, Any]:
+    """The tracker's view-only state, with what the screen gathers on one line each, as no one scrolls a TV: the
+    reveals due and still hidden (a table revealing on the board alone gathers one every month), and the players
+    whose trade track brings nothing yet."""
+    return state | {
+        "overdue_hidden": _sentence(
+            reveal_names(o["event"].reveal for o in state["overdue"] if o["event"].hidden)
+        ),
+        "income_nothing": [seat for seat, gains in state["income"] if not gains],
+    }
+
+
 def _iki(token: str) -> Shown | None:
     found = game_by_token(token)
     if found is None:
         return None
     game = found[0]
     return Shown(
-        game.view_token, game.pk, game.version, lambda request: game_state_context(request, game, False)
+        game.view_token,
+        game.pk,
+        game.version,
+        lambda request: _on_screen(game_state_context(request, game, False)),
     )
 
 

@@ -191,7 +191,8 @@ def test_the_iki_screen_shows_what_is_overdue_the_bridge_the_income_and_the_orde
 
     screen = next_until(lambda g: g.month == 2)
     assert re.search(
-        r"due since month 1</span>\s*<span class=\"muted\">Hidden until a player reveals it", screen
+        r"Due and not revealed yet</strong>\s*<span class=\"screen-due\">[^<]*New Character of month 1[;<]",
+        screen,
     )
     spring = ", ".join(PERSONALITY_BY_ID[p].name for p in drawn[Season.SPRING.value])
     assert f"On the Nihonbashi bridge:</strong> {spring}" in screen
@@ -199,10 +200,12 @@ def test_the_iki_screen_shows_what_is_overdue_the_bridge_the_income_and_the_orde
     assert "In the order of the Ikizama spaces: read it on the board." in screen
     screen = next_until(lambda g: g.month == FIRE_MONTHS[0] and g.phase == "C")
     assert season_of(game.month) is Season.SUMMER
-    assert "Trade track income now:" in screen and all(f"</span>{n}: " in screen for n in NAMES[:2])
+    assert re.search(r"Trade track income now:</strong>\s*nothing yet, for anyone.", screen)
     order = screen.split('id="screen-order"', 1)[1].split("</section>", 1)[0]
     assert "Firefighting order" in order and all(n in order for n in NAMES[:2])
     assert "On the Nihonbashi bridge:</strong> not revealed yet." in screen
+    months = ", ".join(str(m) for m in range(1, game.month))  # one line for them all, a kind at a time
+    assert f"he New Characters of months {months} and {game.month};" in screen  # this month's, due in phase A
     summer = drawn[Season.SUMMER.value]
     assert summer and not any(PERSONALITY_BY_ID[p].name in screen for p in summer)
 

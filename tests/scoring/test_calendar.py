@@ -34,6 +34,7 @@ from scoring.calendar import (
     overdue_reveals,
     phase_a_order,
     reveal_name,
+    reveal_names,
     reveals_before_step,
     still_overdue,
     trade_income,
@@ -316,6 +317,24 @@ def test_the_reveals_before_a_step_are_the_overdue_ones_made_or_not(
 )
 def test_a_reveal_is_named_without_its_secret(key: str, words: str, plural: bool) -> None:
     assert reveal_name(key) == (words, plural)
+
+
+def test_reveals_left_hidden_are_named_a_kind_at_a_time() -> None:
+    keys = [
+        "new-character-1",
+        "new-character-2",
+        "season-summer",
+        "fire-5",
+        "new-character-5",
+        "season-autumn",
+    ]
+    assert reveal_names(keys) == [
+        "The New Characters of months 1, 2 and 5",
+        "The Summer and Autumn personalities and river tokens",
+        "The fire tile of month 5",
+    ]
+    assert reveal_names(["blocking-tile-3", "blocking-tile-4"]) == ["The blocking tiles of months 3 and 4"]
+    assert reveal_names([]) == []
 
 
 def _event_revealed(month: int, key: str, reached: Phase, revealed: frozenset[str]) -> Any:
