@@ -264,6 +264,7 @@ def group_page(request: HttpRequest, token: str) -> HttpResponse:
         token,
         renamed=request.GET.get("renamed", ""),
         named=request.GET.get("named", ""),
+        restored=request.GET.get("restored") == "1",
     )
 
 
@@ -281,12 +282,15 @@ def _group_page(
     named: str = "",
     name_refused: str = "",
     name_typed: str | None = None,
+    restored: bool = False,
 ) -> HttpResponse:
     """The group's page; ``refused``: why a rename was refused, shown beside its form (a 400), with the player
     ``chosen`` and the name ``typed`` left in it; ``restore_refused``: why a group's file was, beside its form;
     ``renamed``: the name a rename just gave (said beside its form, on the edit link, when the group has it);
     ``named``: the name the group was just given (said the same way); ``name_refused``: why a new name for the
-    group was refused (a 400), with the name typed, ``name_typed``, left in its form."""
+    group was refused (a 400), with the name typed, ``name_typed``, left in its form; ``restored``: the group was
+    just made of a file (said on the edit link, its rename offered: the group the file came from may be here too,
+    under the same name)."""
     results = results_of(group)
     names = player_names(group)
     context = {
@@ -314,6 +318,7 @@ def _group_page(
         "name_refused": name_refused,
         "name_typed": group.name if name_typed is None else name_typed,
         "group_name_max": GROUP_NAME_MAX,
+        "restored": restored and can_edit,
     }
     refusal = refused or restore_refused or name_refused
     return render(request, "results_group.html", context, status=400 if refusal else 200)
@@ -436,7 +441,7 @@ def restore_group_file(request: HttpRequest) -> HttpResponse:
         if back:  # a view-only link or no group: the form was not its page's to send
             raise
         return render(request, "results_restore.html", {"restore_refused": exc.message}, status=exc.status)
-    return HttpResponseRedirect(group.get_absolute_url())
+    return HttpResponseRedirect(f"{group.get_absolute_url()}?restored=1")
 
 
 @require_safe

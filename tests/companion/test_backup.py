@@ -156,11 +156,16 @@ def test_download_everything_then_restore_makes_a_new_group_with_the_same_result
     response = _restore(client, json.loads(text))
     assert response.status_code == 302
     copy_ = Group.objects.exclude(pk=made.group.pk).get()
-    assert response["Location"] == copy_.get_absolute_url()
+    assert response["Location"] == copy_.get_absolute_url() + "?restored=1"
     assert (copy_.name, copy_.aliases) == ("Thursday", {"Anais": "Anaïs"})
     assert _without_links(copy_) == _without_links(made.group)
     assert copy_.token != made.group.token
-    assert client.get(copy_.get_absolute_url()).status_code == 200
+    # the new group's page says what it is, its rename open: the original may be here too, under the same name
+    restored = client.get(response["Location"]).content.decode()
+    assert 'id="restored"' in restored and "rename this one to tell them apart" in restored
+    assert '<details class="rs-name" open>' in restored
+    for other in (copy_.get_absolute_url(), copy_.view_url() + "?restored=1"):  # no news on a later visit
+        assert 'id="restored"' not in client.get(other).content.decode()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -180,6 +180,11 @@ def test_download_everything_and_restore_it_as_a_new_group(
     page.wait_for_url(lambda url: other.token not in url and "/groups/" in url)
     expect(page.locator("h1")).to_have_text("Thursday table")
     expect(page.locator(".rs-edition h2").first).to_have_text("IKI: 2 games")
+    expect(page.locator("#restored")).to_contain_text("a new group with links of its own")
+    expect(
+        page.get_by_label("New name for the group")
+    ).to_be_visible()  # to tell it from the group it came from
+    screenshot(page, "group-restored")
     assert Group.objects.filter(name="Thursday table").count() == 2
     # the same file changed by hand is refused, and nothing is made
     file.write_text(file.read_text().replace('"total": 88', '"total": 98'))
