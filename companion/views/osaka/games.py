@@ -226,6 +226,8 @@ def _answer_write(
         url = reverse("osaka-game", args=[token_of(opened)])
         if said:
             url = answered_url(url, fresh.game, said["said_at"])
+        elif (seat := _seat_tapped(change)) is not None:
+            url += f"#seat-{seat}"  # back at the seat tapped, not at the top of the page
         return Answer.of(redirect(url), fresh.game.version)
 
     done, replay = once(f"osaka:{opened.game.pk}", mid, answer, looked_up=looked_up)
@@ -235,14 +237,20 @@ def _answer_write(
 def refused_at(change: tuple[str, object]) -> dict[str, Any]:
     """Where the live page says why a tap was refused: under the control tapped (the start's "Who starts?", a
     seat's token buttons), where the thumb is, not in the message at the top of the page, off the screen."""
-    kind, data = change
-    if kind == "start":
+    if change[0] == "start":
         return {"refused_at": "start"}
-    seat = data.get("seat") if kind == "token" and isinstance(data, dict) else None
-    if not isinstance(seat, int):
+    seat = _seat_tapped(change)
+    if seat is None:
         return {}
     # its seat's fold, which a token change leaves: only the answer in it is sent (the fold stays open)
-    return {"refused_at": "seat", "refused_seat": seat + 1, "pieces": {f"seat-change-{seat + 1}"}}
+    return {"refused_at": "seat", "refused_seat": seat, "pieces": {f"seat-change-{seat}"}}
+
+
+def _seat_tapped(change: tuple[str, object]) -> int | None:
+    """The seat (from 1) whose token button made ``change``; None for another change."""
+    kind, data = change
+    seat = data.get("seat") if kind == "token" and isinstance(data, dict) else None
+    return seat + 1 if isinstance(seat, int) else None
 
 
 def _answer(

@@ -181,7 +181,8 @@ def test_tokens(client: Client) -> None:
     assert response.status_code == 200 and '<div id="state"' in response.content.decode()
     assert _seat(game, 1).red == 1
     response = _change(client, game, htmx=False, op="token", seat=2, colour="blue", delta=1)
-    assert response.status_code == 302 and response["Location"] == _url(game)
+    # without JavaScript: back at the seat tapped, not at the top of the page (a seat far down the page)
+    assert response.status_code == 302 and response["Location"] == _url(game) + "#seat-2"
     refused = _take(client, game, 3, "green", -1)
     assert refused.status_code == 400 and "Dominique has no green token to give back." in text(refused)
     assert game.events.count() == 3  # create, two tokens: nothing saved by the refusal
