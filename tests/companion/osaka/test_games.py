@@ -371,7 +371,8 @@ def test_a_payday_recorded_meanwhile_is_said_beside_the_button_and_not_rearmed(
     assert 'name="v" value="' + str(game.version) + '"' in page  # only on "Record mine too"
     assert page.count('name="v"') == 1
     assert f'href="{_url(game, token=anais)}#latest"' in page  # drop it: back to the game
-    assert "David 2 (2)" in _tokens_now(page)  # his green token from the payday just recorded
+    # his green token from the payday just recorded; each colour named for a screen reader, the sum said as one
+    assert "David: Green 2, 2 in all" in _tokens_now(page)
     assert ('hx-swap-oob="true"' in page) == htmx  # outside the form htmx swaps
     assert (
         f'action="{_url(game, "payday", anais)}#record"' in page
