@@ -12,6 +12,7 @@ from typing import Any, Final
 from django.http import HttpRequest
 from django.urls import reverse
 
+from companion.live.engine import Pieces
 from companion.models.osaka import OsakaEvent, OsakaGame, OsakaSeat
 from companion.services.osaka_access import Opened
 from companion.services.osaka_log import ENTRY_KINDS
@@ -114,6 +115,9 @@ def state_context(
         "cid": new_cid(),
         "message": message,
         "level": level,
+        # Every render collects its pieces: a nested piece (a refused tap's answer) counts in its parent's digest
+        # by its id alone, on the first load as in an answer, so the parent (the start's choices) is not sent again.
+        "live_pieces": Pieces(),
     }
 
 

@@ -19,6 +19,7 @@ from companion.setup_query import (
     load_setup,
     query_error,
     sentence,
+    setup_names,
 )
 from scoring.errors import quote
 
@@ -36,7 +37,8 @@ def setup_qr(request: HttpRequest) -> HttpResponse:
             raise query_error("table", "this address has no table code of a setup page (table=)")
     except UserError as exc:
         raise UserError(sentence(str(exc))) from None
-    svg = qr_svg(share_url(request, game_url(options, setup.seed, table=table)))
+    names = setup_names(request.GET)[: options.players]  # the page's names, as its share link carries them
+    svg = qr_svg(share_url(request, game_url(options, setup.seed, name=names, table=table)))
     if not svg:
         raise UserError("This link is too long for a QR code.", status=404)
     response = HttpResponse(svg, content_type="image/svg+xml")

@@ -191,7 +191,9 @@ def _page(
         # said beside "Save ticks" too: the page comes back at the last step changed, not at the count
         "saved_note": request.GET.get("saved") == "1",
         "live": live_root(options, setup, stream, saved, **link),
-        "share_url": share_url(request, game_url(options, setup.seed, **link)),
+        # The names typed on the setup page go with its links: every phone sees the seats by name, and its
+        # "Track this game" fills them in.
+        "share_url": share_url(request, game_url(options, setup.seed, name=names, **link)),
         "options_url": f"{reverse('setup-options')}?{options_query(options, None, **house_query(house), name=names)}",
         "sheet_urls": [
             (label, f"{reverse('setup-sheet')}?{options_query(options, setup.seed, size=size)}")
@@ -204,10 +206,12 @@ def _page(
         tracked = tracked_game(stream)
         context |= {
             "done": sorted(done),
-            "ticks_url": ticks_url(options, setup.seed, table),
+            "ticks_url": ticks_url(options, setup.seed, table, names),
             "write_id": new_token()[:24],
-            "view_url": share_url(request, game_url(options, setup.seed, watch=watch_code(setup, table))),
-            "qr_url": f"{reverse('setup-qr')}?{options_query(options, setup.seed, table=table)}",
+            "view_url": share_url(
+                request, game_url(options, setup.seed, watch=watch_code(setup, table), name=names)
+            ),
+            "qr_url": f"{reverse('setup-qr')}?{options_query(options, setup.seed, table=table, name=names)}",
             "reroll_url": game_url(options, setup.seed, table=table, reroll="all", name=names),
             "reroll_form": reroll_form(options, setup, table, names),
             "track_url": reverse("game", args=[tracked])

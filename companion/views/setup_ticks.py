@@ -29,6 +29,7 @@ from companion.setup_query import (
     load_setup,
     options_query,
     sentence,
+    setup_names,
     ticks_key,
     watched,
 )
@@ -40,8 +41,9 @@ KIND = "setup"
 NOT_WATCH = "This view-only link is not one of this setup's: open the setup from its share link."
 
 
-def ticks_url(options: Options, seed: str, table: str) -> str:
-    return f"{reverse('setup-ticks')}?{options_query(options, seed, table=table)}"
+def ticks_url(options: Options, seed: str, table: str, names: list[str] | None = None) -> str:
+    """Where the no-JavaScript form saves; the page's names ride along, so the page it returns to keeps them."""
+    return f"{reverse('setup-ticks')}?{options_query(options, seed, table=table, name=names or [])}"
 
 
 def live_root(options: Options, setup: Setup, stream: int, ticks: Ticks, **link: str) -> dict[str, str]:
@@ -187,7 +189,8 @@ def setup_ticks(request: HttpRequest) -> HttpResponse:
         changed = [step.id for step in steps if step.id in add | remove]
         where = step_id if step_id is not None else (changed[-1] if changed else None)
         anchor = f"#step-{where}" if where is not None else "#setup-progress"
-        back = game_url(options, setup.seed, table=request.GET["table"], **extra) + anchor
+        names = setup_names(request.GET)[: options.players]
+        back = game_url(options, setup.seed, table=request.GET["table"], name=names, **extra) + anchor
         return Answer.of(HttpResponseRedirect(back, status=303), ticks.version)
 
     answer, replay = once(key(KIND, stream), mutation_id(request.POST), write)

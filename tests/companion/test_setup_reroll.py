@@ -236,6 +236,30 @@ def test_the_names_line_holds_the_seats_names_only() -> None:
     assert params(track)["name"] == ["Aiko", "Bunta"]
 
 
+def test_the_names_go_with_every_link_of_the_page_and_its_saved_ticks() -> None:
+    """The names were typed on one phone only: its share link, view-only link and QR code left them out, so the
+    other phones showed no seat names and their "Track this game" asked for them again, and the no-JavaScript
+    "Save ticks" came back to the page without them."""
+    client = Client()
+    start = client.get(f"/setup/game?{query_of(Options(3), name=NAMES[:3])}", follow=True)
+    page = start.content.decode()
+    seats = "Seats, clockwise: 1 Aiko, 2 Bunta, 3 Chiyo<"
+    share = unescape(re.search(r'id="share-link" value="([^"]+)"', page).group(1))  # type: ignore[union-attr]
+    view = unescape(re.search(r'id="view-link" value="([^"]+)"', page).group(1))  # type: ignore[union-attr]
+    for link in (share, view):
+        assert params(link)["name"] == NAMES[:3]
+        assert seats in client.get(link.removeprefix("http://testserver")).content.decode()
+    other = client.get(share.removeprefix("http://testserver")).content.decode()
+    track = unescape(re.search(r'href="(/games/new/\?[^"]+)">Track this game', other).group(1))  # type: ignore[union-attr]
+    assert params(track)["name"] == NAMES[:3]
+    qr = unescape(re.search(r'<img src="(/setup/qr\.svg\?[^"]+)"', page).group(1))  # type: ignore[union-attr]
+    assert decode_qr(client.get(qr).content.decode()) == [share]
+    action = unescape(re.search(r'id="setup-ticks"\s+method="post"\s+action="([^"]+)"', page).group(1))  # type: ignore[union-attr]
+    saved = client.post(action, {"done": ["general-board"]})
+    assert saved.status_code == 303 and params(saved["Location"])["name"] == NAMES[:3]
+    assert seats in client.get(saved["Location"]).content.decode()
+
+
 @pytest.fixture
 def lan(monkeypatch: pytest.MonkeyPatch) -> None:
     """This machine's interfaces, as on a laptop at the table (tests/companion/test_links.py)."""

@@ -215,8 +215,9 @@ def _answer_write(
             return _answer(request, _refresh(opened), status=409, message=str(exc), level="warning")
         except Refused as exc:
             game = _refresh(opened).game  # nothing changed: no new line
-            only = _alters(game, [change], game.version)
-            return _answer(request, opened, status=400, message=str(exc), level="error", only=only)
+            at = refused_at(change)
+            only = _alters(game, [change], game.version) | at.get("pieces", set())
+            return _answer(request, opened, status=400, message=str(exc), level="error", only=only, at=at)
         said = undo_answer(fresh.game, fresh.game.version) if undo else {}
         if request.htmx or is_live(request):
             return _answer(
@@ -225,10 +226,31 @@ def _answer_write(
         url = reverse("osaka-game", args=[token_of(opened)])
         if said:
             url = answered_url(url, fresh.game, said["said_at"])
+        elif (seat := _seat_tapped(change)) is not None:
+            url += f"#seat-{seat}"  # back at the seat tapped, not at the top of the page
         return Answer.of(redirect(url), fresh.game.version)
 
     done, replay = once(f"osaka:{opened.game.pk}", mid, answer, looked_up=looked_up)
     return done.response(replay=replay)
+
+
+def refused_at(change: tuple[str, object]) -> dict[str, Any]:
+    """Where the live page says why a tap was refused: under the control tapped (the start's "Who starts?", a
+    seat's token buttons), where the thumb is, not in the message at the top of the page, off the screen."""
+    if change[0] == "start":
+        return {"refused_at": "start"}
+    seat = _seat_tapped(change)
+    if seat is None:
+        return {}
+    # its seat's fold, which a token change leaves: only the answer in it is sent (the fold stays open)
+    return {"refused_at": "seat", "refused_seat": seat, "pieces": {f"seat-change-{seat}"}}
+
+
+def _seat_tapped(change: tuple[str, object]) -> int | None:
+    """The seat (from 1) whose token button made ``change``; None for another change."""
+    kind, data = change
+    seat = data.get("seat") if kind == "token" and isinstance(data, dict) else None
+    return seat + 1 if isinstance(seat, int) else None
 
 
 def _answer(
@@ -240,13 +262,18 @@ def _answer(
     level: str = "",
     only: Collection[str] | None = None,
     said: dict[str, Any] | None = None,
+    at: dict[str, Any] | None = None,
 ) -> Answer:
+    """A write's answer: a plain form's page (a refusal at its top, where the page opens), or the live script's
+    pieces (a refusal ``at`` the control tapped, :func:`refused_at`)."""
     if not is_live(request):
         response = _state_response(
             request, opened, status=status, message=message, level=level, **(said or {})
         )
         return Answer.of(response, opened.game.version)
-    pieces = _pieces(request, opened, message, level, only=only if request.POST.get("h") else None, said=said)
+    pieces = _pieces(
+        request, opened, message, level, only=only if request.POST.get("h") else None, said=said, at=at
+    )
     body = "".join(p.html for p in pieces.missing(held(request.POST.get("h", ""))))
     return Answer(status, body, opened.game.version)
 
@@ -260,10 +287,11 @@ def _pieces(
     only: Collection[str] | None = None,
     said: dict[str, Any] | None = None,
     events: list[OsakaEvent] | None = None,
+    at: dict[str, Any] | None = None,
 ) -> Pieces:
     pieces = Pieces(only=only, through=THROUGH)
     context = state_context(request, opened, message, level, only=only, events=events)
-    context = {**context, "live_pieces": pieces}
+    context = {**context, **(at or {}), "live_pieces": pieces}
     if only is not None:  # an undo's answer, faded, still beside its line on the phone that undid
         pieces.only = {*only, *answered_lines(context["events"])}
     context = with_answer(context, said or {})

@@ -119,7 +119,11 @@ def test_a_refused_tap_is_taken_back_with_its_message(table: Table, page: Any, s
     edit, _ = table.osaka()
     _open(page, table, edit)
     _take(page, 1, "blue", -1)  # nothing to give back
-    expect(page.locator("#state-message")).to_be_visible()
+    # said under the buttons, where the thumb is (it was said at the top of the page, off the screen)
+    said = page.locator("#seat-said-1")
+    expect(said).to_contain_text("has no blue token to give back.")
+    expect(said).to_be_in_viewport()
+    expect(page.locator("#state-message")).to_have_count(0)
     expect(page.locator("#tok-1-blue")).to_have_text("0")
     expect(page.locator("#seat-1")).not_to_have_class("osaka-seat live-waiting")
     screenshot(page, "live-osaka-refused")

@@ -64,7 +64,9 @@ def test_a_refused_tap_is_answered_and_stored_without_a_savepoint() -> None:
     client = Client()
     version = OsakaGame.objects.get(pk=game.pk).version
     refused = _tap(client, game, 1, seat=3, colour="blue", delta=-1)
-    assert refused.status_code == 400 and 'id="state-msg"' in refused.content.decode()
+    assert (
+        refused.status_code == 400 and 'id="seat-said-3" data-answer' in refused.content.decode()
+    )  # at the tap
     again = _tap(client, game, 1, seat=3, colour="blue", delta=-1)
     assert again.status_code == 400 and again["X-Live-Replay"] == "1"
     assert Mutation.objects.filter(thing=f"osaka:{game.pk}").count() == 1

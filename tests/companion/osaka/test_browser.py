@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from companion.models.osaka import OsakaGame
 from companion.services.osaka import NewPlayer, create_game, record
+from scoring.osaka.components import TRADERS
 from tests.companion.osaka.test_games import _begin
 from tests.phones import select_room
 
@@ -290,3 +291,30 @@ def test_the_ship_pickers_show_their_words_whole(live_server: Any, page: Any) ->
     page.goto(live_server.url + "/osaka/payday/")
     room = select_room(page, ".osaka-edo select")
     assert len(room) == 4 and min(room) >= 0, room
+
+
+def test_text_doubled_by_the_page_keeps_the_names_and_the_ships_readable(
+    live_server: Any, page: Any, screenshot: Any
+) -> None:
+    """Text doubled by a page zoom or a reader's style sheet (the root's font size, which the em of a media query
+    does not follow): the first hands' names took no room (four rows of "Total" and "Cards" with nobody's name), and
+    the ship pickers shrank to their arrows. The large-text layout asks the card's width in rem now."""
+    game = create_game(
+        players=[
+            NewPlayer(n, c) for n, c in zip(("Anaïs", "Benedikt", "Dominique", "Ulric"), TRADERS, strict=True)
+        ]
+    )
+    page.goto(live_server.url + game.edit_url())
+    page.evaluate("document.documentElement.style.fontSize = '200%'")
+    names = page.evaluate(
+        "[...document.querySelectorAll('.osaka-draw-name')].map((e) => [e.clientWidth, e.scrollWidth])"
+    )
+    assert len(names) == 4 and all(0 < shown >= whole for shown, whole in names), names  # each name whole
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, "osaka-text-doubled-start")
+    page.goto(live_server.url + game.edit_url() + "payday?edo1=red")
+    page.evaluate("document.documentElement.style.fontSize = '200%'")
+    room = select_room(page, ".osaka-edo select")
+    assert len(room) == 4 and min(room) >= 0, room  # "Choose" and every colour whole
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, "osaka-text-doubled-payday")

@@ -181,7 +181,8 @@ def test_tokens(client: Client) -> None:
     assert response.status_code == 200 and '<div id="state"' in response.content.decode()
     assert _seat(game, 1).red == 1
     response = _change(client, game, htmx=False, op="token", seat=2, colour="blue", delta=1)
-    assert response.status_code == 302 and response["Location"] == _url(game)
+    # without JavaScript: back at the seat tapped, not at the top of the page (a seat far down the page)
+    assert response.status_code == 302 and response["Location"] == _url(game) + "#seat-2"
     refused = _take(client, game, 3, "green", -1)
     assert refused.status_code == 400 and "Dominique has no green token to give back." in text(refused)
     assert game.events.count() == 3  # create, two tokens: nothing saved by the refusal
@@ -370,7 +371,8 @@ def test_a_payday_recorded_meanwhile_is_said_beside_the_button_and_not_rearmed(
     assert 'name="v" value="' + str(game.version) + '"' in page  # only on "Record mine too"
     assert page.count('name="v"') == 1
     assert f'href="{_url(game, token=anais)}#latest"' in page  # drop it: back to the game
-    assert "David 2 (2)" in _tokens_now(page)  # his green token from the payday just recorded
+    # his green token from the payday just recorded; each colour named for a screen reader, the sum said as one
+    assert "David: Green 2, 2 in all" in _tokens_now(page)
     assert ('hx-swap-oob="true"' in page) == htmx  # outside the form htmx swaps
     assert (
         f'action="{_url(game, "payday", anais)}#record"' in page

@@ -22,7 +22,7 @@ from companion.models.osaka import OsakaGame
 from companion.presenters.osaka import LOG_ON_PAGE
 from companion.services.osaka import record
 from companion.views.osaka.games import PAGE_PIECES, SEAT_PIECES
-from tests.companion.osaka.test_games import _begin, _game, _payday
+from tests.companion.osaka.test_games import _begin, _draws, _game, _payday
 
 pytestmark = pytest.mark.django_db
 LIVE = {"HTTP_X_LIVE": "1"}
@@ -100,13 +100,13 @@ def test_a_token_taps_answer_holds_the_pieces_the_whole_render_would_send(
     assert answer.status_code == status
     game.refresh_from_db()
     line = [f"event-{game.version}"] if status == 200 else []  # a refusal adds no line
-    assert rendered == [["state-msg", "latest-box", f"seat-{seat}", *line]]  # not the page's 17 pieces
+    # a refusal also renders the seat's fold, for the answer under its buttons
+    said = [f"seat-change-{seat}", f"seat-said-{seat}"] if status == 400 else []
+    assert rendered == [["state-msg", "latest-box", f"seat-{seat}", *said, *line]]  # not the page's 17 pieces
     after = _all(client, game.edit_token)
     sent = _pieces(answer.content.decode())
-    assert set(sent) == set(_sent(before, after)) | (
-        {"state-msg"} if status == 400 else set()
-    )  # a refusal says why
-    assert all(after[i] == h for i, h in sent.items() if i != "state-msg")
+    assert set(sent) == set(_sent(before, after)) | set(said[1:])  # a refusal says why, and only that
+    assert all(after[i] == h for i, h in sent.items() if i not in said)
     if status == 200:
         assert set(sent) == {f"seat-{seat}", "latest-box", *line}
         assert 'id="log"' not in answer.content.decode()  # the wrapper stays on the page
@@ -146,7 +146,11 @@ def test_the_pieces_other_writes_render_are_every_piece_of_the_page(client: Clie
     for game in (_game(2), _started(client)):
         seats = {f"{name}-{n}" for name in SEAT_PIECES for n in range(1, game.players + 1)}
         lines = {i for i in _all(client, game.edit_token) if i.startswith("event-")}
-        assert set(_all(client, game.edit_token)) == PAGE_PIECES | seats | {"log"} | lines
+        # and the places a refused tap is answered, each inside a named piece
+        said = {f"seat-said-{n}" for n in range(1, game.players + 1)} | (
+            {"start-said"} if not game.start_seat else set()
+        )
+        assert set(_all(client, game.edit_token)) == PAGE_PIECES | seats | {"log"} | lines | said
 
 
 class Phone:
@@ -274,3 +278,30 @@ def test_a_token_tap_applies_to_the_kept_state_without_reading_the_log(client: C
     assert _state(game) == kept
     events = {e.version: (e.summary, e.result) for e in game.events.filter(kind="token")}
     assert events[last.version] == ("David gave back a green token", {"applied": True, "note": ""})
+
+
+def test_a_refused_tap_is_answered_under_the_control_tapped(client: Client) -> None:
+    """A refused tap was said in the message at the top of the page, off the screen of a player at the tokens or
+    the start's "Who starts?": nothing seemed to happen. It is said under the control tapped now, as the only
+    piece sent: the start's choices (its parent piece) are not sent again, so the hands entered stay."""
+    game = _game(3)
+    phone = Phone(client, game.edit_token)
+    held = ".".join(phone.held.values())
+    url = f"/osaka/games/{game.edit_token}/change"
+    answer = client.post(url, {**_token(2, "yellow", -1), "h": held}, **LIVE)
+    assert answer.status_code == 400
+    body = answer.content.decode()
+    assert list(_pieces(body)) == ["seat-said-2"]
+    assert re.search(
+        r'id="seat-said-2" data-answer role="alert">\s*David has no yellow token to give back\.', body
+    )
+    answer = client.post(url, {**_draws(game, (9, 2), (8, 3), (8, 2)), "h": held}, **LIVE)
+    assert answer.status_code == 400
+    body = answer.content.decode()
+    assert list(_pieces(body)) == ["start-said"]
+    assert re.search(
+        r'id="start-said" data-answer role="alert">\s*Anaïs: 2 cards making 9 is not a hand', body
+    )
+    # without JavaScript the page comes back at its top: the refusal is said there
+    page = client.post(url, _draws(game, (9, 2), (8, 3), (8, 2)))
+    assert page.status_code == 400 and 'id="state-message">Anaïs: 2 cards making 9' in page.content.decode()
