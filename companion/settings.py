@@ -72,6 +72,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "companion.timezones.PhoneTimeZone",  # times and dates in the phone's time zone
     "companion.limits.CreateLimit",
     "companion.middleware.NotAllowedPage",  # innermost: a view's bare 405 becomes the error page
 ]

@@ -180,7 +180,7 @@ def record_result(*, sheet: ScoreSheet) -> Result | None:
         sheet.group,
         sheet=sheet,
         edition="iki-akebono" if sheet.akebono else "iki",
-        played=sheet.created.date(),
+        played=timezone.localdate(sheet.created),  # the table's day, in the phone's time zone
         seed=sheet.seed,
     )
 

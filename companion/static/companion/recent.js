@@ -19,6 +19,13 @@
     list.unshift(item);
     save(list);
   }
+  // The phone's time zone, for the times and dates the server writes (companion/timezones.py).
+  try {
+    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; // "Europe/Paris": a cookie's characters
+    if (/^[\w\/+-]{1,64}$/.test(zone) && document.cookie.split("; ").indexOf("tz=" + zone) < 0) {
+      document.cookie = "tz=" + zone + "; path=/; max-age=31536000; samesite=lax";
+    }
+  } catch (e) { /* no Intl: the server's UTC */ }
   var path = location.pathname, query = new URLSearchParams(location.search), m;
   var entry = document.getElementById("recent-entry");
   function detail(fallback) {
