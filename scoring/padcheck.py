@@ -388,7 +388,7 @@ class PadProblem:
 
     code: PadCode
     player: str
-    line: str  # a line key, "total" or "rank"
+    line: str  # a line key, "total", "rank" or "stack" (the place in the stack typed)
     message: str
     root: str = ""
 
@@ -861,12 +861,12 @@ def _stack_problems(pad: Pad, sums: Mapping[str, int]) -> list[PadProblem]:
             if p.stack_place is None:
                 continue
             if p.stack_place > most:
-                problems.append(PadProblem(PadCode.STACK_TOO_LOW, p.name, "rank",
+                problems.append(PadProblem(PadCode.STACK_TOO_LOW, p.name, "stack",
                                            f"{p.name} cannot be place {p.stack_place} in the stack on space {space}: "
                                            + (f"{p.name} is alone on it." if most == 1 else
                                               f"only {most} players are on it.")))  # fmt: skip
             if p.stack_place in seen:
-                problems.append(PadProblem(PadCode.STACK_TWICE, p.name, "rank",
+                problems.append(PadProblem(PadCode.STACK_TWICE, p.name, "stack",
                                            f"{seen[p.stack_place]} and {p.name} cannot both be place "
                                            f"{p.stack_place} in the stack on space {space}."))  # fmt: skip
             seen[p.stack_place] = p.name
@@ -904,7 +904,7 @@ def _place_bounds(pad: Pad, sums: Mapping[str, int], player: PadPlayer) -> tuple
 def _in_doubt(problems: Sequence[PadProblem], name: str, words: Mapping[str, str]) -> str:
     """The root a player's judged total rests on, when one of their numbers is flagged."""
     for p in problems:
-        if p.player == name and p.code is not PadCode.RANK and (p.error or p.root):
+        if p.player == name and p.line not in ("rank", "stack") and (p.error or p.root):
             return p.root or _root(p.player, p.line, words)
     return ""
 
