@@ -14,6 +14,7 @@ this table; the walk-through then scores it from the components.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -504,7 +505,11 @@ def facts_of(pad: Pad, player: PadPlayer) -> PadFacts:
 def impossible_message(possible: Possible, value: int, words: Mapping[str, str] = LINE_WORDS) -> str:
     """``variety 12 is impossible: 1, 4, 9, 16 or 25 for 1-5 types, 0 with no character; nearest: 9 or 16``."""
     near = possible.nearest(value)
-    tail = f"; nearest possible: {or_list(near)}" if near and possible.values is not None else ""
+    tail = (
+        f"; nearest possible: {or_list(near)}"
+        if near and (possible.values is not None or possible.even)
+        else ""
+    )
     return f"{words[possible.line]} {value} is impossible: {possible.rule}{tail}."
 
 
@@ -677,14 +682,20 @@ def _candidates(pad: Pad, player: PadPlayer, line: str) -> tuple[frozenset[str],
     return personality_holdings(facts, value)
 
 
-def _fewest_buildings(facts: PadFacts, value: int) -> int:
-    """The fewest different buildings that can make a buildings line of ``value`` (RULINGS R8)."""
+def _fewest_table(facts: PadFacts, most: int) -> Callable[[int], int]:
+    """The fewest different buildings that can make each buildings line up to ``most`` (RULINGS R8), worked out
+    once: 0 for a value none can make."""
     by_count: list[set[int]] = [{0}] + [set() for _ in range(MAX_BUILDINGS)]
     for building in building_pool(facts):
         options = building_options(building, facts)
         for n in range(MAX_BUILDINGS, 0, -1):
-            by_count[n] |= {s + v for s in by_count[n - 1] for v in options if s + v <= value}
-    return next((n for n, sums in enumerate(by_count) if value in sums), 0)
+            by_count[n] |= {s + v for s in by_count[n - 1] for v in options if s + v <= most}
+    return lambda value: next((n for n, sums in enumerate(by_count) if value in sums), 0)
+
+
+def _fewest_buildings(facts: PadFacts, value: int) -> int:
+    """The fewest different buildings that can make a buildings line of ``value`` (RULINGS R8)."""
+    return _fewest_table(facts, value)(value)
 
 
 def can_share(
@@ -717,13 +728,28 @@ def in_play(akebono: bool) -> Callable[[frozenset[str]], bool]:
     return fits
 
 
-def _conflict(pad: Pad, line: str, flagged: set[tuple[str, str]]) -> tuple[str, ...] | None:
-    """The smallest group of players whose typed ``line`` cannot all be right together (RULINGS R22)."""
-    typed = [
+def _typed(pad: Pad, line: str, flagged: set[tuple[str, str]]) -> list[PadPlayer]:
+    """The players whose ``line`` is typed, not negative and not already flagged: the ones that bind the table."""
+    return [
         p for p in pad.players if line in p.lines and (p.name, line) not in flagged and p.lines[line] >= 0
     ]
+
+
+def _fits(pad: Pad, line: str) -> Callable[[frozenset[str]], bool] | None:
+    """What all the components held together must pass: the buildings in play when the setup is not known."""
     known_setup = pad.setup is not None and bool(pad.setup.buildings)
-    if line == "buildings" and pad.akebono and not known_setup:
+    return in_play(pad.akebono) if line == "buildings" and not known_setup else None
+
+
+def _counted(pad: Pad, line: str) -> bool:
+    """Whether the line is weighed by the count of buildings each value needs (:data:`AKEBONO_SETS_MOST`)."""
+    return line == "buildings" and pad.akebono and not (pad.setup is not None and pad.setup.buildings)
+
+
+def _conflict(pad: Pad, line: str, flagged: set[tuple[str, str]]) -> tuple[str, ...] | None:
+    """The smallest group of players whose typed ``line`` cannot all be right together (RULINGS R22)."""
+    typed = _typed(pad, line, flagged)
+    if _counted(pad, line):
         fewest = {p.name: _fewest_buildings(facts_of(pad, p), p.lines[line]) for p in typed}
         if sum(fewest.values()) > BUILDINGS_IN_PLAY:
             needed, group = 0, []
@@ -738,9 +764,39 @@ def _conflict(pad: Pad, line: str, flagged: set[tuple[str, str]]) -> tuple[str, 
         found = _candidates(pad, p, line)
         if found is not None and all(found):
             candidates[p.name] = found
-    return first_conflict(
-        candidates, in_play(pad.akebono) if line == "buildings" and not known_setup else None
+    return first_conflict(candidates, _fits(pad, line))
+
+
+def nearest_beside(
+    pad: Pad, line: str, conflict: Sequence[str], flagged: set[tuple[str, str]]
+) -> tuple[int, ...]:
+    """The possible values of the last player's ``line`` closest to the typed one (below and above, at most one
+    each) that the other players of ``conflict`` leave room for, their lines as typed (RULINGS R22)."""
+    typed = {p.name: p for p in _typed(pad, line, flagged)}
+    player, others = typed[conflict[-1]], [typed[name] for name in conflict[:-1]]
+    facts = facts_of(pad, player)
+    values = possible_lines(facts)[line].values or frozenset()
+    wanted = player.lines[line]
+    theirs = [_candidates(pad, q, line) for q in others]
+    below = sorted((v for v in values if v < wanted), reverse=True)
+    above = sorted(v for v in values if v > wanted)
+    counted = _counted(pad, line)
+    fewest = _fewest_table(facts, max(above, default=wanted)) if counted else None
+    room = (
+        BUILDINGS_IN_PLAY - sum(_fewest_buildings(facts_of(pad, q), q.lines[line]) for q in others)
+        if counted
+        else 0
     )
+
+    def fits(value: int) -> bool:
+        if fewest is not None and fewest(value) > room:
+            return False
+        mine = _candidates(pad, dataclasses.replace(player, lines={**player.lines, line: value}), line)
+        sets = [c for c in (*theirs, mine) if c is not None and all(c)]
+        return can_share(sets, _fits(pad, line))
+
+    found = (next((v for v in side if fits(v)), None) for side in (below, above))
+    return tuple(v for v in found if v is not None)
 
 
 def first_conflict(
@@ -767,23 +823,39 @@ def table_problems(pad: Pad, flagged: set[tuple[str, str]]) -> list[PadProblem]:
         conflict = _conflict(pad, line, flagged)
         if conflict is not None:
             words = TABLE_WORDS["buildings-akebono" if line == "buildings" and pad.akebono else line]
-            problems.append(conflict_problem(pad, line, conflict, LINE_WORDS, words))
+            nearest = nearest_beside(pad, line, conflict, flagged)
+            problems.append(conflict_problem(pad, line, conflict, LINE_WORDS, words, nearest))
     return problems
 
 
 def conflict_problem(
-    pad: Pad, line: str, conflict: Sequence[str], words: Mapping[str, str], needs: str
+    pad: Pad,
+    line: str,
+    conflict: Sequence[str],
+    words: Mapping[str, str],
+    needs: str,
+    nearest: Sequence[int] | None = None,
 ) -> PadProblem:
     """The problem of a group of players whose typed ``line`` cannot all be right together, given to the last of
-    them (the entry that made it); ``needs`` names what they need more of than the game has."""
+    them (the entry that made it); ``needs`` names what they need more of than the game has, ``nearest`` the
+    values the last one's line could take beside the others' as typed (None: not searched)."""
     values = {p.name: p.lines.get(line) for p in pad.players}
     said = join(f"{name}'s {words[line]} {values[name]}" for name in conflict)
     both = "both" if len(conflict) == 2 else "all"
+    last, others = conflict[-1], join(f"{name}'s" for name in conflict[:-1])
+    tail = ""
+    if nearest is not None:  # searched (the 2015 pad does not)
+        tail = (
+            f" With {others} {words[line]} as typed, {last}'s {words[line]} could be {or_list(nearest)} (the nearest"
+            " possible)."
+            if nearest
+            else f" With {others} {words[line]} as typed, no {words[line]} of {last}'s is possible."
+        )
     return PadProblem(
         PadCode.TABLE,
-        conflict[-1],
+        last,
         line,
-        f"{said} cannot {both} be right: together they need more {needs} than the game has.",
+        f"{said} cannot {both} be right: together they need more {needs} than the game has.{tail}",
     )
 
 
