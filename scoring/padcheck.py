@@ -28,10 +28,13 @@ from scoring.components import (
     SEASONS,
     Building,
     BuildingRule,
+    CharType,
     Expansion,
     Personality,
     PersonalityRule,
     Season,
+    TobaccoRule,
+    Token,
     TokenKind,
 )
 from scoring.problems import join
@@ -214,6 +217,56 @@ def tobacco_values(facts: PadFacts) -> Possible:
     if facts.pipe:
         return Possible("tobacco", None, "with a pipe the pouches' sum is doubled: an even number", even=True)
     return Possible("tobacco", None, "the pouches' values: any whole number from 0")
+
+
+#: RULINGS R7: the pouches whose value has no bound (every 4 mon, every koban held): one of them alone makes any
+#: tobacco line.
+UNBOUNDED_POUCHES: Final = frozenset({TobaccoRule.QUARTER_MON, TobaccoRule.KOBANS})
+#: The most sets of the other pouches weighed for one player's tobacco line: a line more sets can make takes no part
+#: in the table's check (small lines; those that collide need a pouch with no bound, which a few sets make).
+TOBACCO_SETS_MOST: Final = 40
+
+
+def pouch_options(token: Token, facts: PadFacts) -> frozenset[int]:
+    """The values one pouch with a bound can score before the pipe doubles it (RULINGS R7), narrowed by the
+    typed firefighting position."""
+    rule = token.tobacco_rule
+    if rule is TobaccoRule.FIXED:
+        return frozenset({token.points})
+    if rule is TobaccoRule.HALF_FIREFIGHTING:
+        spaces = [facts.firefighting] if facts.firefighting is not None else range(TRACK_MAX + 1)
+        return frozenset(n // 2 for n in spaces)
+    if rule is TobaccoRule.HALF_TRADE:
+        return frozenset(n // 2 for n in range(TRACK_MAX + 1))
+    if rule is TobaccoRule.DISTINCT_TYPES:
+        return frozenset(range(len(VARIETY_POINTS)))
+    if rule is TobaccoRule.LARGEST_COLUMN:
+        return frozenset(range(_column_most(facts.expansions) + 1))
+    if rule is TobaccoRule.PERSONALITIES:
+        return frozenset(range(len(cat.PERSONALITIES) + 1))
+    supply = cat.type_supply(facts.expansions)[CharType.SPECIAL]
+    wild = sum(1 for c in cat.CHARACTERS if c.id in cat.WILD_IDS and c.expansion in facts.expansions)
+    return frozenset(range(supply + wild + 1))  # SPECIAL_CHARACTERS
+
+
+def tobacco_holdings(facts: PadFacts, value: int) -> tuple[frozenset[str], ...] | None:
+    """The sets of pouches that can make a tobacco line of ``value`` (RULINGS R7, R22): a pouch with no bound
+    alone, or pouches with a bound adding up to it (halved when a pipe was or may have been held); None when the
+    latter are more than :data:`TOBACCO_SETS_MOST`."""
+    pouches = [t for t in cat.TOKENS if t.kind is TokenKind.TOBACCO and t.expansion in facts.expansions]
+    bounded = [(t.id, pouch_options(t, facts)) for t in pouches if t.tobacco_rule not in UNBOUNDED_POUCHES]
+    sums = [value] if facts.pipe is False else [value // 2] if facts.pipe else [value, value // 2]
+    found: list[frozenset[str]] = []
+    for target in dict.fromkeys(sums):
+        if target * 2 != value and target != value:
+            continue  # an odd line is not doubled
+        if target > 0:
+            found += [frozenset({t.id}) for t in pouches if t.tobacco_rule in UNBOUNDED_POUCHES]
+        made = _holdings(bounded, target, len(bounded), TOBACCO_SETS_MOST)
+        if made is None:
+            return None
+        found += made
+    return minimal_sets(found)
 
 
 def _column_most(expansions: frozenset[Expansion]) -> int:
@@ -624,6 +677,7 @@ def _check_player(pad: Pad, player: PadPlayer, edition: Edition) -> list[PadProb
 #: What each line binds across the table, in the words a message uses.
 TABLE_WORDS: Final = {
     "fish": "fish tokens (each exists once)",
+    "tobacco": "tobacco pouches (each exists once)",
     "buildings": f"buildings ({BUILDINGS_IN_PLAY} are in play, each once)",
     "buildings-akebono": f"buildings ({BUILDINGS_IN_PLAY} are in play, each once, at most {MAX_ONGOING_BUILDINGS} of them"
     " with an ongoing ability)",
@@ -715,6 +769,8 @@ def _candidates(pad: Pad, player: PadPlayer, line: str) -> tuple[frozenset[str],
     if line == "buildings":
         known = pad.setup is not None and bool(pad.setup.buildings)
         return building_holdings(facts, value, None if known or not pad.akebono else AKEBONO_SETS_MOST)
+    if line == "tobacco":
+        return tobacco_holdings(facts, value)
     return personality_holdings(facts, value)
 
 
@@ -811,8 +867,9 @@ def nearest_beside(
     typed = {p.name: p for p in _typed(pad, line, flagged)}
     player, others = typed[conflict[-1]], [typed[name] for name in conflict[:-1]]
     facts = facts_of(pad, player)
-    values = possible_lines(facts)[line].values or frozenset()
     wanted = player.lines[line]
+    possible = possible_lines(facts)[line]
+    values = possible.values or frozenset(v for v in range(2 * wanted + 1) if v in possible)
     theirs = [_candidates(pad, q, line) for q in others]
     below = sorted((v for v in values if v < wanted), reverse=True)
     above = sorted(v for v in values if v > wanted)
@@ -853,7 +910,7 @@ def table_problems(pad: Pad, flagged: set[tuple[str, str]]) -> list[PadProblem]:
     component (and, for the buildings, with the 6 in play, RULINGS R15); the problem goes to the last of them
     (the entry that made it)."""
     problems = []
-    for line in ("fish", "buildings", "personalities"):
+    for line in ("fish", "tobacco", "buildings", "personalities"):
         if line not in lines_of(pad):
             continue
         conflict = _conflict(pad, line, flagged)

@@ -1,7 +1,8 @@
 """Legal pads the table generator of ``test_padcheck_properties`` never writes (RULINGS R12, R13, R14, R20, R21,
 R26): a player holding both winter fish (one bought on New Year's Day), a player who lost their only character
-(variety 0), a personality met off the bridge through the Ferry boat on side B with the setup typed, lines a
-table left blank because they scored nothing, and a tie the table left unbroken (both written first: 1, 1, 3).
+(variety 0), a personality met off the bridge through the Ferry boat on side B with the setup typed, hundreds of
+mon and kobans, lines a table left blank because they scored nothing, and a tie the table left unbroken (both
+written first: 1, 1, 3).
 None of them may be accused."""
 
 from __future__ import annotations
@@ -64,6 +65,14 @@ def _ferry_b(draw: st.DrawFn, table: dict[str, Any], setup: Setup | None) -> Non
     who["personalities"] = [*who["personalities"], draw(st.sampled_from(off))]
 
 
+def _rich(draw: st.DrawFn, table: dict[str, Any]) -> None:
+    """Extreme but legal: players end with hundreds of mon and kobans, and a long score track (the pouch of every
+    4 mon, and with Akebono of every koban, then score far beyond what the other pouches can add, RULINGS R7)."""
+    for p in draw(st.lists(st.sampled_from(table["players"]), min_size=1, max_size=4, unique_by=id)):
+        p["mon"], p["koban"] = draw(st.integers(0, 800)), draw(st.integers(0, 250))
+        p["score_track"] = draw(st.integers(0, 300))
+
+
 @st.composite
 def widened_table(draw: st.DrawFn) -> tuple[dict[str, Any], Setup | None]:
     table, setup = draw(seeded_table())
@@ -73,6 +82,8 @@ def widened_table(draw: st.DrawFn) -> tuple[dict[str, Any], Setup | None]:
         _no_character(draw, table)
     if draw(st.booleans()):
         _ferry_b(draw, table, setup)
+    if draw(st.booleans()):
+        _rich(draw, table)
     return table, setup
 
 
