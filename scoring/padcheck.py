@@ -14,6 +14,7 @@ this table; the walk-through then scores it from the components.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -27,10 +28,13 @@ from scoring.components import (
     SEASONS,
     Building,
     BuildingRule,
+    CharType,
     Expansion,
     Personality,
     PersonalityRule,
     Season,
+    TobaccoRule,
+    Token,
     TokenKind,
 )
 from scoring.problems import join
@@ -215,6 +219,56 @@ def tobacco_values(facts: PadFacts) -> Possible:
     return Possible("tobacco", None, "the pouches' values: any whole number from 0")
 
 
+#: RULINGS R7: the pouches whose value has no bound (every 4 mon, every koban held): one of them alone makes any
+#: tobacco line.
+UNBOUNDED_POUCHES: Final = frozenset({TobaccoRule.QUARTER_MON, TobaccoRule.KOBANS})
+#: The most sets of the other pouches weighed for one player's tobacco line: a line more sets can make takes no part
+#: in the table's check (small lines; those that collide need a pouch with no bound, which a few sets make).
+TOBACCO_SETS_MOST: Final = 40
+
+
+def pouch_options(token: Token, facts: PadFacts) -> frozenset[int]:
+    """The values one pouch with a bound can score before the pipe doubles it (RULINGS R7), narrowed by the
+    typed firefighting position."""
+    rule = token.tobacco_rule
+    if rule is TobaccoRule.FIXED:
+        return frozenset({token.points})
+    if rule is TobaccoRule.HALF_FIREFIGHTING:
+        spaces = [facts.firefighting] if facts.firefighting is not None else range(TRACK_MAX + 1)
+        return frozenset(n // 2 for n in spaces)
+    if rule is TobaccoRule.HALF_TRADE:
+        return frozenset(n // 2 for n in range(TRACK_MAX + 1))
+    if rule is TobaccoRule.DISTINCT_TYPES:
+        return frozenset(range(len(VARIETY_POINTS)))
+    if rule is TobaccoRule.LARGEST_COLUMN:
+        return frozenset(range(_column_most(facts.expansions) + 1))
+    if rule is TobaccoRule.PERSONALITIES:
+        return frozenset(range(len(cat.PERSONALITIES) + 1))
+    supply = cat.type_supply(facts.expansions)[CharType.SPECIAL]
+    wild = sum(1 for c in cat.CHARACTERS if c.id in cat.WILD_IDS and c.expansion in facts.expansions)
+    return frozenset(range(supply + wild + 1))  # SPECIAL_CHARACTERS
+
+
+def tobacco_holdings(facts: PadFacts, value: int) -> tuple[frozenset[str], ...] | None:
+    """The sets of pouches that can make a tobacco line of ``value`` (RULINGS R7, R22): a pouch with no bound
+    alone, or pouches with a bound adding up to it (halved when a pipe was or may have been held); None when the
+    latter are more than :data:`TOBACCO_SETS_MOST`."""
+    pouches = [t for t in cat.TOKENS if t.kind is TokenKind.TOBACCO and t.expansion in facts.expansions]
+    bounded = [(t.id, pouch_options(t, facts)) for t in pouches if t.tobacco_rule not in UNBOUNDED_POUCHES]
+    sums = [value] if facts.pipe is False else [value // 2] if facts.pipe else [value, value // 2]
+    found: list[frozenset[str]] = []
+    for target in dict.fromkeys(sums):
+        if target * 2 != value and target != value:
+            continue  # an odd line is not doubled
+        if target > 0:
+            found += [frozenset({t.id}) for t in pouches if t.tobacco_rule in UNBOUNDED_POUCHES]
+        made = _holdings(bounded, target, len(bounded), TOBACCO_SETS_MOST)
+        if made is None:
+            return None
+        found += made
+    return minimal_sets(found)
+
+
 def _column_most(expansions: frozenset[Expansion]) -> int:
     """The most cards one type column can hold: the largest supply, plus every wild card (RULINGS R2, R5)."""
     wild = sum(1 for c in cat.CHARACTERS if c.id in cat.WILD_IDS and c.expansion in expansions)
@@ -388,7 +442,7 @@ class PadProblem:
 
     code: PadCode
     player: str
-    line: str  # a line key, "total" or "rank"
+    line: str  # a line key, "total", "rank" or "stack" (the place in the stack typed)
     message: str
     root: str = ""
 
@@ -504,17 +558,67 @@ def facts_of(pad: Pad, player: PadPlayer) -> PadFacts:
 def impossible_message(possible: Possible, value: int, words: Mapping[str, str] = LINE_WORDS) -> str:
     """``variety 12 is impossible: 1, 4, 9, 16 or 25 for 1-5 types, 0 with no character; nearest: 9 or 16``."""
     near = possible.nearest(value)
-    tail = f"; nearest possible: {or_list(near)}" if near and possible.values is not None else ""
+    tail = (
+        f"; nearest possible: {or_list(near)}"
+        if near and (possible.values is not None or possible.even)
+        else ""
+    )
     return f"{words[possible.line]} {value} is impossible: {possible.rule}{tail}."
 
 
 def _reachable(possible: Sequence[Possible], target: int) -> bool:
-    """Whether some values of these lines, one each, add up to ``target``."""
+    """Whether some values of these lines, one each, add up to ``target``. A line of any whole number takes what
+    the others leave; lines of any even number, an even rest."""
+    if target < 0:
+        return False
     sums = {0}
     for line in possible:
-        values = line.values if line.values is not None else range(target + 1)
-        sums = {s + v for s in sums for v in values if v in line and s + v <= target}
+        if line.values is not None:
+            sums = {s + v for s in sums for v in line.values if v in line and s + v <= target}
+    free = [line for line in possible if line.values is None]
+    if any(not line.even for line in free):
+        return bool(sums)
+    if free:
+        return any((target - s) % 2 == 0 for s in sums)
     return target in sums
+
+
+#: RULINGS R20 says a total is checked only when every line of it is typed (a blank line is unknown, not 0), and
+#: also that only hard bounds make a number impossible. A total the lines typed already pass, or that the blank
+#: lines cannot make up (a blank variety cannot add 5), is impossible whatever they hold: with this True such a
+#: total is an error too (the reading chosen here; a question in the report of 2026-11-27). False: never checked.
+BLANK_LINES_BOUND_THE_TOTAL: Final = True
+#: How far above a total the nearest possible one is looked for, when the blank lines cannot make it up.
+TOTAL_NEAREST_LOOKED: Final = 60
+
+
+def _total_problem(player: PadPlayer, possible: Mapping[str, Possible], lines: Sequence[str],
+                   flagged: Sequence[str], words: Mapping[str, str]) -> PadProblem | None:  # fmt: skip
+    """A typed total its typed lines cannot add up to, the blank ones (RULINGS R20) taking any of their values;
+    named as following from a flagged line when a possible value of it would make it add up."""
+    total = player.total
+    blank = [possible[line] for line in lines if line not in player.lines]
+    added = sum(player.lines[line] for line in lines if line in player.lines)
+    if total is None or (blank and not BLANK_LINES_BOUND_THE_TOTAL) or _reachable(blank, total - added):
+        return None
+    if not blank:
+        message = f"total {total} is not the sum of the lines: they add up to {added}."
+    elif total < added:
+        message = f"total {total} is less than the lines typed: they already add up to {added}."
+    else:
+        left = join(words[line] for line in lines if line not in player.lines)
+        near = [t for t in (next((t for t in range(total - 1, added - 1, -1) if _reachable(blank, t - added)), None),
+                            next((t for t in range(total + 1, total + TOTAL_NEAREST_LOOKED)
+                                  if _reachable(blank, t - added)), None)) if t is not None]  # fmt: skip
+        tail = f"; nearest possible total: {or_list(near)}" if near else ""
+        message = (f"total {total} cannot be right: the lines typed add up to {added}, and the {left} left blank "
+                   f"cannot add {total - added}{tail}.")  # fmt: skip
+    root = ""
+    free = [*blank, *(possible[line] for line in flagged)]
+    if flagged and _reachable(free, total - added + sum(player.lines[line] for line in flagged)):
+        root = _root(player.name, flagged[0], words)
+        message += f" It follows from {root}: with a possible {words[flagged[0]]} it can add up."
+    return PadProblem(PadCode.TOTAL, player.name, "total", message, root)
 
 
 def _root(player: str, line: str, words: Mapping[str, str] = LINE_WORDS) -> str:
@@ -563,19 +667,9 @@ def _check_player(pad: Pad, player: PadPlayer, edition: Edition) -> list[PadProb
                 f"{player.name}'s score track {track} is over {edition.high_track}: legal, but worth a second look.",
             )
         )
-    if player.total is None or any(line not in player.lines for line in lines_of(pad)):
-        return problems  # RULINGS R20: a total is checked only when every line of it is typed
-    added = sum(player.lines[line] for line in lines_of(pad))
-    if player.total != added:
-        flagged = [p.line for p in problems if p.error]
-        message = f"total {player.total} is not the sum of the lines: they add up to {added}."
-        root = ""
-        rest = player.total - added + sum(player.lines[line] for line in flagged)
-        if flagged and rest >= 0 and _reachable([possible[line] for line in flagged], rest):
-            root = _root(player.name, flagged[0], words)
-            message += f" It follows from {root}: with a possible {words[flagged[0]]} it can add up."
-        problems.append(PadProblem(PadCode.TOTAL, player.name, "total", message, root))
-    return problems
+    flagged = [p.line for p in problems if p.error]
+    total = _total_problem(player, possible, lines_of(pad), flagged, words)
+    return [*problems, *([total] if total else [])]
 
 
 # --- the whole table (RULINGS R22) --------------------------------------------------------------------------------
@@ -583,6 +677,7 @@ def _check_player(pad: Pad, player: PadPlayer, edition: Edition) -> list[PadProb
 #: What each line binds across the table, in the words a message uses.
 TABLE_WORDS: Final = {
     "fish": "fish tokens (each exists once)",
+    "tobacco": "tobacco pouches (each exists once)",
     "buildings": f"buildings ({BUILDINGS_IN_PLAY} are in play, each once)",
     "buildings-akebono": f"buildings ({BUILDINGS_IN_PLAY} are in play, each once, at most {MAX_ONGOING_BUILDINGS} of them"
     " with an ongoing ability)",
@@ -674,17 +769,25 @@ def _candidates(pad: Pad, player: PadPlayer, line: str) -> tuple[frozenset[str],
     if line == "buildings":
         known = pad.setup is not None and bool(pad.setup.buildings)
         return building_holdings(facts, value, None if known or not pad.akebono else AKEBONO_SETS_MOST)
+    if line == "tobacco":
+        return tobacco_holdings(facts, value)
     return personality_holdings(facts, value)
 
 
-def _fewest_buildings(facts: PadFacts, value: int) -> int:
-    """The fewest different buildings that can make a buildings line of ``value`` (RULINGS R8)."""
+def _fewest_table(facts: PadFacts, most: int) -> Callable[[int], int]:
+    """The fewest different buildings that can make each buildings line up to ``most`` (RULINGS R8), worked out
+    once: 0 for a value none can make."""
     by_count: list[set[int]] = [{0}] + [set() for _ in range(MAX_BUILDINGS)]
     for building in building_pool(facts):
         options = building_options(building, facts)
         for n in range(MAX_BUILDINGS, 0, -1):
-            by_count[n] |= {s + v for s in by_count[n - 1] for v in options if s + v <= value}
-    return next((n for n, sums in enumerate(by_count) if value in sums), 0)
+            by_count[n] |= {s + v for s in by_count[n - 1] for v in options if s + v <= most}
+    return lambda value: next((n for n, sums in enumerate(by_count) if value in sums), 0)
+
+
+def _fewest_buildings(facts: PadFacts, value: int) -> int:
+    """The fewest different buildings that can make a buildings line of ``value`` (RULINGS R8)."""
+    return _fewest_table(facts, value)(value)
 
 
 def can_share(
@@ -717,13 +820,28 @@ def in_play(akebono: bool) -> Callable[[frozenset[str]], bool]:
     return fits
 
 
-def _conflict(pad: Pad, line: str, flagged: set[tuple[str, str]]) -> tuple[str, ...] | None:
-    """The smallest group of players whose typed ``line`` cannot all be right together (RULINGS R22)."""
-    typed = [
+def _typed(pad: Pad, line: str, flagged: set[tuple[str, str]]) -> list[PadPlayer]:
+    """The players whose ``line`` is typed, not negative and not already flagged: the ones that bind the table."""
+    return [
         p for p in pad.players if line in p.lines and (p.name, line) not in flagged and p.lines[line] >= 0
     ]
+
+
+def _fits(pad: Pad, line: str) -> Callable[[frozenset[str]], bool] | None:
+    """What all the components held together must pass: the buildings in play when the setup is not known."""
     known_setup = pad.setup is not None and bool(pad.setup.buildings)
-    if line == "buildings" and pad.akebono and not known_setup:
+    return in_play(pad.akebono) if line == "buildings" and not known_setup else None
+
+
+def _counted(pad: Pad, line: str) -> bool:
+    """Whether the line is weighed by the count of buildings each value needs (:data:`AKEBONO_SETS_MOST`)."""
+    return line == "buildings" and pad.akebono and not (pad.setup is not None and pad.setup.buildings)
+
+
+def _conflict(pad: Pad, line: str, flagged: set[tuple[str, str]]) -> tuple[str, ...] | None:
+    """The smallest group of players whose typed ``line`` cannot all be right together (RULINGS R22)."""
+    typed = _typed(pad, line, flagged)
+    if _counted(pad, line):
         fewest = {p.name: _fewest_buildings(facts_of(pad, p), p.lines[line]) for p in typed}
         if sum(fewest.values()) > BUILDINGS_IN_PLAY:
             needed, group = 0, []
@@ -738,9 +856,40 @@ def _conflict(pad: Pad, line: str, flagged: set[tuple[str, str]]) -> tuple[str, 
         found = _candidates(pad, p, line)
         if found is not None and all(found):
             candidates[p.name] = found
-    return first_conflict(
-        candidates, in_play(pad.akebono) if line == "buildings" and not known_setup else None
+    return first_conflict(candidates, _fits(pad, line))
+
+
+def nearest_beside(
+    pad: Pad, line: str, conflict: Sequence[str], flagged: set[tuple[str, str]]
+) -> tuple[int, ...]:
+    """The possible values of the last player's ``line`` closest to the typed one (below and above, at most one
+    each) that the other players of ``conflict`` leave room for, their lines as typed (RULINGS R22)."""
+    typed = {p.name: p for p in _typed(pad, line, flagged)}
+    player, others = typed[conflict[-1]], [typed[name] for name in conflict[:-1]]
+    facts = facts_of(pad, player)
+    wanted = player.lines[line]
+    possible = possible_lines(facts)[line]
+    values = possible.values or frozenset(v for v in range(2 * wanted + 1) if v in possible)
+    theirs = [_candidates(pad, q, line) for q in others]
+    below = sorted((v for v in values if v < wanted), reverse=True)
+    above = sorted(v for v in values if v > wanted)
+    counted = _counted(pad, line)
+    fewest = _fewest_table(facts, max(above, default=wanted)) if counted else None
+    room = (
+        BUILDINGS_IN_PLAY - sum(_fewest_buildings(facts_of(pad, q), q.lines[line]) for q in others)
+        if counted
+        else 0
     )
+
+    def fits(value: int) -> bool:
+        if fewest is not None and fewest(value) > room:
+            return False
+        mine = _candidates(pad, dataclasses.replace(player, lines={**player.lines, line: value}), line)
+        sets = [c for c in (*theirs, mine) if c is not None and all(c)]
+        return can_share(sets, _fits(pad, line))
+
+    found = (next((v for v in side if fits(v)), None) for side in (below, above))
+    return tuple(v for v in found if v is not None)
 
 
 def first_conflict(
@@ -761,29 +910,45 @@ def table_problems(pad: Pad, flagged: set[tuple[str, str]]) -> list[PadProblem]:
     component (and, for the buildings, with the 6 in play, RULINGS R15); the problem goes to the last of them
     (the entry that made it)."""
     problems = []
-    for line in ("fish", "buildings", "personalities"):
+    for line in ("fish", "tobacco", "buildings", "personalities"):
         if line not in lines_of(pad):
             continue
         conflict = _conflict(pad, line, flagged)
         if conflict is not None:
             words = TABLE_WORDS["buildings-akebono" if line == "buildings" and pad.akebono else line]
-            problems.append(conflict_problem(pad, line, conflict, LINE_WORDS, words))
+            nearest = nearest_beside(pad, line, conflict, flagged)
+            problems.append(conflict_problem(pad, line, conflict, LINE_WORDS, words, nearest))
     return problems
 
 
 def conflict_problem(
-    pad: Pad, line: str, conflict: Sequence[str], words: Mapping[str, str], needs: str
+    pad: Pad,
+    line: str,
+    conflict: Sequence[str],
+    words: Mapping[str, str],
+    needs: str,
+    nearest: Sequence[int] | None = None,
 ) -> PadProblem:
     """The problem of a group of players whose typed ``line`` cannot all be right together, given to the last of
-    them (the entry that made it); ``needs`` names what they need more of than the game has."""
+    them (the entry that made it); ``needs`` names what they need more of than the game has, ``nearest`` the
+    values the last one's line could take beside the others' as typed (None: not searched)."""
     values = {p.name: p.lines.get(line) for p in pad.players}
     said = join(f"{name}'s {words[line]} {values[name]}" for name in conflict)
     both = "both" if len(conflict) == 2 else "all"
+    last, others = conflict[-1], join(f"{name}'s" for name in conflict[:-1])
+    tail = ""
+    if nearest is not None:  # searched (the 2015 pad does not)
+        tail = (
+            f" With {others} {words[line]} as typed, {last}'s {words[line]} could be {or_list(nearest)} (the nearest"
+            " possible)."
+            if nearest
+            else f" With {others} {words[line]} as typed, no {words[line]} of {last}'s is possible."
+        )
     return PadProblem(
         PadCode.TABLE,
-        conflict[-1],
+        last,
         line,
-        f"{said} cannot {both} be right: together they need more {needs} than the game has.",
+        f"{said} cannot {both} be right: together they need more {needs} than the game has.{tail}",
     )
 
 
@@ -861,12 +1026,12 @@ def _stack_problems(pad: Pad, sums: Mapping[str, int]) -> list[PadProblem]:
             if p.stack_place is None:
                 continue
             if p.stack_place > most:
-                problems.append(PadProblem(PadCode.STACK_TOO_LOW, p.name, "rank",
+                problems.append(PadProblem(PadCode.STACK_TOO_LOW, p.name, "stack",
                                            f"{p.name} cannot be place {p.stack_place} in the stack on space {space}: "
                                            + (f"{p.name} is alone on it." if most == 1 else
                                               f"only {most} players are on it.")))  # fmt: skip
             if p.stack_place in seen:
-                problems.append(PadProblem(PadCode.STACK_TWICE, p.name, "rank",
+                problems.append(PadProblem(PadCode.STACK_TWICE, p.name, "stack",
                                            f"{seen[p.stack_place]} and {p.name} cannot both be place "
                                            f"{p.stack_place} in the stack on space {space}."))  # fmt: skip
             seen[p.stack_place] = p.name
@@ -904,7 +1069,7 @@ def _place_bounds(pad: Pad, sums: Mapping[str, int], player: PadPlayer) -> tuple
 def _in_doubt(problems: Sequence[PadProblem], name: str, words: Mapping[str, str]) -> str:
     """The root a player's judged total rests on, when one of their numbers is flagged."""
     for p in problems:
-        if p.player == name and p.code is not PadCode.RANK and (p.error or p.root):
+        if p.player == name and p.line not in ("rank", "stack") and (p.error or p.root):
             return p.root or _root(p.player, p.line, words)
     return ""
 
@@ -920,7 +1085,7 @@ def _place_root(pad: Pad, sums: Mapping[str, int], roots: Mapping[str, str], pla
 
 
 def check_pad(pad: Pad, edition: Edition | None = None) -> PadCheck:
-    """Every number of the pad that cannot be right, the totals against their lines (when all are typed), what
+    """Every number of the pad that cannot be right, the totals against their lines (blank ones free), what
     the lines imply across the table, and the places by the typed totals with the tie-break (RULINGS R12,
     R20-R23) against any typed place, all at once. A total or a place that only follows from a flagged number
     names it as its root (one mistake, one error). ``edition``: the 2022 pad's rules unless given."""

@@ -162,10 +162,10 @@ CAUGHT = [
     ("R13 stack place below the stack", pad(player("A", total=90, firefighting=5, stack_place=1),
                                             player("B", total=90, firefighting=5, stack_place=3),
                                             player("C", total=80, firefighting=2)),
-     "B", "rank", PadCode.STACK_TOO_LOW, "B cannot be place 3 in the stack on space 5: only 2 players are on it."),
+     "B", "stack", PadCode.STACK_TOO_LOW, "B cannot be place 3 in the stack on space 5: only 2 players are on it."),
     ("R13 stack place alone", pad(player("A", total=90, firefighting=5), player("C", total=80, firefighting=2,
                                                                                   stack_place=2)),
-     "C", "rank", PadCode.STACK_TOO_LOW, "C cannot be place 2 in the stack on space 2: C is alone on it."),
+     "C", "stack", PadCode.STACK_TOO_LOW, "C cannot be place 2 in the stack on space 2: C is alone on it."),
     # R22: the Restaurant is the fish line: fish 3, buildings 85 with ZBD8DS7P's setup (passed before)
     ("R22 Restaurant", pad(player("A", lines={"fish": 3, "buildings": 85}), player("B"), setup=ZBD8DS7P),
      "A", "buildings", PadCode.IMPOSSIBLE, "the Restaurant scoring the fish line; nearest possible: 79"),

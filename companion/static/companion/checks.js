@@ -36,3 +36,16 @@ document.addEventListener("htmx:afterSwap", () => {
   }
   typing = null;
 });
+
+// The keyboard's Go key in a player's field would submit the form with its first button (the players' "Check
+// again"), whose address names no player: it taps that player's own Check instead, so the page comes back on the
+// player being typed (templates/_check_parts.html, "player"), as the button under the thumb does.
+document.addEventListener("keydown", (event) => {
+  const field = event.target;
+  const own = event.key === "Enter" && field.matches && field.matches(".ck-player input[type=text]")
+    && field.closest(".ck-player").querySelector(".ck-check");
+  if (own && !event.defaultPrevented) {
+    event.preventDefault();
+    own.form.requestSubmit(own);
+  }
+});

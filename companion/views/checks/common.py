@@ -16,6 +16,10 @@ from scoring.names import short_labels
 from scoring.padcheck import PadCheck, PadProblem, Possible
 from setupgen import CODE_MAX
 
+#: The facts a player's tab takes beside the pad's lines, each with its messages under it (a problem of the place
+#: in the stack has the line key ``stack``, scoring.padcheck).
+FACT_FIELDS: Final = ("firefighting", "stack")
+
 
 def player_rows(
     form: WrittenPadForm,
@@ -45,6 +49,15 @@ def player_rows(
             }
             for row in (*form.lines, "total", "rank")
         ]
+        # The facts typed beside the lines: a refused number or a stack place in doubt is said under them.
+        facts = [
+            {
+                "id": f"p{i}-{key}",
+                "problems": problems.get(key, []),
+                "errors": list(form[f"p{i}-{key}"].errors),
+            }
+            for key in FACT_FIELDS
+        ]
         judged = check.players[n] if check else None
         out.append(
             {
@@ -57,6 +70,7 @@ def player_rows(
                 "pipe": form[f"p{i}-pipe"],
                 "firefighting": form[f"p{i}-firefighting"],
                 "stack": form[f"p{i}-stack"],
+                "facts": facts,
                 "flagged": sum(1 for ps in problems.values() for p in ps if p.error),
             }
         )
@@ -76,6 +90,7 @@ def page_context(
         "pipe_choices": PIPE_CHOICES,
         "started": started,
         "edition": edition,
+        "check_url": request.path,
         "keep_url": keep_url,
         "query": request.GET.urlencode(),
         "kept_query": without_result(request.GET),

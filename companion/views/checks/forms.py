@@ -7,6 +7,7 @@ nothing): :class:`CheckStartForm` the players, then :class:`PadForm` their numbe
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -35,20 +36,33 @@ LIST_TEXT_MAX: Final = 60
 PIPE_CHOICES: Final = (("", "Not said"), ("yes", "Yes"), ("no", "No"))
 
 
+#: How a place is written on a paper pad beside its number: an ordinal's ending ("1st", "2nd", "3rd", "4th"), a
+#: full stop ("1."), and the marks of a shared place ("=1", "1=", "T1": RULINGS R12 shares a tie left open).
+PLACE_WRITING: Final = re.compile(r"^\s*(?:=|t|tied)?\s*(\S+?)\s*(?:st|nd|rd|th)?\s*[.=]?\s*$", re.IGNORECASE)
+
+
+def place_number(text: str) -> str:
+    """The number of a place as written (``=1`` -> ``1``), for :func:`companion.forms.whole_number`."""
+    found = PLACE_WRITING.match(text)
+    return found.group(1) if found else text
+
+
 class PadNumber(forms.CharField):
     """A number written on the pad: blank (not typed), or a whole number 0-:data:`PAD_MAX` (full-width digits
     count); ``low``/``high`` narrow it (a firefighting space, a stack place)."""
 
-    def __init__(self, *, what: str, low: int = 0, high: int = PAD_MAX, **kwargs: Any) -> None:
+    def __init__(
+        self, *, what: str, low: int = 0, high: int = PAD_MAX, place: bool = False, **kwargs: Any
+    ) -> None:
         kwargs.setdefault("required", False)
         super().__init__(**kwargs)
-        self.what, self.low, self.high = what, low, high
+        self.what, self.low, self.high, self.place = what, low, high, place
 
     def to_python(self, value: Any) -> int | None:  # type: ignore[override]  # text read as a value
         text = super().to_python(value) or ""  # CharField's empty value is ""
         if not text.strip():
             return None
-        number = whole_number(text)
+        number = whole_number(place_number(text) if self.place else text)
         if number is None:
             raise ValidationError(f"{self.what}: write a whole number, not {quote(text)}")
         if not self.low <= number <= self.high:
@@ -167,7 +181,7 @@ class WrittenPadForm(Messages):
         for i, name, _ in seats:
             for row in (*self.lines, "total"):
                 self.fields[f"p{i}-{row}"] = PadNumber(what=f"{name}, {edition.labels[row].lower()}")
-            self.fields[f"p{i}-rank"] = PadNumber(what=f"{name}, place", low=1, high=MAX_PLAYERS)
+            self.fields[f"p{i}-rank"] = PadNumber(what=f"{name}, place", low=1, high=MAX_PLAYERS, place=True)
             self.fields[f"p{i}-pipe"] = forms.ChoiceField(
                 choices=PIPE_CHOICES,
                 required=False,
