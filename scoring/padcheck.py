@@ -77,6 +77,7 @@ class PadCode(StrEnum):
     HIGH_SCORE_TRACK = "score-track-high"
     TABLE = "table-conflict"
     MANY_CONSTRUCTIONS = "many-construction-cards"
+    TOTAL_WITH_BLANKS = "total-unlikely-with-blank-lines"
 
 
 #: Codes that are warnings (legal, or a fact missing), not errors.
@@ -86,6 +87,7 @@ WARNING_CODES: Final = frozenset(
         PadCode.TIE_NEEDS_STACK,
         PadCode.HIGH_SCORE_TRACK,
         PadCode.MANY_CONSTRUCTIONS,
+        PadCode.TOTAL_WITH_BLANKS,
     }
 )
 
@@ -583,42 +585,41 @@ def _reachable(possible: Sequence[Possible], target: int) -> bool:
     return target in sums
 
 
-#: RULINGS R20 says a total is checked only when every line of it is typed (a blank line is unknown, not 0), and
-#: also that only hard bounds make a number impossible. A total the lines typed already pass, or that the blank
-#: lines cannot make up (a blank variety cannot add 5), is impossible whatever they hold: with this True such a
-#: total is an error too (the reading chosen here; a question in the report of 2026-11-27). False: never checked.
-BLANK_LINES_BOUND_THE_TOTAL: Final = True
 #: How far above a total the nearest possible one is looked for, when the blank lines cannot make it up.
 TOTAL_NEAREST_LOOKED: Final = 60
 
 
 def _total_problem(player: PadPlayer, possible: Mapping[str, Possible], lines: Sequence[str],
                    flagged: Sequence[str], words: Mapping[str, str]) -> PadProblem | None:  # fmt: skip
-    """A typed total its typed lines cannot add up to, the blank ones (RULINGS R20) taking any of their values;
-    named as following from a flagged line when a possible value of it would make it add up."""
+    """A typed total its typed lines cannot add up to, the blank ones taking any of their values; named as
+    following from a flagged line when a possible value of it would make it add up. With a line left blank it is a
+    warning (:data:`PadCode.TOTAL_WITH_BLANKS`), however sure the sum: RULINGS R20 checks a total only when every
+    line of it is typed, what rests on which lines were left blank being at most a warning."""
     total = player.total
     blank = [possible[line] for line in lines if line not in player.lines]
     added = sum(player.lines[line] for line in lines if line in player.lines)
-    if total is None or (blank and not BLANK_LINES_BOUND_THE_TOTAL) or _reachable(blank, total - added):
+    if total is None or _reachable(blank, total - added):
         return None
     if not blank:
         message = f"total {total} is not the sum of the lines: they add up to {added}."
     elif total < added:
-        message = f"total {total} is less than the lines typed: they already add up to {added}."
+        message = f"total {total} is less than the lines typed: they already add up to {added}. Worth a second look."
     else:
         left = join(words[line] for line in lines if line not in player.lines)
         near = [t for t in (next((t for t in range(total - 1, added - 1, -1) if _reachable(blank, t - added)), None),
                             next((t for t in range(total + 1, total + TOTAL_NEAREST_LOOKED)
                                   if _reachable(blank, t - added)), None)) if t is not None]  # fmt: skip
         tail = f"; nearest possible total: {or_list(near)}" if near else ""
-        message = (f"total {total} cannot be right: the lines typed add up to {added}, and the {left} left blank "
-                   f"cannot add {total - added}{tail}.")  # fmt: skip
+        message = (f"total {total}: the lines typed add up to {added}, and the {left} left blank cannot add "
+                   f"{total - added}{tail}. Worth a second look.")  # fmt: skip
     root = ""
     free = [*blank, *(possible[line] for line in flagged)]
     if flagged and _reachable(free, total - added + sum(player.lines[line] for line in flagged)):
         root = _root(player.name, flagged[0], words)
         message += f" It follows from {root}: with a possible {words[flagged[0]]} it can add up."
-    return PadProblem(PadCode.TOTAL, player.name, "total", message, root)
+    return PadProblem(
+        PadCode.TOTAL_WITH_BLANKS if blank else PadCode.TOTAL, player.name, "total", message, root
+    )
 
 
 def _root(player: str, line: str, words: Mapping[str, str] = LINE_WORDS) -> str:

@@ -42,7 +42,9 @@ def _pad(**changes: dict[str, Any]) -> Pad:
     players = []
     for p in (HANA, JIRO):
         change = dict(changes.get(p.name, {}))
-        lines = {**p.lines, **change.pop("lines", {})}
+        lines = {
+            k: v for k, v in {**p.lines, **change.pop("lines", {})}.items() if v is not None
+        }  # None: blank
         players.append(dataclasses.replace(p, lines=lines, **change))
     return Pad(players=tuple(players))
 
@@ -96,6 +98,8 @@ BROKEN: list[tuple[dict[str, Any], Facts2015, PadCode, str]] = [
     ({"Jiro": {"lines": {"score_track": 86}, "total": 94, "firefighting": 4}, "Hana": {"stack_place": 1}}, FACTS,
      PadCode.TIE_NEEDS_STACK,
      "give the places in that stack"),
+    ({"Hana": {"lines": {"resources": None}, "total": 80}}, FACTS, PadCode.TOTAL_WITH_BLANKS,
+     "is less than the lines typed"),  # R20: with a line left blank, at most a warning
     ({"Hana": {"lines": {"buildings": 24}, "total": 105}}, FACTS, PadCode.MANY_CONSTRUCTIONS,
      "Hana's construction cards 24 need 5 cards"),
 ]  # fmt: skip
