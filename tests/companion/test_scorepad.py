@@ -410,6 +410,21 @@ def test_wild_types_are_chosen_from_the_types_and_cleared_with_the_card(client: 
     assert sheet.table["players"][0]["wild_types"] == {}
 
 
+def test_a_wild_card_waiting_for_its_type_is_not_called_chosen(client: Client) -> None:
+    sheet = sheet_of(akebono=True)
+    r = client.post(entry_url(sheet, "characters"), {"op": "add|0|characters|rice-broker"}, **HX)
+    waiting = re.search(r'<summary id="p0-group-wild-sum">(.*?)</summary>', text(r), re.S)
+    assert waiting and "Rice Broker" in waiting[1] and "chosen" not in waiting[1]
+    r = client.post(
+        entry_url(sheet, "characters"),
+        {"wild-p0-rice-broker": "artisan", "was-wild-p0-rice-broker": ""},
+        **HX,
+    )
+    body = text(client.get(step(sheet, "characters")))
+    artisans = re.search(r'<summary id="p0-group-artisan-sum">(.*?)</summary>', body, re.S)
+    assert artisans and "Rice Broker (chosen)" in artisans[1]
+
+
 def test_unnamed_characters_count_up_and_down(client: Client) -> None:
     sheet = sheet_of()
     for _ in range(2):
