@@ -477,6 +477,23 @@ def test_a_set_made_against_an_unchanged_value_is_no_conflict(client: Client) ->
     assert (game.seats.get(seat=1).score, game.phase) == (9, "B")
 
 
+def test_apply_it_anyway_skips_one_phase_but_never_a_later_one(client: Client) -> None:
+    """After a conflict, "Apply it anyway" (force, the page's version, the step the phone saw as ``was``) moves the
+    game one step on from the step another phone took; tapped once the game has gone further, it moves nothing."""
+    game = _game()
+    assert _change(client, game, op="next", v=1, was="1A").status_code == 200  # another phone: 1A -> 1B
+    assert _change(client, game, op="next", v=2, was="1A", force="1").status_code == 200  # 1B -> 1C
+    game.refresh_from_db()
+    assert (game.month, game.phase) == (1, "C")
+    for v, was in ((3, "1C"), (4, "2A")):  # the table plays on to 2B
+        assert _change(client, game, op="next", v=v, was=was).status_code == 200
+    stale = _change(client, game, op="next", v=5, was="1B", force="1")  # a note left from 1B
+    assert stale.status_code == 400
+    assert "The game has moved on since that tap: it is month 2, Phase B" in stale.content.decode()
+    game.refresh_from_db()
+    assert (game.month, game.phase, game.version) == (2, "B", 5)
+
+
 @pytest.mark.parametrize(
     ("month", "phase", "title"),
     [(1, "A", "Order for phase A"), (1, "B", "Order for phase B"), (2, "C", "(phase C)")],
