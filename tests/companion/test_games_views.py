@@ -581,6 +581,22 @@ def test_a_whole_game_ends_in_the_scoring_walk_through(client: Client) -> None:
     assert game.scoresheet.view_url() in view_page
 
 
+def test_once_the_score_sheet_is_open_the_tracker_changes_nothing(client: Client) -> None:
+    """Undo last reopened a game whose sheet was open: a track moved then never reached the sheet, which "Open the
+    score sheet" showed as it was. The sheet owns the scoring once opened: the tracker refuses, and says where."""
+    game = _game()
+    _advance_to(client, game, 13, "new-year")
+    assert _change(client, game, op="next", v=game.version).status_code == 200  # the game ends
+    assert client.post(f"/games/{game.edit_token}/end").status_code == 302  # the sheet opens
+    undo = _change(client, game, op="undo", v=game.version + 1)
+    assert undo.status_code == 400
+    assert "change the numbers on the score sheet" in undo.content.decode()
+    game.refresh_from_db()
+    assert game.finished
+    page = client.get(f"/games/{game.edit_token}/").content.decode()
+    assert 'id="undo" disabled' in page
+
+
 def test_share_page_of_the_view_token_shows_only_the_view_link(client: Client) -> None:
     game = _game()
     html = client.get(f"/games/{game.view_token}/share").content.decode()

@@ -79,6 +79,9 @@ def seen_value(game: Game, op: str, seat: Seat | None) -> str | None:
     }.get(op)
 
 
+SCORED = "The game is being scored: change the numbers on the score sheet."
+
+
 def moved_on(game: Game, was: str | None) -> bool:
     """Whether a step change made from ``was`` ("1A") came after more than the one step another phone took: "Apply
     it anyway" after a conflict applies a Next on top of that step (skipping a phase, as it says), never on a game
@@ -219,6 +222,10 @@ def apply_change(
             game, seats = held.game, held.seats
         if client_id and game.changes.filter(client_id=client_id).exists():
             raise Replayed(game)
+        if game.scoresheet_id is not None:
+            # The score sheet took the tracks and records when it was opened: a change here (an undo reopening the
+            # game, then a track moved) would never reach it.
+            raise Refused(SCORED)
         if op in SET_OPS and seen != game.version:
             target = next((s for s in seats if s.seat == seat), None)
             if was is None or was != seen_value(game, op, target) or op == "undo":
