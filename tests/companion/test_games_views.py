@@ -3,7 +3,9 @@ partials, valid and invalid input, edit and view-only tokens, hidden information
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from typing import Any
 
 import pytest
@@ -595,6 +597,26 @@ def test_once_the_score_sheet_is_open_the_tracker_changes_nothing(client: Client
     assert game.finished
     page = client.get(f"/games/{game.edit_token}/").content.decode()
     assert 'id="undo" disabled' in page
+
+
+@pytest.mark.parametrize(
+    ("players", "akebono", "edit", "said"),
+    [
+        (3, False, True, "Hidden draws (the fires' Nagayas) are offered to reveal under"),
+        (2, False, True, "Hidden draws (the fires' Nagayas, blocking tiles) are offered"),
+        (3, True, False, 'New Characters) show under "Now" once a player at the table reveals them.'),
+    ],
+)
+def test_the_setup_names_only_this_games_hidden_draws(
+    client: Client, players: int, akebono: bool, edit: bool, said: str
+) -> None:
+    """A base game has no Personalities or New Characters, only two players have blocking tiles, and the
+    view-only link reveals nothing."""
+    game = _game(players=players, akebono=akebono)
+    page = client.get(f"/games/{game.edit_token if edit else game.view_token}/").content.decode()
+    line = re.sub(r"\s+", " ", html.unescape(page.split('id="hidden-draws">')[1].split("</p>")[0])).strip()
+    assert said in line
+    assert ("Personalities" in line) is akebono and ("blocking" in line) is (players == 2)
 
 
 def test_share_page_of_the_view_token_shows_only_the_view_link(client: Client) -> None:
