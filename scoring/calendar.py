@@ -466,8 +466,9 @@ def _payday(month: int, o: CalendarOptions, setup: Mapping[str, Any] | None) -> 
 
 
 def _neutral(month: int, o: CalendarOptions, setup: Mapping[str, Any] | None) -> Event:
-    who, seat = neutral_placer(month, setup)
-    placer = who if seat is None else f"{who} (seat {seat})"
+    who, _ = neutral_placer(
+        month, setup
+    )  # the holder of the Sun or Moon token at the table, not a seat number
     extra = (
         " Under the Grand Master variant, the month's New Character may be placed instead."
         if o.grand_master
@@ -477,7 +478,7 @@ def _neutral(month: int, o: CalendarOptions, setup: Mapping[str, Any] | None) ->
         "neutral-character",
         Phase.C,
         "Place a neutral character",
-        f"The {placer} player places a character from the card row on a free space of the board, without a "
+        f"The {who} player places a character from the card row on a free space of the board, without a "
         "Kobun and without the extra cost; its mon go back to the bank. No free space: the card leaves the "
         f"game.{extra}",
         f'{_BASE}, "RULES FOR 2 PLAYERS: Neutral characters"'

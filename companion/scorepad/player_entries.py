@@ -378,7 +378,7 @@ class PlayerEntries:
             ctype = effective_type(card, state)
             if cat.any_type(card) is not None:
                 unnamed[ctype] += 1
-            elif wild_kind(card, state) is not Wild.NO:
+            elif wild_kind(card, state) is not Wild.NO and ctype is not None:
                 names.setdefault(ctype, []).append(f"{cat.CHARACTER_BY_ID[card].name} (chosen)")
             else:
                 names.setdefault(ctype, []).append(cat.CHARACTER_BY_ID[card].name)

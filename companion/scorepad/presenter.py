@@ -20,6 +20,7 @@ from companion.scorepad.entries import NAME, STACK, EntryKey
 from companion.scorepad.player_entries import PlayerEntries
 from companion.scorepad.problems import Problems, Shown
 from companion.scorepad.steps import (
+    FIELD_STEP,
     ORDER_ANCHOR,
     STEP_LISTS,
     STEP_NUMBERS,
@@ -112,22 +113,40 @@ class StepView(PlayerEntries):
             for i, p in enumerate(self.players)
         ]
 
+    @cached_property
+    def _told(self) -> Counter[str]:
+        """The errors this step tells of, by step: all but those on a number of a later step still at its starting
+        0 (the sheet cannot tell a typed 0 from one not typed yet), such as the firefighting space below the gains
+        of the cards just entered (RULINGS R13): the player is told there, once they come to it."""
+        later = {s.slug for s in self.steps[self.steps.index(self.step) + 1 :]}
+        return Counter(
+            s.step
+            for s in self.problems.all
+            if s.error and not (s.step in later and self._unreached(s.anchor))
+        )
+
+    def _unreached(self, anchor: str) -> bool:
+        key = EntryKey.parse(anchor)
+        return (
+            key is not None
+            and key.field in STEP_NUMBERS.get(FIELD_STEP.get(key.field, ""), ())
+            and not self.players[key.player].get(key.field)
+        )
+
     @property
     def errors(self) -> int:
-        return len(self.report.errors)
+        return sum(self._told.values())
 
     def nav(self) -> list[tuple[int, Step, int]]:
         """(number, step, errors) of every step."""
-        by_step = self.problems.errors_by_step
-        return [(n, s, by_step.get(s.slug, 0)) for n, s in enumerate(self.steps, 1)]
+        return [(n, s, self._told.get(s.slug, 0)) for n, s in enumerate(self.steps, 1)]
 
     @property
     def position(self) -> int:
         return self.steps.index(self.step) + 1
 
     def elsewhere(self) -> list[tuple[Step, int]]:
-        by_step = self.problems.errors_by_step
-        return [(s, by_step[s.slug]) for s in self.steps if by_step.get(s.slug) and s is not self.step]
+        return [(s, self._told[s.slug]) for s in self.steps if self._told.get(s.slug) and s is not self.step]
 
     def top_problems(self) -> list[Shown]:
         """This step's problems no entry of the shown player, no player's tab and no stack shows: above the

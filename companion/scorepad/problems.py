@@ -3,7 +3,6 @@ on its step, or above the entries."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -55,7 +54,6 @@ class Problems:
         self.by_anchor: dict[str, list[Shown]] = {}
         for shown in self.all:
             self.by_anchor.setdefault(shown.anchor, []).append(shown)
-        self.errors_by_step = Counter(s.step for s in self.all if s.error)
 
     def at(self, anchor: str) -> list[Shown]:
         return self.by_anchor.get(anchor, [])

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from companion.models.games import Game
+from companion.services.tracker.changes import apply_change
 from tests.factories import make_game
 from tests.phones import phone_as, top_of
 
@@ -144,3 +145,30 @@ def test_the_chosen_player_and_search_stay_when_another_phone_records(
     )
     assert shown == ["Monk"]
     assert dom.locator(".live-bar", has_text="Another phone changed").count() == 0  # nothing held
+
+
+def test_a_records_question_stays_while_another_phone_records(live_server: Any, new_context: Any) -> None:
+    """Anaïs adds the Pub and is asked which fish paid for it; David's hire on his phone changes the records'
+    lists on hers a second later: the question and its answers stay under her thumb, and her answer saves the
+    Pub (it went with the fresh lists, and the Pub was never recorded)."""
+    game = make_game(("Anaïs", "David", "Dominique"), akebono=True)
+    for key in ("fish-spring", "fish-autumn"):
+        apply_change(game_id=game.pk, op="record-add", who="test", seat=1, field="tokens", key=key)
+    url = live_server.url + game.edit_url()
+    anais, david = phone_as(new_context, url, "Anaïs"), phone_as(new_context, url, "David")
+    anais.select_option("#record-buildings", "pub-izakaya")
+    anais.click("#record-buildings-go")
+    question = anais.locator("#record-question", has_text="which fish paid for the Pub?")
+    question.wait_for()
+    version = int(anais.get_attribute("[data-live-version]", "data-live-version") or 0)
+    david.select_option("#record-characters", "carpenter")
+    david.click("#record-characters-go")
+    david.locator("#answer-record-add-characters", has_text="Saved: David hired Carpenter").wait_for()
+    anais.wait_for_function(  # the hire reached Anaïs's phone
+        "(v) => +document.querySelector('[data-live-version]').dataset.liveVersion > v", arg=version
+    )
+    anais.locator("#record-seat-2", has_text="Carpenter").wait_for(state="attached")
+    assert question.is_visible()
+    question.get_by_role("button", name="Autumn fish").click()
+    anais.locator("#answer-record-add-buildings", has_text="Saved: Anaïs built Pub").wait_for()
+    assert Game.objects.get(pk=game.pk).seats.get(seat=1).record["buildings"] == ["pub-izakaya"]

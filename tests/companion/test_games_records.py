@@ -183,6 +183,13 @@ def test_score_the_game_fills_the_walk_through_with_the_record(client: Client) -
     assert (players["Chie"]["mon"], players["Chie"]["koban"], players["Chie"]["sandals"]) == (9, 1, 4)
 
 
+def test_a_retirement_token_is_said_as_taken(client: Client) -> None:
+    game = make_game()
+    _add(client, game, 1, "characters", "monk")
+    said = _add(client, game, 1, "retirement_tokens", "hire-discount").content.decode()
+    assert "Saved: Anaïs took the token Hire -1 (Monk)" in said and "retired for" not in said
+
+
 def test_the_view_only_page_offers_no_record(client: Client) -> None:
     game = make_game()
     _add(client, game, 1, "characters", "monk")

@@ -3,7 +3,9 @@ partials, valid and invalid input, edit and view-only tokens, hidden information
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from typing import Any
 
 import pytest
@@ -477,6 +479,23 @@ def test_a_set_made_against_an_unchanged_value_is_no_conflict(client: Client) ->
     assert (game.seats.get(seat=1).score, game.phase) == (9, "B")
 
 
+def test_apply_it_anyway_skips_one_phase_but_never_a_later_one(client: Client) -> None:
+    """After a conflict, "Apply it anyway" (force, the page's version, the step the phone saw as ``was``) moves the
+    game one step on from the step another phone took; tapped once the game has gone further, it moves nothing."""
+    game = _game()
+    assert _change(client, game, op="next", v=1, was="1A").status_code == 200  # another phone: 1A -> 1B
+    assert _change(client, game, op="next", v=2, was="1A", force="1").status_code == 200  # 1B -> 1C
+    game.refresh_from_db()
+    assert (game.month, game.phase) == (1, "C")
+    for v, was in ((3, "1C"), (4, "2A")):  # the table plays on to 2B
+        assert _change(client, game, op="next", v=v, was=was).status_code == 200
+    stale = _change(client, game, op="next", v=5, was="1B", force="1")  # a note left from 1B
+    assert stale.status_code == 400
+    assert "The game has moved on since that tap: it is month 2, Phase B" in stale.content.decode()
+    game.refresh_from_db()
+    assert (game.month, game.phase, game.version) == (2, "B", 5)
+
+
 @pytest.mark.parametrize(
     ("month", "phase", "title"),
     [(1, "A", "Order for phase A"), (1, "B", "Order for phase B"), (2, "C", "(phase C)")],
@@ -562,6 +581,42 @@ def test_a_whole_game_ends_in_the_scoring_walk_through(client: Client) -> None:
     view_page = client.get(f"/games/{game.view_token}/").content.decode()
     assert game.scoresheet.token not in view_page  # the view-only page never leads to an entry
     assert game.scoresheet.view_url() in view_page
+
+
+def test_once_the_score_sheet_is_open_the_tracker_changes_nothing(client: Client) -> None:
+    """Undo last reopened a game whose sheet was open: a track moved then never reached the sheet, which "Open the
+    score sheet" showed as it was. The sheet owns the scoring once opened: the tracker refuses, and says where."""
+    game = _game()
+    _advance_to(client, game, 13, "new-year")
+    assert _change(client, game, op="next", v=game.version).status_code == 200  # the game ends
+    assert client.post(f"/games/{game.edit_token}/end").status_code == 302  # the sheet opens
+    undo = _change(client, game, op="undo", v=game.version + 1)
+    assert undo.status_code == 400
+    assert "change the numbers on the score sheet" in undo.content.decode()
+    game.refresh_from_db()
+    assert game.finished
+    page = client.get(f"/games/{game.edit_token}/").content.decode()
+    assert 'id="undo" disabled' in page
+
+
+@pytest.mark.parametrize(
+    ("players", "akebono", "edit", "said"),
+    [
+        (3, False, True, "Hidden draws (the fires' Nagayas) are offered to reveal under"),
+        (2, False, True, "Hidden draws (the fires' Nagayas, blocking tiles) are offered"),
+        (3, True, False, 'New Characters) show under "Now" once a player at the table reveals them.'),
+    ],
+)
+def test_the_setup_names_only_this_games_hidden_draws(
+    client: Client, players: int, akebono: bool, edit: bool, said: str
+) -> None:
+    """A base game has no Personalities or New Characters, only two players have blocking tiles, and the
+    view-only link reveals nothing."""
+    game = _game(players=players, akebono=akebono)
+    page = client.get(f"/games/{game.edit_token if edit else game.view_token}/").content.decode()
+    line = re.sub(r"\s+", " ", html.unescape(page.split('id="hidden-draws">')[1].split("</p>")[0])).strip()
+    assert said in line
+    assert ("Personalities" in line) is akebono and ("blocking" in line) is (players == 2)
 
 
 def test_share_page_of_the_view_token_shows_only_the_view_link(client: Client) -> None:

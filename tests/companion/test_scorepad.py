@@ -376,6 +376,24 @@ def test_problems_on_other_steps_are_linked(client: Client) -> None:
     assert f'<a href="/score/{sheet.token}/fish/">Fish (1)</a>' in body
 
 
+def test_a_later_number_not_typed_yet_is_not_told_to_fix_before_its_step(client: Client) -> None:
+    """Cards with firefighting gains put the untouched firefighting 0 below its floor (RULINGS R13): the
+    characters step does not send the player there ("Also to fix", the steps bar, the count) before they reach
+    it; the firefighting step shows it, and a typed number under the floor is told from everywhere."""
+    sheet = sheet_of()
+    for card in ("dice-maker", "sandal-maker"):  # +1 firefighting each
+        r = client.post(entry_url(sheet, "characters"), {"op": f"add|0|characters|{card}"}, **HX)
+    assert "Also to fix" not in text(r) and "sp-bad" not in text(r) and "to fix</span>" not in text(r)
+    body = text(client.get(step(sheet, "characters")))
+    assert "Also to fix" not in body and "sp-bad" not in body and 'id="sp-tofix" hidden' in body
+    ff = text(client.get(step(sheet, "firefighting")))
+    assert "1 to fix" in ff and msg_of(ff, "p0-firefighting")
+    client.post(entry_url(sheet, "firefighting"), {"p0-firefighting": "1", "was-p0-firefighting": "0"}, **HX)
+    body = text(client.get(step(sheet, "characters")))
+    assert f'<a href="/score/{sheet.token}/firefighting/">Firefighting (1)</a>' in body
+    assert "1 to fix" in body
+
+
 def test_wild_types_are_chosen_from_the_types_and_cleared_with_the_card(client: Client) -> None:
     sheet = sheet_of(akebono=True)
     client.post(entry_url(sheet, "characters"), {"op": "add|0|characters|rice-broker"}, **HX)
@@ -390,6 +408,21 @@ def test_wild_types_are_chosen_from_the_types_and_cleared_with_the_card(client: 
     client.post(entry_url(sheet, "characters"), {"op": "remove|0|characters|rice-broker"}, **HX)
     sheet.refresh_from_db()
     assert sheet.table["players"][0]["wild_types"] == {}
+
+
+def test_a_wild_card_waiting_for_its_type_is_not_called_chosen(client: Client) -> None:
+    sheet = sheet_of(akebono=True)
+    r = client.post(entry_url(sheet, "characters"), {"op": "add|0|characters|rice-broker"}, **HX)
+    waiting = re.search(r'<summary id="p0-group-wild-sum">(.*?)</summary>', text(r), re.S)
+    assert waiting and "Rice Broker" in waiting[1] and "chosen" not in waiting[1]
+    r = client.post(
+        entry_url(sheet, "characters"),
+        {"wild-p0-rice-broker": "artisan", "was-wild-p0-rice-broker": ""},
+        **HX,
+    )
+    body = text(client.get(step(sheet, "characters")))
+    artisans = re.search(r'<summary id="p0-group-artisan-sum">(.*?)</summary>', body, re.S)
+    assert artisans and "Rice Broker (chosen)" in artisans[1]
 
 
 def test_unnamed_characters_count_up_and_down(client: Client) -> None:

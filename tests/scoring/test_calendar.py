@@ -382,6 +382,12 @@ def test_neutral_character_placer(month: int, who: str, seat: int) -> None:
     assert neutral_placer(month, SETUP) == (who, seat)
 
 
+@pytest.mark.parametrize(("month", "who"), [(1, "Sun"), (2, "Moon")])
+def test_the_neutral_character_is_placed_by_the_token_holder_not_a_seat_number(month: int, who: str) -> None:
+    event = next(e for e in month_events(month, TWO, SETUP, reached=Phase.C) if e.key == "neutral-character")
+    assert event.asks.startswith(f"The {who} player places a character") and "seat" not in event.asks
+
+
 def test_new_year_and_winter() -> None:
     winter = _event(12, "season-end", Phase.C)
     assert "stay for New Year's Day" in winter.asks

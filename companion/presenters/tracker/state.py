@@ -173,10 +173,14 @@ def state_context(
         income = [(s, trade_income(s.trade)) for s in seats]
     token = game.edit_token if can_edit else game.view_token
     changes = recent_changes(game, LOG_ON_PAGE)
-    # Anything to undo: seen in the last changes, else (all of them undone or undos) one query.
-    can_undo = any(not c.undone and c.op not in ("create", "undo") for c in changes) or (
-        len(changes) >= LOG_ON_PAGE
-        and game.changes.filter(undone=False).exclude(op__in=("create", "undo")).exists()
+    # Anything to undo: seen in the last changes, else (all of them undone or undos) one query; nothing once the
+    # score sheet is open (it took the game as it was: companion.services.tracker.changes.SCORED).
+    can_undo = game.scoresheet_id is None and (
+        any(not c.undone and c.op not in ("create", "undo") for c in changes)
+        or (
+            len(changes) >= LOG_ON_PAGE
+            and game.changes.filter(undone=False).exclude(op__in=("create", "undo")).exists()
+        )
     )
     steps = setup_steps(game) if can_edit and (only is None or "part-steps" in only) else {}
     records_shown = can_edit and game.scoresheet_id is None and (only is None or "part-records" in only)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from companion.services.tracker import new_year, ops, records
 from companion.services.tracker.errors import Asked, Replayed
 from companion.services.tracker.ops import Op, RecordOp, TrackOp
 from companion.services.tracker.undo import undo_change, undo_target
+from scoring.calendar import Phase, next_step
 
 if TYPE_CHECKING:
     from typing_extensions import TypeIs  # typing's own from Python 3.13
@@ -75,6 +77,24 @@ def seen_value(game: Game, op: str, seat: Seat | None) -> str | None:
         "trade-set": str(seat.trade),
         "resources": new_year.resources_seen(seat),
     }.get(op)
+
+
+SCORED = "The game is being scored: change the numbers on the score sheet."
+
+
+def moved_on(game: Game, was: str | None) -> bool:
+    """Whether a step change made from ``was`` ("1A") came after more than the one step another phone took: "Apply
+    it anyway" after a conflict applies a Next on top of that step (skipping a phase, as it says), never on a game
+    that has gone further since (a note answered months later would skip whatever phase the table is playing)."""
+    now = seen_value(game, "next", None)
+    m = re.fullmatch(r"(\d+)(\D.*)", was or "")
+    if m is None or was == now:
+        return False
+    try:
+        after = next_step(int(m[1]), Phase(m[2]))
+    except ValueError:  # not a step of the game
+        return True
+    return after is None or f"{after[0]}{after[1].value}" != now
 
 
 @dataclass
@@ -202,10 +222,19 @@ def apply_change(
             game, seats = held.game, held.seats
         if client_id and game.changes.filter(client_id=client_id).exists():
             raise Replayed(game)
+        if game.scoresheet_id is not None:
+            # The score sheet took the tracks and records when it was opened: a change here (an undo reopening the
+            # game, then a track moved) would never reach it.
+            raise Refused(SCORED)
         if op in SET_OPS and seen != game.version:
             target = next((s for s in seats if s.seat == seat), None)
             if was is None or was != seen_value(game, op, target) or op == "undo":
                 raise Conflict()
+        if op in STEP_OPS and moved_on(game, was):
+            raise Refused(
+                "The game has moved on since that tap: it is "
+                f"{ops.step_name(game.month, game.phase_enum)} now. Nothing was changed."
+            )
         if op == "undo":
             summary, undo = undo_change(game, seats)
         elif op in OWN_UNDO_OPS:

@@ -246,7 +246,7 @@ def add(
     words, short = _score(seat, iki)
     verb = {
         "characters": "hired" if item not in STARTING_IDS else "drafted",
-        "retirement_tokens": "retired for",
+        "retirement_tokens": "took the token",
         "buildings": "built",
         "boats": "built",
         "personalities": "met",
