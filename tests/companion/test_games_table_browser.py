@@ -165,6 +165,33 @@ def test_offline_taps_wait_in_the_outbox_and_land_once(
     _wait_text(viewer, "#score-1", "4")
 
 
+def test_a_step_conflict_left_unanswered_goes_once_the_game_moves_on(
+    live_server: Any, new_context: Any, screenshot: Any
+) -> None:
+    """Its "Apply it anyway" would then be refused (test_apply_it_anyway_skips_one_phase_but_never_a_later_one): the
+    note stops covering the top of the page and says why, rather than stand there for months."""
+    game = _game()
+    one, two, viewer, context = _table(live_server, new_context, game)
+    context.set_offline(True)
+    one.click("#next")
+    two.click("#next")
+    two.click("#ask-go-on")
+    _wait_text(viewer, ".phase-steps li.current", "B · Actions")
+    context.set_offline(False)
+    one.locator(".live-note", has_text="Next step after month 1").wait_for()
+    two.click("#next")  # on to phase C (going on without what it asks to reveal): the stale Next is moot
+    two.locator("#ask-go-on, .phase-steps li.current:has-text('C ·')").first.wait_for()
+    if two.locator("#ask-go-on").count():
+        two.click("#ask-go-on")
+    _wait_text(viewer, ".phase-steps li.current", "C · Event")
+    one.locator(".live-note", has_text="The game has moved on since: Next step after month 1").wait_for()
+    assert one.get_by_role("button", name="Apply it anyway (skips a phase)").count() == 0
+    one.get_by_role("button", name="OK").click()
+    one.wait_for_selector(".live-note", state="detached")
+    game.refresh_from_db()
+    assert (game.month, game.phase) == (1, "C")
+
+
 def test_a_tap_whose_answer_was_lost_counts_once(live_server: Any, new_context: Any) -> None:
     game = _game()
     one, _, viewer, _ = _table(live_server, new_context, game)

@@ -131,7 +131,7 @@
     if (back) back.focus({ preventScroll: true }); // the focused field, put in anew
     const mark = anchor && (anchor.el.isConnected ? anchor.el : anchor.id && document.getElementById(anchor.id));
     if (mark) window.scrollBy(0, mark.getBoundingClientRect().top - anchor.top);
-    bar.querySelectorAll(".live-note").forEach((box) => box.say && box.say()); // a conflict's value now
+    bar.querySelectorAll(".live-note:not(.live-note-gone)").forEach((box) => box.say && box.say()); // a conflict now
   }
 
   // A question this phone asked ([data-ask]) that a pull would take away: kept while what it asks about stands (its
@@ -248,7 +248,8 @@
     // The number it sets (its one field, or the field changed): a conflict's note names it, and the value now.
     const one = field || (fields(form).length === 1 && fields(form)[0]);
     const [to, where] = one && one.matches("[type=number], select") ? [shown(one), one.id] : ["", ""];
-    send({ url: form.action, bump: bumps, label, force: form.dataset.liveForce || "", twins, to, where }, data);
+    const item = { url: form.action, bump: bumps, label, force: form.dataset.liveForce || "", twins, to, where };
+    send({ ...item, step: "liveStep" in form.dataset }, data);
   }
 
   // Into the outbox with the next write id (lc, ln; Osaka's cid too), then sent in order.
@@ -314,17 +315,24 @@
   }
 
   // The number not saved, and the value now once it changed again since the note came (answered minutes later).
+  // A step's (a form[data-live-step], naming the step) goes once the game moves on again: "anyway" is refused then.
+  const step = () => (document.querySelector("form[data-live-step]") || { dataset: {} }).dataset.liveStep;
   function conflict(item) {
     const to = item.to ? " to " + item.to : "";
     const what = `Another phone changed it first: ${item.label || "this"}${to} was not saved.`;
     const now = () => { const f = item.where && document.getElementById(item.where); return f ? saved(f) : ""; };
+    const from = item.step ? step() : null;
     const first = now(), box = note(what, [[item.force || "Apply it anyway", () => {
       const params = new URLSearchParams(item.body);
       if (params.has("v")) params.set("v", String(version()));
       params.set("force", "1");
       send(item, params);
     }], ["Drop it", () => {}]]);
-    box.say = () => { box.firstChild.textContent = now() === first ? what : `${what} It is ${now()} now.`; };
+    box.say = () => {
+      const gone = `The game has moved on since: ${item.label || "that tap"} was dropped.`;
+      if (from !== null && step() !== from) { box.remove(); note(gone, [["OK", () => {}]]); return; }
+      box.firstChild.textContent = now() === first ? what : `${what} It is ${now()} now.`;
+    };
   }
 
   // --- poke and pull ---------------------------------------------------------------------------------------------
