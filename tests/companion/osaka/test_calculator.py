@@ -104,6 +104,7 @@ def test_the_end_is_announced(client: Client) -> None:
         ({"edo2": "yellow"}, "The yellow ship is already 1st: each ship arrives once."),
         ({"edo1": "purple"}, "choose one of the offered values, not 'purple'"),
         ({"players": "5"}, "choose one of the offered values, not '5'"),
+        ({"sunk": "purple"}, "On the waves: choose only offered values, not 'purple'"),
         ({"p1-name": "ann"}, "Two players have this name: give each a different one."),
         ({"p1-name": "x" * 25}, "a name has at most 24 characters (this one has 25)"),
     ],
