@@ -132,6 +132,16 @@ def test_a_poll_never_replaces_what_is_being_typed(
     assert game.seats.get(seat=1).score == 42
 
 
+def _moved_on_meanwhile(one: Any, two: Any, viewer: Any, context: Any) -> None:
+    """While ``one`` is offline with its Next waiting, ``two`` moves the game on; back online, ``one``'s Next is a
+    conflict."""
+    two.click("#next")
+    two.click("#ask-go-on")  # the New Character of month 1 is not revealed: Next asks first (issue 20)
+    _wait_text(viewer, ".phase-steps li.current", "B · Actions")
+    context.set_offline(False)
+    one.locator(".live-note", has_text="Next step after month 1").wait_for()
+
+
 def test_offline_taps_wait_in_the_outbox_and_land_once(
     live_server: Any, new_context: Any, screenshot: Any
 ) -> None:
@@ -145,12 +155,7 @@ def test_offline_taps_wait_in_the_outbox_and_land_once(
     one.click("#next")
     one.locator(".live-status", has_text="Not saved yet: 5 waiting").wait_for()
     _screens(one, screenshot, "tracker-offline")
-    # Meanwhile another phone moves the game on: the offline phase tap is now stale.
-    two.click("#next")
-    two.click("#ask-go-on")  # the New Character of month 1 is not revealed: Next asks first (issue 20)
-    _wait_text(viewer, ".phase-steps li.current", "B · Actions")
-    context.set_offline(False)
-    one.locator(".live-note", has_text="Next step after month 1").wait_for()
+    _moved_on_meanwhile(one, two, viewer, context)
     assert one.get_by_role("button", name="Apply it anyway (skips a phase)").is_visible()
     one.get_by_role("button", name="Drop it").click()
     _wait_text(one, "#score-1", "4")
@@ -174,11 +179,7 @@ def test_a_step_conflict_left_unanswered_goes_once_the_game_moves_on(
     one, two, viewer, context = _table(live_server, new_context, game)
     context.set_offline(True)
     one.click("#next")
-    two.click("#next")
-    two.click("#ask-go-on")
-    _wait_text(viewer, ".phase-steps li.current", "B · Actions")
-    context.set_offline(False)
-    one.locator(".live-note", has_text="Next step after month 1").wait_for()
+    _moved_on_meanwhile(one, two, viewer, context)
     two.click("#next")  # on to phase C (going on without what it asks to reveal): the stale Next is moot
     two.locator("#ask-go-on, .phase-steps li.current:has-text('C ·')").first.wait_for()
     if two.locator("#ask-go-on").count():
