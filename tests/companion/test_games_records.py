@@ -269,3 +269,22 @@ def test_a_recorded_four_player_akebono_game_leaves_only_what_the_end_decides(cl
     report = validate(read_table(ScoreSheet.objects.get().table))
     assert report.errors == ()
     assert {p.code for p in report.warnings} <= INCOMPLETE_CODES
+
+
+def test_the_starting_card_no_one_drafted_leaves_the_picker_once_each_player_has_one(client: Client) -> None:
+    """Three players draft 3 of the 4 starting cards dealt; the fourth goes back to the box (base rulebook, setup
+    13B): offered while a player has none, never once each holds one."""
+    game = make_game()
+    dealt = [c["card"] for c in game.setup["starting_characters"]]
+    assert len(dealt) == 4
+
+    def offered() -> set[str]:
+        page = client.get(f"/games/{game.edit_token}/").content.decode()
+        group = re.search(r'<optgroup label="Starting characters \(drafted\)">(.*?)</optgroup>', page, re.S)
+        return set(re.findall(r'value="([a-z-]+)"', group.group(1))) if group else set()
+
+    for seat, card in enumerate(dealt[:2], start=1):
+        assert _add(client, game, seat, "characters", card).status_code == 200
+    assert offered() == set(dealt[2:])  # the third player has not drafted yet
+    assert _add(client, game, 3, "characters", dealt[2]).status_code == 200
+    assert offered() == set()

@@ -78,6 +78,9 @@ def record_context(game: Game, seats: list[Seat], season: Season | None) -> dict
         now.insert(0, month_new)
     starting = [str(c.get("card")) for c in setup.get("starting_characters") or [] if isinstance(c, dict)]
     shown_new = _revealed_new_characters(game, setup)
+    # Once every player holds a starting card, those left were returned to the box (base rulebook, setup 13B;
+    # Akebono's setup 10): no one can draft them any more.
+    drafted = all(set(records.entries(s).get("characters", [])) & set(starting) for s in seats)
     # A later season's cards and tokens are not out yet: the pickers offer those of this season and the earlier
     # ones (a record the table forgot), never what no one can have hired or bought in this month; a starting card
     # (of no season) the setup did not deal has left the game (RULINGS R15, R18), and a token of no season comes
@@ -113,7 +116,10 @@ def record_context(game: Game, seats: list[Seat], season: Season | None) -> dict
             "Hired or drafted",
             [
                 ("Offered now", _choices(now, CHARACTER_BY_ID, held)),
-                ("Starting characters (drafted)", _choices(starting, CHARACTER_BY_ID, held)),
+                (
+                    "Starting characters (drafted)",
+                    [] if drafted else _choices(starting, CHARACTER_BY_ID, held),
+                ),
                 ("Other characters", _choices(others, CHARACTER_BY_ID, held)),
             ],
         ),
