@@ -243,6 +243,13 @@ def test_the_start_player(client: Client) -> None:
     game = _game()
     stale = _change(client, game, **_draws(game, (9, 3), (8, 3), (8, 2), v=game.version + 5))
     assert stale.status_code == 409 and "Someone changed the game first" in text(stale)
+    # the live page's note says it, with its buttons: the pieces do not say it again at the top of the page
+    live = client.post(
+        f"/osaka/games/{game.edit_token}/change",
+        {**_draws(game, (9, 3), (8, 3), (8, 2), v=game.version + 5), "lc": "phone1234", "ln": 1},
+        HTTP_X_LIVE="1",
+    )
+    assert live.status_code == 409 and "changed the game first" not in live.content.decode()
     response = _change(client, game, **_draws(game, (9, 3), (8, 3), (8, 2)))
     assert response.status_code == 200
     game.refresh_from_db()
