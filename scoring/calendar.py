@@ -25,6 +25,7 @@ from typing import Any, Final
 
 from scoring.catalogue import BUILDING_BY_ID, CHARACTER_BY_ID, PERSONALITY_BY_ID, TOKEN_BY_ID
 from scoring.components import SEASONS, Season
+from scoring.problems import join
 
 # FIRE_MONTHS and TRACK_MAX are the tracker's too: re-exported (mypy strict sees them as this module's).
 from scoring.rules import FIRE_MONTHS as FIRE_MONTHS
@@ -466,9 +467,8 @@ def _payday(month: int, o: CalendarOptions, setup: Mapping[str, Any] | None) -> 
 
 
 def _neutral(month: int, o: CalendarOptions, setup: Mapping[str, Any] | None) -> Event:
-    who, _ = neutral_placer(
-        month, setup
-    )  # the holder of the Sun or Moon token at the table, not a seat number
+    # the holder of the Sun or Moon token, as the table calls them, not a seat number
+    who, _ = neutral_placer(month, setup)
     extra = (
         " Under the Grand Master variant, the month's New Character may be placed instead."
         if o.grand_master
@@ -773,10 +773,6 @@ REVEAL_GROUP_NAMES: Final = {
 }
 
 
-def _listed(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
-
-
 def reveal_names(keys: Iterable[str]) -> list[str]:
     """Reveals ``keys`` named a kind at a time, in the order their kinds first come ("The New Characters of months
     1, 2 and 5"), where one name each would run long: the reveals a table left hidden month after month."""
@@ -788,7 +784,7 @@ def reveal_names(keys: Iterable[str]) -> list[str]:
         reveal_name(f"{kind}-{each[0]}")[0]
         if len(each) == 1
         else REVEAL_GROUP_NAMES[kind].format(
-            each=_listed([Season(r).label for r in each] if kind == "season" else each)
+            each=join([Season(r).label for r in each] if kind == "season" else each)
         )
         for kind, each in by_kind.items()
     ]

@@ -213,8 +213,8 @@ def _answer_write(
             fresh = Opened(write(), opened.access, opened.seat)
         except Conflict as exc:
             # the live page's note says it, with its buttons: the top of the page does not say it again
-            said = "" if is_live(request) else str(exc)
-            return _answer(request, _refresh(opened), status=409, message=said, level="warning")
+            words = "" if is_live(request) else str(exc)
+            return _answer(request, _refresh(opened), status=409, message=words, level="warning")
         except Refused as exc:
             game = _refresh(opened).game  # nothing changed: no new line
             at = refused_at(change)
