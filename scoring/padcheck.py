@@ -247,8 +247,7 @@ def pouch_options(token: Token, facts: PadFacts) -> frozenset[int]:
     if rule is TobaccoRule.PERSONALITIES:
         return frozenset(range(len(cat.PERSONALITIES) + 1))
     supply = cat.type_supply(facts.expansions)[CharType.SPECIAL]
-    wild = sum(1 for c in cat.CHARACTERS if c.id in cat.WILD_IDS and c.expansion in facts.expansions)
-    return frozenset(range(supply + wild + 1))  # SPECIAL_CHARACTERS
+    return frozenset(range(supply + _wild_cards(facts.expansions) + 1))  # SPECIAL_CHARACTERS
 
 
 def tobacco_holdings(facts: PadFacts, value: int) -> tuple[frozenset[str], ...] | None:
@@ -271,10 +270,14 @@ def tobacco_holdings(facts: PadFacts, value: int) -> tuple[frozenset[str], ...] 
     return minimal_sets(found)
 
 
+def _wild_cards(expansions: frozenset[Expansion]) -> int:
+    """The wild cards of the game, each of the type its holder chooses (RULINGS R2, R5)."""
+    return sum(1 for c in cat.CHARACTERS if c.id in cat.WILD_IDS and c.expansion in expansions)
+
+
 def _column_most(expansions: frozenset[Expansion]) -> int:
     """The most cards one type column can hold: the largest supply, plus every wild card (RULINGS R2, R5)."""
-    wild = sum(1 for c in cat.CHARACTERS if c.id in cat.WILD_IDS and c.expansion in expansions)
-    return max(cat.type_supply(expansions).values()) + wild
+    return max(cat.type_supply(expansions).values()) + _wild_cards(expansions)
 
 
 def _tokens_most(facts: PadFacts) -> int:
@@ -606,9 +609,9 @@ def _total_problem(player: PadPlayer, possible: Mapping[str, Possible], lines: S
         message = f"total {total} is less than the lines typed: they already add up to {added}. Worth a second look."
     else:
         left = join(words[line] for line in lines if line not in player.lines)
-        near = [t for t in (next((t for t in range(total - 1, added - 1, -1) if _reachable(blank, t - added)), None),
-                            next((t for t in range(total + 1, total + TOTAL_NEAREST_LOOKED)
-                                  if _reachable(blank, t - added)), None)) if t is not None]  # fmt: skip
+        below = (t for t in range(total - 1, added - 1, -1) if _reachable(blank, t - added))
+        above = (t for t in range(total + 1, total + TOTAL_NEAREST_LOOKED) if _reachable(blank, t - added))
+        near = [t for t in (next(below, None), next(above, None)) if t is not None]
         tail = f"; nearest possible total: {or_list(near)}" if near else ""
         message = (f"total {total}: the lines typed add up to {added}, and the {left} left blank cannot add "
                    f"{total - added}{tail}. Worth a second look.")  # fmt: skip
@@ -768,8 +771,7 @@ def _candidates(pad: Pad, player: PadPlayer, line: str) -> tuple[frozenset[str],
     if line == "fish":
         return minimal_sets(fish_holdings(pad.akebono).get(value, ()))
     if line == "buildings":
-        known = pad.setup is not None and bool(pad.setup.buildings)
-        return building_holdings(facts, value, None if known or not pad.akebono else AKEBONO_SETS_MOST)
+        return building_holdings(facts, value, AKEBONO_SETS_MOST if _counted(pad, line) else None)
     if line == "tobacco":
         return tobacco_holdings(facts, value)
     return personality_holdings(facts, value)
@@ -828,15 +830,19 @@ def _typed(pad: Pad, line: str, flagged: set[tuple[str, str]]) -> list[PadPlayer
     ]
 
 
+def _buildings_known(pad: Pad) -> bool:
+    """Whether the pad's setup names its buildings in play (typed by its seed)."""
+    return pad.setup is not None and bool(pad.setup.buildings)
+
+
 def _fits(pad: Pad, line: str) -> Callable[[frozenset[str]], bool] | None:
     """What all the components held together must pass: the buildings in play when the setup is not known."""
-    known_setup = pad.setup is not None and bool(pad.setup.buildings)
-    return in_play(pad.akebono) if line == "buildings" and not known_setup else None
+    return in_play(pad.akebono) if line == "buildings" and not _buildings_known(pad) else None
 
 
 def _counted(pad: Pad, line: str) -> bool:
     """Whether the line is weighed by the count of buildings each value needs (:data:`AKEBONO_SETS_MOST`)."""
-    return line == "buildings" and pad.akebono and not (pad.setup is not None and pad.setup.buildings)
+    return line == "buildings" and pad.akebono and not _buildings_known(pad)
 
 
 def _conflict(pad: Pad, line: str, flagged: set[tuple[str, str]]) -> tuple[str, ...] | None:

@@ -62,12 +62,17 @@ def is_op(op: str) -> TypeIs[Op]:
     return op in OPS
 
 
+def _step(month: int, phase: str) -> str:
+    """A step as a step change is made against ("1A", "13new-year"): :func:`seen_value` and :func:`moved_on`."""
+    return f"{month}{phase}"
+
+
 def seen_value(game: Game, op: str, seat: Seat | None) -> str | None:
     """What a set change is made against (the phone sends it back as ``was``): the value it replaces. A stale
     version with the same ``was`` is no conflict (another player's +1 meanwhile does not stop a Set); a different
     ``was`` is one. Undo has none: it undoes the change the phone saw, so only the version counts."""
     if op in STEP_OPS:
-        return f"{game.month}{game.phase}"
+        return _step(game.month, game.phase)
     if seat is None:
         return None
     return {
@@ -94,7 +99,7 @@ def moved_on(game: Game, was: str | None) -> bool:
         after = next_step(int(m[1]), Phase(m[2]))
     except ValueError:  # not a step of the game
         return True
-    return after is None or f"{after[0]}{after[1].value}" != now
+    return after is None or _step(after[0], after[1].value) != now
 
 
 @dataclass
